@@ -62,14 +62,14 @@ def parse_colour(text: str, palette: dict[str, Colour] | None = None) -> Colour:
     if m := _RGB.match(s):
         vals = [float(v) for v in m.groups()]
         if any(v > 255 for v in vals):
-            raise ValueError(f"rgb components must be 0-255, got {text!r}")
+            raise ValueError(f'rgb components must be 0-255, got "{text}"')
         return Colour(rgb=tuple(v / 255 for v in vals))
     if m := _CMYK.match(s):
         vals = [float(v) for v in m.groups()]
         if any(v > 100 for v in vals):
-            raise ValueError(f"cmyk components must be 0-100 percent, got {text!r}")
+            raise ValueError(f'cmyk components must be 0-100 percent, got "{text}"')
         return Colour(cmyk=tuple(v / 100 for v in vals))
     if palette is not None and s in palette:
         return palette[s]
     known = f" or a palette name ({', '.join(sorted(palette))})" if palette else ""
-    raise ValueError(f'expected a colour ("#rrggbb", "rgb(r,g,b)", "cmyk(c,m,y,k)"{known}), got {text!r}')
+    raise ValueError(f'expected a colour ("#rrggbb", "rgb(r,g,b)", "cmyk(c,m,y,k)"{known}), got "{text}"')

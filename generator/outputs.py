@@ -14,6 +14,10 @@ def atomic_path(final: str | Path):
     final.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".part", dir=final.parent)
     os.close(fd)
+    # mkstemp makes the file private; give it the mode any other new file would get.
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
     try:
         yield tmp
         os.replace(tmp, final)

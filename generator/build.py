@@ -1,0 +1,75 @@
+"""Writing a deck's print products: the sheet PDF, the shop PDF and the PNG contact sheet.
+
+Every game's deck comes here as faces + back Drawings; the print layouts do the rest. All
+outputs are written under a temporary name and renamed, so a failed build leaves no half file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .draw import Drawing
+from .draw.pdf import PdfDocument
+from .draw.raster import png_bytes
+from .layout.cards import CardSize, contact_sheet, impose_cards, sheet_pages, shop_pages
+from .outputs import atomic_path, write_bytes
+from .units import PAPER_SIZES
+
+LAYOUTS = ("sheet", "shop")
+
+
+@dataclass
+class BuildOptions:
+    out: Path = Path("output")
+    paper: str = "a4"
+    flip: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    layouts: tuple[str, ...] = LAYOUTS
+    cmyk: bool = False
+    interleave: bool = False
+    progress: bool = True
+
+
+@dataclass
+class DeckArt:
+    """A deck ready to print: distinct faces with their counts, and the back."""
+    stem: str                      # file name stem, e.g. "mille_bornes"
+    title: str
+    size: CardSize
+    faces: list[tuple[Drawing, int, str]] = field(default_factory=list)  # (face, count, caption)
+    back: Drawing | None = None
+
+    def expanded(self) -> list[Drawing]:
+        return [face for face, count, _ in self.faces for _ in range(count)]
+
+
+def write_pdf(path: Path, title: str, pages, cmyk: bool) -> Path:
+    """pages: Drawings, or (Drawing, trim box, bleed box) tuples."""
+    with atomic_path(path) as tmp:
+        doc = PdfDocument(tmp, title=title, cmyk=cmyk)
+        for p in pages:
+            if isinstance(p, tuple):
+                doc.add_page(p[0], trim=p[1], bleed=p[2])
+            else:
+                doc.add_page(p)
+        doc.save()
+    return path
+
+
+def write_deck(art: DeckArt, out_dir: Path, opts: BuildOptions) -> list[Path]:
+    written = []
+    faces = art.expanded()
+    if "sheet" in opts.layouts:
+        pw, ph = PAPER_SIZES[opts.paper]
+        layout = impose_cards(art.size, pw, ph)
+        pages = sheet_pages(faces, art.back, layout, opts.flip, opts.back_offset, art.title)
+        written.append(write_pdf(out_dir / f"{art.stem}-sheet-{opts.paper}.pdf",
+                                 f"{art.title}: {len(faces)} cards on {opts.paper.upper()}", pages, opts.cmyk))
+    if "shop" in opts.layouts:
+        pages = shop_pages(faces, art.back, art.size, opts.interleave)
+        written.append(write_pdf(out_dir / f"{art.stem}-shop.pdf",
+                                 f"{art.title}: {len(faces)} cards, one a page with bleed", pages, opts.cmyk))
+    sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + ([(art.back, "back")] if art.back else []),
+                          art.size, title=f"{art.title}: {len(faces)} cards, {len(art.faces)} faces")
+    written.append(write_bytes(out_dir / f"{art.stem}-contact.png", png_bytes(sheet, dpi=110)))
+    return written

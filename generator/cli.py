@@ -1,0 +1,157 @@
+"""The `pnp` command: build, validate, calibrate, referee.
+
+Exit codes: 0 done; 1 a spec or build error (nothing written); 2 bad usage or refused input.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .build import LAYOUTS, BuildOptions
+from .errors import SpecError, UsageError
+from .games import GAMES, check_spec, game_module
+from .spec import load_spec
+from .spec.loader import SpecErrors, _display, find_specs
+from .units import PAPER_SIZES
+
+
+def project_root() -> Path:
+    """The folder holding decks/ and boards/: the current one if it has them, else the checkout."""
+    cwd = Path.cwd()
+    if (cwd / "decks").is_dir() or (cwd / "boards").is_dir():
+        return cwd
+    return Path(__file__).resolve().parent.parent
+
+
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y in mm (e.g. 0.5,-1), got {text!r}") from None
+    return (x, y)
+
+
+def _print_errors(errors) -> None:
+    for e in errors:
+        print(str(e), file=sys.stderr)
+
+
+def _load(paths: list[Path], root: Path):
+    """Load, validate and check specs; return (specs by path, errors)."""
+    specs, errors = {}, []
+    for p in paths:
+        try:
+            spec = load_spec(p, display=_display(p, root))
+            check_spec(spec)
+            specs[p] = spec
+        except SpecErrors as exc:
+            errors.extend(exc.errors)
+        except SpecError as exc:
+            errors.append(exc)
+    return specs, errors
+
+
+def cmd_validate(args) -> int:
+    root = project_root()
+    paths = [Path(p) for p in args.paths] or find_specs(root)
+    specs, errors = _load(paths, root)
+    _print_errors(errors)
+    if not errors:
+        print(f"{len(specs)} spec(s) valid")
+    return 1 if errors else 0
+
+
+def cmd_build(args) -> int:
+    root = project_root()
+    games = args.games or list(GAMES)
+    for g in games:
+        if g not in GAMES:
+            raise UsageError(f"unknown game {g!r}; known: {', '.join(GAMES)}")
+    out = Path(args.out) if args.out else root / "output"
+    opts = BuildOptions(out=out, paper=args.paper, flip=args.flip, back_offset=args.back_offset,
+                        layouts=tuple(args.layout) if args.layout else LAYOUTS, cmyk=args.cmyk,
+                        interleave=args.interleave)
+    # Every spec of every game is validated before anything is drawn: bad input writes nothing.
+    plan, all_errors = [], []
+    for g in games:
+        module = game_module(g)
+        specs, errors = _load([root / s for s in module.SPECS], root)
+        all_errors += errors
+        plan.append((g, module, specs))
+    if all_errors:
+        _print_errors(all_errors)
+        return 1
+    for g, module, specs in plan:
+        written = module.build({str(p): s for p, s in specs.items()}, out / g, opts)
+        for w in written:
+            print(_display(Path(w), root))
+    return 0
+
+
+def cmd_calibrate(args) -> int:
+    from .layout.calibrate import write_calibration
+    root = project_root()
+    out = Path(args.out) if args.out else root / "output" / f"calibrate-{args.paper}-{args.flip}.pdf"
+    write_calibration(out, args.paper, args.flip, args.back_offset, args.cmyk)
+    print(_display(out, root))
+    return 0
+
+
+def cmd_referee(args) -> int:
+    raise UsageError(f"the {args.game} referee is not built yet")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def print_options(sp):
+        sp.add_argument("--paper", choices=["a4", "letter"], default="a4", help="sheet size for home printing")
+        sp.add_argument("--flip", choices=["long", "short"], default="long",
+                        help="duplex: the edge the printer turns the sheet over (default long)")
+        sp.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                        help="shift backs by X,Y mm to correct a printer (read it off `pnp calibrate`)")
+        sp.add_argument("--cmyk", action="store_true", help="write every colour as CMYK")
+
+    b = sub.add_parser("build", help="build games into output/")
+    b.add_argument("games", nargs="*", metavar="GAME", help=f"games to build (default all): {', '.join(GAMES)}")
+    b.add_argument("--out", help="output folder (default output/)")
+    b.add_argument("--layout", action="append", choices=list(LAYOUTS),
+                   help="print layout(s) to write (default all): sheet = imposed for home printing, "
+                        "shop = one card a page with bleed and TrimBox")
+    b.add_argument("--interleave", action="store_true", help="shop PDF: face, back, face, back... "
+                                                             "instead of all faces then all backs")
+    print_options(b)
+    b.set_defaults(func=cmd_build)
+
+    v = sub.add_parser("validate", help="check specs without building")
+    v.add_argument("paths", nargs="*", metavar="PATH", help="spec files (default: every spec in decks/ and boards/)")
+    v.set_defaults(func=cmd_validate)
+
+    c = sub.add_parser("calibrate", help="a duplex test sheet for reading --back-offset")
+    c.add_argument("--out", help="output PDF (default output/calibrate-PAPER-FLIP.pdf)")
+    print_options(c)
+    c.set_defaults(func=cmd_calibrate)
+
+    r = sub.add_parser("referee", help="score a game at the table")
+    r.add_argument("game", choices=list(GAMES))
+    r.add_argument("rest", nargs=argparse.REMAINDER)
+    r.set_defaults(func=cmd_referee)
+    return p
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        print(f"pnp: {exc}", file=sys.stderr)
+        return 2
+    except SpecError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,25 @@
+"""The games: each package under games/ has its specs, faces, board and rules.
+
+A game module provides SPECS (spec files, relative to the project root), CHECKS (spec kind ->
+a function that raises SpecError for what its schema cannot catch) and build(specs, out_dir, opts)
+-> list of written paths, given specs that passed both.
+"""
+from __future__ import annotations
+
+import importlib
+
+GAMES = {
+    "mille-bornes": "generator.games.mille_bornes",
+}
+
+
+def game_module(game_id: str):
+    return importlib.import_module(GAMES[game_id])
+
+
+def check_spec(spec) -> None:
+    """Run the semantic checks of the game that owns this spec's kind, if any."""
+    for game_id in GAMES:
+        checker = getattr(game_module(game_id), "CHECKS", {}).get(spec.kind)
+        if checker:
+            checker(spec)

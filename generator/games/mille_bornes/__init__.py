@@ -1,0 +1,28 @@
+"""Mille Bornes (GB 963,821): the decks (106 cards, and the patent's 112), printed."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...build import BuildOptions, DeckArt, write_deck
+from ...spec import Spec
+from .deck import load_deck
+from .faces import draw_back, draw_face
+
+SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml"]
+CHECKS = {"mille-bornes-deck": load_deck}
+
+
+def deck_art(spec: Spec) -> DeckArt:
+    deck = load_deck(spec)
+    stem = Path(spec.file).stem
+    art = DeckArt(stem, deck.title, deck.size, back=draw_back(deck))
+    for card in deck.cards:
+        art.faces.append((draw_face(card, deck), card.count, f"×{card.count}  {card.name}"))
+    return art
+
+
+def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
+    written = []
+    for spec in specs.values():
+        written += write_deck(deck_art(spec), out_dir, opts)
+    return written

@@ -1,0 +1,30 @@
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_pnp(*args, cwd=ROOT):
+    """Run the real command line, as a user would."""
+    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True)
+
+
+def need(tool: str) -> str:
+    path = shutil.which(tool)
+    if not path:
+        pytest.fail(f"{tool} is not installed (Debian package poppler-utils; .ci/run installs it)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """Mille Bornes built once for the session, default options (A4 sheet, shop, contact)."""
+    out = tmp_path_factory.mktemp("out")
+    r = run_pnp("build", "mille-bornes", "--out", out)
+    assert r.returncode == 0, r.stderr
+    return out / "mille-bornes"

@@ -1,0 +1,116 @@
+"""Bad specs: one line per error naming file, line and field; non-zero exit; nothing written."""
+import re
+import shutil
+
+import pytest
+
+from conftest import ROOT, run_pnp
+
+DECK = (ROOT / "decks" / "mille_bornes.yaml").read_text()
+LINE_RE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): (?P<field>[^:]+): (?P<message>.+)$")
+
+
+def line_of(text: str, needle: str) -> int:
+    for i, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return i
+    raise AssertionError(f"{needle!r} not in the deck")
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A throwaway project folder with the real decks, so tests can break them."""
+    shutil.copytree(ROOT / "decks", tmp_path / "decks")
+    (tmp_path / "output").mkdir()
+    (tmp_path / "output" / "keep.txt").write_text("untouched")
+    return tmp_path
+
+
+def break_deck(project, old: str, new: str) -> int:
+    text = DECK.replace(old, new, 1)
+    assert text != DECK, f"{old!r} not found"
+    (project / "decks" / "mille_bornes.yaml").write_text(text)
+    return line_of(text, new.splitlines()[0] if new.strip() else old)
+
+
+def assert_refused(project, line: int, field: str, message: str):
+    for command in (["validate"], ["build", "mille-bornes"]):
+        r = run_pnp(*command, cwd=project)
+        assert r.returncode == 1, (command, r.stdout, r.stderr)
+        errors = [m for m in (LINE_RE.match(l) for l in r.stderr.splitlines()) if m]
+        assert errors, r.stderr
+        hit = [e for e in errors if e["field"] == field]
+        assert hit, f"no error for {field}: {r.stderr}"
+        assert hit[0]["file"] == "decks/mille_bornes.yaml"
+        assert int(hit[0]["line"]) == line, r.stderr
+        assert message in hit[0]["message"], r.stderr
+    # Nothing was written: output/ holds only what it held before.
+    assert sorted(p.name for p in (project / "output").iterdir()) == ["keep.txt"]
+
+
+def test_misspelt_key(project):
+    line = break_deck(project, "category: parade, count: 14,", "category: parade, cuont: 14,")
+    assert_refused(project, line, "cards[10].cuont", "unknown key (did you mean 'count'?)")
+
+
+def test_count_not_a_number(project):
+    line = break_deck(project, "category: attack, count: 3, symbol: flat-tyre",
+                      "category: attack, count: ten, symbol: flat-tyre")
+    assert_refused(project, line, "cards[6].count", 'expected a positive integer, got "ten"')
+
+
+@pytest.mark.parametrize("bad", ["0", "-2", "1.5", "true"])
+def test_count_not_positive_integer(project, bad):
+    line = break_deck(project, "category: progress, count: 12,", f"category: progress, count: {bad},")
+    assert_refused(project, line, "cards[3].count", "expected a positive integer")
+
+
+def test_wrong_type(project):
+    line = break_deck(project, "card: {width: 63,", "card: {width: wide,")
+    assert_refused(project, line, "card.width", 'expected a positive length in mm, got "wide"')
+
+
+def test_colour_not_a_colour(project):
+    line = break_deck(project, 'red: "#c8202a"', 'red: "#c8202x"')
+    assert_refused(project, line, "palette.red", "expected a colour")
+
+
+def test_palette_name_unknown(project):
+    line = break_deck(project, "attack: {label: Attack, colour: red,", "attack: {label: Attack, colour: scarlet,")
+    assert_refused(project, line, "categories.attack.colour", 'got "scarlet"')
+
+
+def test_counts_do_not_add_up(project):
+    line = break_deck(project, "category: progress, count: 12,", "category: progress, count: 11,")
+    line = line_of(DECK, "expected_total:")
+    assert_refused(project, line, "expected_total", "add up to 105, not 106")
+
+
+def test_not_yaml(project):
+    (project / "decks" / "mille_bornes.yaml").write_text(DECK.replace("cards:\n", "cards: [\n", 1))
+    r = run_pnp("validate", cwd=project)
+    assert r.returncode == 1
+    assert re.match(r"^decks/mille_bornes\.yaml:\d+: not valid YAML: ", r.stderr), r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_duplicate_key(project):
+    line = break_deck(project, "title: Mille Bornes\n", "title: Mille Bornes\ntitle: Again\n") + 1
+    assert_refused(project, line, "title", "duplicate key (first given on line")
+
+
+def test_unknown_kind(project):
+    line = break_deck(project, "kind: mille-bornes-deck", "kind: mille-borne-deck")
+    assert_refused(project, line, "kind", "did you mean 'mille-bornes-deck'?")
+
+
+def test_every_error_is_one_line(project):
+    break_deck(project, "category: parade, count: 14,", "category: parade, cuont: 14,")
+    r = run_pnp("validate", cwd=project)
+    for line in r.stderr.strip().splitlines():
+        assert LINE_RE.match(line), line
+
+
+def test_real_specs_are_valid():
+    r = run_pnp("validate")
+    assert r.returncode == 0, r.stderr
