@@ -123,17 +123,13 @@ def _cut_lines(layout: SheetLayout, slots) -> tuple[list[float], list[float]]:
     return xs, ys
 
 
-def _caption(d: Drawing, layout: SheetLayout, text: str, top: bool = True) -> None:
-    """A line of small print in the top margin, kept between the crop marks of the first column."""
-    s0 = layout.slots[0]
+def _caption(d: Drawing, layout: SheetLayout, texts: list[str]) -> None:
+    """Small print in the top margin, in the band the crop marks occupy but between them: one
+    text over each column's span, where no mark stands."""
     b = layout.card.bleed
-    y_mark_outer = s0.y - b - MARK_LENGTH
-    h = min(2.2, max(0.0, y_mark_outer - SAFE_MARGIN - 1.0))
-    if h <= 0.8:
-        return
-    last = layout.slots[layout.cols - 1]
-    d.fit_text(s0.x + 2, y_mark_outer - 1.0 - h, (last.x + last.w) - s0.x - 4, h, text, GREY,
-               font="sans", align="left")
+    for slot, text in zip(layout.slots[: layout.cols], texts):
+        d.fit_text(slot.x + 1.5, slot.y - b - MARK_LENGTH + 1.0, slot.w - 3, 1.6, text, GREY,
+                   font="sans", max_size=2.5, align="left" if slot is layout.slots[0] else "right")
 
 
 def sheet_pages(faces: list[Drawing], back: Drawing | list[Drawing], layout: SheetLayout,
@@ -152,8 +148,8 @@ def sheet_pages(faces: list[Drawing], back: Drawing | list[Drawing], layout: She
             front.place(faces[i], slot.transform, clip=clip)
         xs, ys = _cut_lines(layout, slots)
         crop_marks(front, xs, ys, layout.card.bleed, min(xs), min(ys), max(xs), max(ys))
-        _caption(front, layout, f"{title}  ·  sheet {s + 1} of {sheets}, faces  ·  print at 100 % "
-                                f"(actual size), two-sided, flip on {flip} edge")
+        _caption(front, layout, [f"{title}  ·  sheet {s + 1} of {sheets}",
+                                 f"print at 100 %, two-sided, flip on {flip} edge"])
         rear = Drawing(layout.page_w, layout.page_h)
         for i, slot in zip(chunk, slots):
             rear.place(backs[i], back_transform(slot, layout, flip, offset), clip=clip)
