@@ -100,7 +100,9 @@ def draw_back(deck: MilleBornesDeck) -> Drawing:
            Style(stroke=bk.accent, width=0.35), r=max(0.0, deck.corner_radius - 1.2))
     # A winding road through the middle, point-symmetric about the centre.
     cx, cy = W / 2, H / 2
-    road = (PathBuilder().move(INSET + 4, cy + 30).curve(cx - 30, cy - 10, cx + 30, cy + 10, W - INSET - 4, cy - 30))
+    # It stays in the band between the two titles (each about 13 mm tall from its edge).
+    road = (PathBuilder().move(INSET + 1, cy + 13).curve(cx - 26, cy + 13, cx - 12, cy - 2, cx, cy)
+            .curve(cx + 12, cy + 2, cx + 26, cy - 13, W - INSET - 1, cy - 13))
     d.path(road, Style(stroke=bk.ink, width=7.0, cap="butt"))
     d.path(road, Style(stroke=bk.colour, width=5.4, cap="butt"))
     d.path(road, Style(stroke=bk.accent, width=0.6, cap="butt", dash=(2.2, 1.8)))
