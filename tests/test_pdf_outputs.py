@@ -110,3 +110,14 @@ def test_backs_render_behind_faces(tmp_path, offset):
     px = w_px / W  # pixels per mm
     expected = ((W - fx1 + offset[0]) * px, (fy0 + offset[1]) * px, (W - fx0 + offset[0]) * px, (fy1 + offset[1]) * px)
     assert (x0, y0, x1, y1) == pytest.approx(expected, abs=1.5)
+
+
+def test_interleaved_shop_pdf(tmp_path):
+    r = run_pnp("build", "mille-bornes", "--layout", "shop", "--interleave", "--out", tmp_path)
+    assert r.returncode == 0, r.stderr
+    pages = PdfReader(tmp_path / "mille-bornes" / "mille_bornes-shop.pdf").pages
+    assert len(pages) == 212
+    # Every other page is the back: all backs are the same page content, faces are not.
+    backs = {pages[i].get_contents().get_data() for i in range(1, 212, 2)}
+    faces = {pages[i].get_contents().get_data() for i in range(0, 212, 2)}
+    assert len(backs) == 1 and len(faces) == 19
