@@ -10,6 +10,8 @@ import importlib
 
 GAMES = {
     "mille-bornes": "generator.games.mille_bornes",
+    "continuo": "generator.games.continuo",
+    "count-continuo": "generator.games.continuo.count",
 }
 
 
@@ -23,3 +25,4 @@ def check_spec(spec) -> None:
         checker = getattr(game_module(game_id), "CHECKS", {}).get(spec.kind)
         if checker:
             checker(spec)
+            return

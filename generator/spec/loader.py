@@ -36,6 +36,7 @@ class Spec:
     file: str
     data: dict
     lines: dict = field(default_factory=dict)
+    path: Path | None = None  # the file on disk (`file` is how errors name it)
 
     @property
     def kind(self) -> str:
@@ -235,7 +236,9 @@ def load_spec(path: str | Path, display: str | None = None) -> Spec:
     except UnicodeDecodeError:
         raise SpecError(file, None, "", "not valid YAML: not UTF-8 text") from None
     data, lines = parse_yaml(text, file)
-    return validate(data, lines, file)
+    spec = validate(data, lines, file)
+    spec.path = path
+    return spec
 
 
 def find_specs(root: Path) -> list[Path]:

@@ -1,0 +1,109 @@
+"""The Continuo pack spec as dataclasses, with the checks a schema cannot make."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...colour import Colour
+from ...layout.cards import CardSize
+from ...spec import Spec, load_spec
+from .rules import Layout, Placement, Refused, place
+from .tiles import Tile, canonical, regions
+
+
+@dataclass(frozen=True)
+class TileColour:
+    letter: str
+    name: str
+    colour: Colour
+    number: int
+
+
+@dataclass
+class ContinuoDeck:
+    spec: Spec
+    title: str
+    variant: str
+    size: CardSize
+    corner_radius: float
+    colours: dict[str, TileColour]
+    tiles: list[Tile]
+    back: dict
+    rules: str
+    example: list[Placement]
+
+    @property
+    def numbers(self) -> dict[str, int] | None:
+        """Colour letter -> number when chains score their numbers (Count continuo)."""
+        if self.variant != "count-continuo":
+            return None
+        return {k: c.number for k, c in self.colours.items()}
+
+
+def check_tile(tile: Tile, letters, fail) -> None:
+    for r, row in enumerate(tile):
+        for ch in row:
+            if ch not in letters:
+                fail((r,), f'colour letter "{ch}" is not in colours ({", ".join(sorted(letters))})')
+    used = {ch for row in tile for ch in row}
+    if not 2 <= len(used) <= 3:
+        fail((), f"a tile has two or three colours (claim 6), this one {len(used)}")
+    for region in regions(tile):
+        if not any(r in (0, 3) or c in (0, 3) for r, c in region):
+            fail((), "every colour region must reach the tile's edge so its chain can continue (claims 1, 5)")
+
+
+def load_deck(spec: Spec) -> ContinuoDeck:
+    data = spec.data
+    if "tiles_from" in data:
+        # The numbered pack shares the coloured pack's tiles and colours: one source of truth.
+        source_path = (spec.path or Path(spec.file)).parent / data["tiles_from"]
+        if not source_path.exists():
+            raise spec.error(("tiles_from",), f"no such deck: {data['tiles_from']}")
+        source = load_spec(source_path, display=str(Path(spec.file).parent / data["tiles_from"]))
+        if source.kind != "continuo-deck" or "tiles_from" in source.data:
+            raise spec.error(("tiles_from",), "must name a continuo deck that lists its own tiles")
+        colour_spec, tile_spec = source, source
+    else:
+        colour_spec, tile_spec = spec, spec
+    colours = {}
+    for letter, c in colour_spec.data["colours"].items():
+        colours[letter] = TileColour(letter, c["name"], colour_spec.colour(("colours", letter, "colour")), c["number"])
+    numbers = [c.number for c in colours.values()]
+    if len(set(numbers)) != len(numbers):
+        raise colour_spec.error(("colours",), "each colour needs its own number (compartments with the same "
+                                              "number share a colour)")
+    tiles: list[Tile] = []
+    seen: dict = {}
+    for i, t in enumerate(tile_spec.data["tiles"]):
+        tile = tuple(t)
+
+        def fail(sub, msg, i=i):
+            raise tile_spec.error(("tiles", i) + sub, msg)
+        check_tile(tile, colours, fail)
+        key = canonical(tile)
+        if key in seen:
+            raise tile_spec.error(("tiles", i), f"the same tile as tile {seen[key] + 1} (after turning it); "
+                                                "no two tiles may be alike")
+        seen[key] = i
+        tiles.append(tile)
+    if "expected_total" in data and len(tiles) != data["expected_total"]:
+        raise spec.error(("expected_total",), f"the deck has {len(tiles)} tiles, not {data['expected_total']}")
+    example = []
+    layout = Layout()
+    for i, e in enumerate(data.get("example", [])):
+        p = Placement(tuple(e["tile"]), e["at"][0], e["at"][1], e.get("rotation", 0), e.get("opening", False))
+        for r, row in enumerate(p.tile):
+            for ch in row:
+                if ch not in colours:
+                    raise spec.error(("example", i, "tile", r), f'colour letter "{ch}" is not in colours')
+        try:
+            layout, _ = place(layout, p)
+        except Refused as exc:
+            raise spec.error(("example", i), f"refused: {exc}") from None
+        example.append(p)
+    c = data["card"]
+    b = data["back"]
+    back = {"colour": spec.colour(("back", "colour")), "ink": spec.colour(("back", "ink")), "title": b["title"]}
+    return ContinuoDeck(spec, data["title"], data["variant"], CardSize(c["width"], c["height"], c["bleed"]),
+                        c.get("corner_radius", 0.0), colours, tiles, back, data["rules"], example)

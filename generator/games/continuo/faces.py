@@ -1,0 +1,121 @@
+"""Continuo faces: the tile's 16 compartments to the bleed, numbers for Count continuo, the
+tile's number in a corner (so a record can name it, and its rotation can be read), a rules card
+and a scoring-example card."""
+from __future__ import annotations
+
+from ...colour import Colour
+from ...draw import Drawing, Rect, Style, compose, scale, translate
+from .deck import ContinuoDeck
+from .rules import Layout, place
+from .tiles import Tile
+
+WHITE = Colour(rgb=(1, 1, 1))
+INK = Colour(rgb=(0.12, 0.12, 0.12))
+GRID = Style(stroke=Colour(rgb=(1, 1, 1)), width=0.35)
+
+
+def _compartments(d: Drawing, deck: ContinuoDeck, tile: Tile, x0: float, y0: float, cell: float,
+                  bleed: float = 0.0, numbers: bool = False) -> None:
+    """A tile's compartments; edge compartments run out into the bleed."""
+    for r, row in enumerate(tile):
+        for c, ch in enumerate(row):
+            x, y = x0 + c * cell, y0 + r * cell
+            ex0 = bleed if c == 0 else 0.0
+            ey0 = bleed if r == 0 else 0.0
+            ex1 = bleed if c == 3 else 0.0
+            ey1 = bleed if r == 3 else 0.0
+            d.rect(x - ex0, y - ey0, cell + ex0 + ex1, cell + ey0 + ey1, Style(fill=deck.colours[ch].colour))
+    for k in range(1, 4):  # thin white lines between compartments, as on the published cards
+        d.line(x0 + k * cell, y0 - bleed, x0 + k * cell, y0 + 4 * cell + bleed, GRID)
+        d.line(x0 - bleed, y0 + k * cell, x0 + 4 * cell + bleed, y0 + k * cell, GRID)
+    if numbers:
+        for r, row in enumerate(tile):
+            for c, ch in enumerate(row):
+                d.fit_text(x0 + c * cell, y0 + r * cell + cell * 0.22, cell, cell * 0.56,
+                           str(deck.colours[ch].number), WHITE, max_size=cell * 0.75)
+
+
+def draw_tile(deck: ContinuoDeck, number: int, tile: Tile) -> Drawing:
+    W, H, b = deck.size.width, deck.size.height, deck.size.bleed
+    d = Drawing(W, H)
+    cell = W / 4
+    _compartments(d, deck, tile, 0, 0, cell, b, numbers=deck.variant == "count-continuo")
+    # The tile's number, on the grid crossing nearest its top-left corner: how a record names
+    # the tile, and how a player reads its rotation (at 0 degrees the badge is top-left). There it
+    # stays well inside the cut and clear of the compartments' own numbers.
+    d.circle(cell, cell, 2.3, Style(fill=WHITE, stroke=INK, width=0.2))
+    d.fit_text(cell - 1.8, cell - 0.9, 3.6, 1.8, str(number), INK, font="sans-bold")
+    return d
+
+
+def draw_back(deck: ContinuoDeck) -> Drawing:
+    W, H, b = deck.size.width, deck.size.height, deck.size.bleed
+    d = Drawing(W, H)
+    d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=deck.back["colour"]))
+    cell = 5.0
+    letters = list(deck.colours)
+    for k in range(4):  # a ring of the deck's colours, the same after any turn
+        ch = deck.colours[letters[k % len(letters)]].colour
+        for x, y in ((W / 2 - 2 * cell + k * cell, 7), (W - 7 - cell, H / 2 - 2 * cell + k * cell),
+                     (W / 2 + cell - k * cell, H - 7 - cell), (7, H / 2 + cell - k * cell)):
+            d.rect(x, y, cell, cell, Style(fill=ch))
+    d.fit_text(13, H / 2 - 3, W - 26, 6, deck.back["title"], deck.back["ink"])
+    return d
+
+
+def draw_rules(deck: ContinuoDeck) -> Drawing:
+    W, H, b = deck.size.width, deck.size.height, deck.size.bleed
+    d = Drawing(W, H)
+    d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=WHITE))
+    d.fit_text(4, 3.5, W - 8, 3.2, f"{deck.title.upper()}: THE RULES", INK, align="left")
+    size = 1.95
+    while size > 1.3 and d_height(deck.rules, size, W - 8) > H - 11:
+        size -= 0.05
+    d.text_block(4, 9, W - 8, deck.rules, size, INK, font="sans", leading=1.2)
+    return d
+
+
+def d_height(text: str, size: float, width: float) -> float:
+    from ...draw.drawing import wrap_text
+    from ...draw.fonts import get_font
+    return len(wrap_text(text, get_font("sans"), size, width)) * size * 1.2
+
+
+def draw_example(deck: ContinuoDeck) -> Drawing:
+    """The scoring example: the YAML's layout, each scored tile marked with its score as the
+    referee computes it (so the card can never disagree with the rules)."""
+    W, H, b = deck.size.width, deck.size.height, deck.size.bleed
+    d = Drawing(W, H)
+    d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=WHITE))
+    d.fit_text(4, 3.0, W - 8, 2.8, "SCORING EXAMPLE", INK, align="left")
+    layout = Layout()
+    scored = []
+    for p in deck.example:
+        layout, chains = place(layout, p, deck.numbers)
+        scored.append((p, chains))
+    rows = [r for r, _ in layout.cells]
+    cols = [c for _, c in layout.cells]
+    r0, c0 = min(rows), min(cols)
+    n_rows, n_cols = max(rows) - r0 + 1, max(cols) - c0 + 1
+    # The layout in the middle; each tile's score stands outside it, beside the tile.
+    cell = min((W - 20) / n_cols, (H - 19) / n_rows)
+    ox = (W - cell * n_cols) / 2
+    oy = 7.0
+    mid = ox + cell * n_cols / 2
+    from .tiles import rotate_tile
+    for n, (p, chains) in enumerate(scored, 1):
+        x = ox + (p.col - c0) * cell
+        y = oy + (p.row - r0) * cell
+        with d.group(translate(x, y)):
+            _compartments(d, deck, rotate_tile(p.tile, p.rotation), 0, 0, cell,
+                          numbers=deck.variant == "count-continuo")
+        d.rect(x, y, 4 * cell, 4 * cell, Style(stroke=INK, width=0.3))
+        left = x + 2 * cell < mid
+        lx, align = (ox - 1.0, "right") if left else (ox + cell * n_cols + 1.0, "left")
+        d.text(lx, y + 2 * cell - 0.6, f"card {n}", 1.6, INK, font="sans", align=align)
+        score = "start" if p.opening else f"+{sum(ch.value for ch in chains)}"
+        d.text(lx, y + 2 * cell + 2.4, score, 2.6 if not p.opening else 1.9, INK, font="sans-bold", align=align)
+    explain = ("Cards 2, 3 and 4 are laid in turn. Each chain through the new card and another "
+               "card scores its " + ("numbers' sum." if deck.numbers else "number of squares."))
+    d.text_block(4, oy + n_rows * cell + 1.5, W - 8, explain, 1.7, INK, font="sans", align="centre", leading=1.2)
+    return d
