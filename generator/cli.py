@@ -13,15 +13,7 @@ from .errors import SpecError, UsageError
 from .games import GAMES, check_spec, game_module
 from .spec import load_spec
 from .spec.loader import SpecErrors, _display, find_specs
-from .units import PAPER_SIZES
-
-
-def project_root() -> Path:
-    """The folder holding decks/ and boards/: the current one if it has them, else the checkout."""
-    cwd = Path.cwd()
-    if (cwd / "decks").is_dir() or (cwd / "boards").is_dir():
-        return cwd
-    return Path(__file__).resolve().parent.parent
+from .paths import project_root
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -99,7 +91,27 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_referee(args) -> int:
-    raise UsageError(f"the {args.game} referee is not built yet")
+    from .referee import session
+    module = game_module(args.game)
+    rules = getattr(module, "REFEREE", None)
+    if rules is None:
+        raise UsageError(f"the {args.game} referee is not built yet")
+    p = argparse.ArgumentParser(prog=f"pnp referee {args.game}")
+    sub = p.add_subparsers(dest="action", required=True)
+    s = sub.add_parser("score", help="replay a game record and score it")
+    s.add_argument("record")
+    s.add_argument("--json", action="store_true", help="print totals, winner and every turn as JSON")
+    pl = sub.add_parser("play", help="take entries at a prompt, journaled; resumes an existing journal")
+    pl.add_argument("--journal", help="the journal file (a record); default GAME-DATE-TIME.yaml here")
+    if hasattr(module, "play_options"):
+        module.play_options(pl)
+    extra = module.referee_commands(sub) if hasattr(module, "referee_commands") else {}
+    a = p.parse_args(args.rest)
+    if a.action == "score":
+        return session.score(rules, Path(a.record), a.json)
+    if a.action == "play":
+        return session.play(rules, Path(a.journal) if a.journal else None, a)
+    return extra[a.action](a)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -151,6 +163,10 @@ def main(argv=None) -> int:
     except SpecError as exc:
         print(str(exc), file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # Output piped into `head` and the like: stop quietly, as Unix tools do.
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -8,10 +8,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_pnp(*args, cwd=ROOT):
+def run_pnp(*args, cwd=ROOT, input=None):
     """Run the real command line, as a user would."""
     return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, input=input if input is not None else "")
 
 
 def need(tool: str) -> str:

@@ -192,12 +192,14 @@ def _messages(err, spec: Spec):
     yield path, err.message
 
 
-def validate(data, lines: dict, file: str) -> Spec:
+def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
+    """Validate against the schema of `kind` (by default the spec's own `kind:` key)."""
     spec = Spec(file, data, lines)
     if not isinstance(data, dict):
-        raise SpecError(file, 1, "", "expected a mapping at the top of the spec")
+        raise SpecError(file, 1, "", "expected a mapping at the top of the file")
     registry, kinds = _registry_and_kinds()
-    kind = data.get("kind")
+    if kind is None:
+        kind = data.get("kind")
     if kind not in kinds:
         guess = difflib.get_close_matches(str(kind), list(kinds), n=1)
         hint = f" (did you mean '{guess[0]}'?)" if guess else ""

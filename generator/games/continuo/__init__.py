@@ -7,6 +7,9 @@ from ...build import BuildOptions, DeckArt, write_deck
 from ...spec import Spec
 from .deck import load_deck
 from .faces import draw_back, draw_example, draw_rules, draw_tile
+from .referee import best_text, load_record_state, make_rules
+
+REFEREE = make_rules("continuo")
 
 SPECS = ["decks/continuo.yaml"]
 CHECKS = {"continuo-deck": load_deck}
@@ -29,3 +32,33 @@ def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Pat
     for spec in specs.values():
         written += write_deck(deck_art(spec), out_dir, opts)
     return written
+
+
+def play_options(parser, default_variant: str = "continuo") -> None:
+    parser.add_argument("--players", help="names, comma-separated (a new game; default two players)")
+    parser.add_argument("--variant", choices=["continuo", "count-continuo"], default=default_variant)
+    parser.add_argument("--openings", type=int, help="unscored opening tiles (default 2, or 3 for three players)")
+
+
+def referee_commands(sub, rules=None) -> dict:
+    """`best RECORD TILE`: every legal placement of TILE after RECORD, best first."""
+    b = sub.add_parser("best", help="rank every legal placement of a tile after a record")
+    b.add_argument("record")
+    b.add_argument("tile", help="a tile number, or four rows like RRGG/RRGG/BBYY/BBYY")
+    b.add_argument("--top", type=int, default=10)
+
+    def run(args) -> int:
+        import sys
+        from ...referee.session import RecordError, Refused
+        try:
+            state = load_record_state(Path(args.record), rules or REFEREE)
+            spec = int(args.tile) if args.tile.isdigit() else args.tile.upper().split("/")
+            print(best_text(state, spec, args.top))
+        except RecordError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
+        except Refused as exc:
+            print(f"refused ({exc.rule}): {exc.message}", file=sys.stderr)
+            return 2
+        return 0
+    return {"best": run}

@@ -10,20 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...referee.session import Refused
 from .tiles import Tile, rotate_tile
 
 Cell = tuple[int, int]
 ROTATIONS = (0, 90, 180, 270)
 NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
-
-
-class Refused(Exception):
-    """An entry the rules do not allow; `rule` names the rule, the message says why."""
-
-    def __init__(self, rule: str, message: str):
-        super().__init__(f"{rule}: {message}")
-        self.rule = rule
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,247 @@
+"""Continuo: the tile family and its 42, the patent's worked scores, refusals, `best`, the prompt."""
+import json
+from collections import Counter
+from itertools import product
+
+import pytest
+import yaml
+
+from conftest import ROOT, run_pnp
+from generator.games.continuo.deck import load_deck
+from generator.games.continuo.rules import Layout, Placement, best_placements, place
+from generator.games.continuo.tiles import (band_sequences, band_tile, canonical, deck_sequences,
+                                            regions, rotate_tile)
+from generator.referee.session import Refused
+from generator.spec import load_spec
+
+COLOURS = "RYGB"
+
+
+def deck(name="continuo.yaml"):
+    return load_deck(load_spec(ROOT / "decks" / name))
+
+
+# ---------------------------------------------------------------- the tiles
+
+def test_family_count_by_brute_force():
+    """All 4x4 tiles of nested L bands (compartment (r, c) in band max(r, c)), counted from scratch."""
+    family = set()
+    for seq in product(COLOURS, repeat=4):
+        tile = tuple("".join(seq[max(r, c)] for c in range(4)) for r in range(4))
+        # a band that matched its neighbour would merge with it: not this family's shape
+        if any(seq[i] == seq[i + 1] for i in range(3)):
+            continue
+        if len(set(seq)) in (2, 3):
+            family.add(tile)
+    assert len(family) == 84
+    assert {band_tile(s) for s in band_sequences(COLOURS)} == family
+
+
+def test_yaml_lists_exactly_the_enumerated_42():
+    listed = deck().tiles
+    assert listed == [band_tile(s) for s in deck_sequences(COLOURS)]
+    assert len(listed) == 42
+
+
+def test_42_tiles_properties():
+    tiles = deck().tiles
+    assert len({canonical(t) for t in tiles}) == 42           # none alike, however turned
+    for t in tiles:
+        assert 2 <= len({ch for row in t for ch in row}) <= 3
+        assert t == tuple("".join(col) for col in zip(*t))    # symmetric about the diagonal
+        for region in regions(t):                             # every region reaches the edge
+            assert any(r in (0, 3) or c in (0, 3) for r, c in region)
+    cells = Counter(ch for t in tiles for row in t for ch in row)
+    assert cells == {c: 168 for c in COLOURS}                 # no colour favoured
+
+
+def test_42_is_one_of_each_reversal_pair():
+    chosen = set(deck_sequences(COLOURS))
+    for s in band_sequences(COLOURS):
+        assert (s in chosen) != (s[::-1] in chosen)
+
+
+def test_count_continuo_shares_the_tiles_and_numbers():
+    c, n = deck(), deck("count_continuo.yaml")
+    assert n.tiles == c.tiles and n.variant == "count-continuo"
+    assert {v.name: v.number for v in n.colours.values()} == {"red": 1, "blue": 2, "green": 3, "yellow": 4}
+
+
+def test_rotation_is_clockwise():
+    assert rotate_tile(("ABCD", "EFGH", "IJKL", "MNOP"), 90) == ("MIEA", "NJFB", "OKGC", "PLHD")
+
+
+# ---------------------------------------------------------------- scoring
+
+FIG = [  # the patent's Figure 1 sequence, as house tiles: card 2 opens, then 4, 6, 8
+    {"tile": ["YYGG", "YYYB", "YYYY", "GGBB"], "at": [0, 0], "opening": True},
+    {"tile": ["GGGG", "BBBY", "GGGG", "BBRR"], "at": [0, 4]},
+    {"tile": ["BBRR", "YYYY", "BYYY", "BBYY"], "at": [4, 4]},
+    {"tile": ["GGRB", "RRRR", "RRRB", "RBBB"], "at": [4, 0]},
+]
+
+
+def write_record(tmp_path, entries, **header):
+    rec = {"game": "continuo", "players": ["Ann", "Bob"], **header, "entries": entries}
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(rec, sort_keys=False))
+    return path
+
+
+@pytest.mark.parametrize("variant, scores, chains", [
+    ("continuo", [14, 10, 18], [[6, 4, 4], [6, 4], [7, 7, 4]]),
+    ("count-continuo", [34, 16, 40], [[6, 4, 4], [6, 4], [7, 7, 4]]),
+])
+def test_patent_worked_figures(tmp_path, variant, scores, chains):
+    path = write_record(tmp_path, FIG, variant=variant, openings=1)
+    r = run_pnp("referee", "continuo", "score", path, "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    scored = [p for p in out["placements"] if not p["opening"]]
+    assert [p["score"] for p in scored] == scores
+    assert [sorted((c["size"] for c in p["chains"]), reverse=True) for p in scored] == chains
+    colours = [sorted((c["colour"], c["size"]) for c in p["chains"]) for p in scored]
+    assert colours == [[("blue", 4), ("blue", 4), ("green", 6)], [("blue", 6), ("red", 4)],
+                       [("blue", 7), ("blue", 7), ("green", 4)]]
+    assert out["totals"] == {"Ann": scores[0] + scores[2], "Bob": scores[1]}
+    assert out["winner"] is None and out["complete"] is False
+
+
+def test_chain_joined_through_the_new_tile_counts_once():
+    layout = Layout()
+    layout, _ = place(layout, Placement(("GGGR", "GGGG", "GGGG", "GGGR"), 0, 0))
+    layout, chains = place(layout, Placement(("RYYY", "RYYY", "RYYY", "RYYY"), 0, 4))
+    assert [(c.colour, c.size) for c in chains] == [("R", 6)]
+
+
+def test_chain_within_the_new_tile_alone_does_not_score():
+    layout, _ = place(Layout(), Placement(("GGGG", "GGGG", "GGGG", "GGGG"), 0, 0))
+    _, chains = place(layout, Placement(("YYYY", "YYYY", "YYYY", "YYYY"), 0, 4))
+    assert chains == []
+
+
+def test_winner_when_all_tiles_down(tmp_path):
+    path = write_record(tmp_path, FIG, openings=1, end=4)
+    out = json.loads(run_pnp("referee", "continuo", "score", path, "--json").stdout)
+    assert out["complete"] and out["winner"] == "Ann" and out["totals"] == {"Ann": 32, "Bob": 10}
+
+
+# ---------------------------------------------------------------- refusals
+
+@pytest.mark.parametrize("entry, rule", [
+    ({"tile": 5, "at": [1, 1]}, "no overlap"),
+    ({"tile": 5, "at": [-4, -4]}, "edge contact"),         # corner to corner only
+    ({"tile": 5, "at": [8, 8]}, "edge contact"),
+    ({"tile": 999, "at": [0, 8]}, "tile number"),
+    ({"tile": 5, "at": [0, 8], "player": "Bob"}, "turn order"),  # Ann, Bob, then Ann again
+    ({"tile": 5, "at": [0, 8], "opening": True}, "opening"),
+    ({"tile": ["XXXX", "XXXX", "XXXX", "XXXX"], "at": [0, 8]}, "tile colours"),
+])
+def test_refused_entries(tmp_path, entry, rule):
+    entries = FIG[:3]  # card 6 sits at rows 4-7, cols 4-7: a tile at (8, 8) meets only its corner
+    path = write_record(tmp_path, entries + [entry], openings=1)
+    r = run_pnp("referee", "continuo", "score", path)
+    assert r.returncode == 2
+    line = r.stderr.strip()
+    assert line.startswith(f"{path}:") and "entries[3]: refused (" + rule + ")" in line, line
+    n = int(line.split(":")[1])
+    assert yaml.safe_load(path.read_text()) and path.read_text().splitlines()[n - 1].lstrip().startswith("- ")
+
+
+def test_each_tile_once(tmp_path):
+    path = write_record(tmp_path, [{"tile": 1, "at": [0, 0], "opening": True},
+                                   {"tile": 1, "at": [0, 4], "opening": True}])
+    r = run_pnp("referee", "continuo", "score", path)
+    assert r.returncode == 2 and "refused (each tile once)" in r.stderr
+
+
+def test_refused_placement_leaves_layout_unchanged():
+    layout, _ = place(Layout(), Placement(FIG[0]["tile"], 0, 0))
+    before = dict(layout.cells)
+    with pytest.raises(Refused):
+        place(layout, Placement(tuple(FIG[1]["tile"]), 2, 2))
+    assert layout.cells == before
+
+
+def test_bad_record_field_names_line(tmp_path):
+    path = write_record(tmp_path, [{"tile": 1, "at": [0, "x"]}])
+    r = run_pnp("referee", "continuo", "score", path)
+    assert r.returncode == 2 and "entries[0].at[1]" in r.stderr and f"{path}:" in r.stderr
+
+
+# ---------------------------------------------------------------- best
+
+def brute_force(layout, tile, numbers=None):
+    out = []
+    rows = [r for r, _ in layout.cells] or [0]
+    cols = [c for _, c in layout.cells] or [0]
+    for rot in (0, 90, 180, 270):
+        if rot and rotate_tile(tile, rot) in [rotate_tile(tile, x) for x in range(0, rot, 90)]:
+            continue
+        for r in range(min(rows) - 6, max(rows) + 6):
+            for c in range(min(cols) - 6, max(cols) + 6):
+                try:
+                    _, chains = place(layout, Placement(tile, r, c, rot), numbers)
+                except Refused:
+                    continue
+                out.append((sum(ch.value for ch in chains), r, c, rot))
+    return sorted(out, key=lambda t: (-t[0], t[1], t[2], t[3]))
+
+
+@pytest.mark.parametrize("numbers", [None, {"R": 1, "B": 2, "G": 3, "Y": 4}])
+@pytest.mark.parametrize("n_tiles", [1, 3, 5])
+def test_best_agrees_with_brute_force(numbers, n_tiles):
+    tiles = deck().tiles
+    layout = Layout()
+    # A small layout grown from deck tiles, each at its best place (deterministic).
+    for k in range(n_tiles):
+        t = tiles[(k * 7) % 42]
+        s, r, c, rot = best_placements(layout, t, numbers)[0]
+        layout, _ = place(layout, Placement(t, r, c, rot), numbers)
+    for probe in (tiles[3], tiles[20], ("RRRR", "RGGR", "RGGR", "RRRR")):
+        assert best_placements(layout, probe, numbers) == brute_force(layout, probe, numbers)
+
+
+def test_best_command(tmp_path):
+    path = write_record(tmp_path, FIG, openings=1)
+    r = run_pnp("referee", "continuo", "best", path, "7", "--top", "3")
+    assert r.returncode == 0, r.stderr
+    assert "legal placements of tile 7" in r.stdout and len(r.stdout.strip().splitlines()) == 4
+
+
+# ---------------------------------------------------------------- the prompt and its journal
+
+def test_play_journals_undoes_and_resumes(tmp_path):
+    journal = tmp_path / "j.yaml"
+    moves = "open 1 0,0\nopen 2 0,4\n3 4,0\n3 4,4\n5 9,9\nundo\n4 4,0 90\nquit\n"
+    r = run_pnp("referee", "continuo", "play", "--journal", journal, "--players", "Ann,Bob",
+                cwd=tmp_path, input=moves)
+    assert "refused, entry 3 (each tile once)" in r.stdout
+    assert "refused, entry 3 (edge contact)" in r.stdout
+    assert r.returncode == 2  # refused input, not at a terminal
+    rec = yaml.safe_load(journal.read_text())
+    assert rec["players"] == ["Ann", "Bob"]
+    assert [e["tile"] for e in rec["entries"]] == [1, 2, 4]  # 3 was undone, 4 replaced it
+    # resume: the journal is a record; play takes up where it stopped
+    r = run_pnp("referee", "continuo", "play", "--journal", journal, cwd=tmp_path, input="5 -4,0\nquit\n")
+    assert "Resumed" in r.stdout and r.returncode == 0
+    out = json.loads(run_pnp("referee", "continuo", "score", journal, "--json").stdout)
+    assert [p["tile"] for p in out["placements"]] == [1, 2, 4, 5]
+    assert [p["player"] for p in out["placements"]] == [None, None, "Ann", "Bob"]
+
+
+@pytest.mark.parametrize("game, stem", [("continuo", "continuo"), ("count-continuo", "count_continuo")])
+def test_build_pack(tmp_path, game, stem):
+    from pypdf import PdfReader
+    r = run_pnp("build", game, "--out", tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / game
+    shop = PdfReader(out / f"{stem}-shop.pdf")
+    assert len(shop.pages) == 2 * 44  # 42 tiles + the rules card + the scoring example, and backs
+    k = 72 / 25.4
+    for page in (shop.pages[0], shop.pages[43]):
+        x0, y0, x1, y1 = (float(v) for v in page.trimbox)
+        assert (x1 - x0, y1 - y0) == pytest.approx((48 * k, 48 * k), abs=0.01)
+    sheet = PdfReader(out / f"{stem}-sheet-a4.pdf")
+    assert len(sheet.pages) == 2 * -(-44 // 15)  # 3 x 5 square cards a sheet
+    assert (out / f"{stem}-contact.png").stat().st_size > 10_000
