@@ -1,0 +1,71 @@
+"""Nesting parts onto sheets: shelf packing of their (kerf-compensated) bounding boxes.
+
+Parts are taken tallest first and laid left to right in shelves, turned a quarter turn when that
+makes them lower; a new shelf when a row is full, a new sheet when the sheet is. Simple and
+predictable: every part keeps `spacing` mm from its neighbours and `margin` from the edge.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .kerf import compensate
+from .parts import Part, translate_part
+
+
+@dataclass
+class Sheet:
+    width: float
+    height: float
+    material: str = ""
+    parts: list[Part] = field(default_factory=list)       # placed, nominal geometry
+    cut_paths: list = field(default_factory=list)          # placed, kerf-compensated outlines
+
+
+class NestError(ValueError):
+    pass
+
+
+def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
+         margin: float = 5.0, spacing: float = 3.0) -> list[Sheet]:
+    items = []
+    for p in parts:
+        for i in range(p.quantity):
+            items.append(p)
+    usable_w, usable_h = sheet_w - 2 * margin, sheet_h - 2 * margin
+
+    def size(p: Part, rot: bool):
+        minx, miny, maxx, maxy = compensate(p.outline, kerf).bounds
+        w, h = maxx - minx, maxy - miny
+        return (h, w) if rot else (w, h)
+
+    def orient(p: Part) -> bool:
+        w, h = size(p, False)
+        fits = [r for r in (False, True) if size(p, r)[0] <= usable_w + 1e-9 and size(p, r)[1] <= usable_h + 1e-9]
+        if not fits:
+            raise NestError(f"part {p.name!r} ({w:.1f} x {h:.1f} mm) does not fit a {sheet_w} x {sheet_h} mm sheet "
+                            f"with {margin} mm margins")
+        return min(fits, key=lambda r: (size(p, r)[1], r))  # lower first: fuller shelves
+
+    placed = [(p, orient(p)) for p in items]
+    placed.sort(key=lambda pr: (-size(pr[0], pr[1])[1], pr[0].name))
+    sheets: list[Sheet] = []
+    x = y = shelf_h = 0.0
+    sheet = None
+    for p, rot in placed:
+        w, h = size(p, rot)
+        if sheet is None or x + w > usable_w + 1e-9:
+            y += shelf_h + (spacing if sheet is not None else 0.0)
+            x, shelf_h = 0.0, 0.0
+        if sheet is None or y + h > usable_h + 1e-9:
+            sheet = Sheet(sheet_w, sheet_h, p.material)
+            sheets.append(sheet)
+            x = y = shelf_h = 0.0
+        # Put the compensated outline's top-left at (margin + x, margin + y).
+        moved = translate_part(p, 0, 0, rot)
+        cminx, cminy, _, _ = compensate(moved.outline, kerf).bounds
+        moved = translate_part(moved, margin + x - cminx, margin + y - cminy)
+        sheet.parts.append(moved)
+        sheet.cut_paths.append(compensate(moved.outline, kerf))
+        x += w + spacing
+        shelf_h = max(shelf_h, h)
+    return sheets

@@ -1,0 +1,96 @@
+"""A laser-cut part: nominal geometry in mm, y down, origin at its top-left."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shapely import affinity
+from shapely.geometry import LineString, MultiPolygon, Polygon, box
+from shapely.ops import unary_union
+
+from ..draw.fonts import get_font, text_outline
+
+
+@dataclass
+class Part:
+    name: str
+    outline: Polygon                 # the material that remains: exterior and holes are both cut
+    score: list[LineString] = field(default_factory=list)
+    engrave: list[Polygon] = field(default_factory=list)
+    label: str = ""                  # scored on the part so it can be told apart after cutting
+    quantity: int = 1
+    material: str = ""               # which stock it is cut from (sheets are per material)
+
+    def bounds(self):
+        return self.outline.bounds
+
+
+def flatten(ops, tolerance: float = 0.05) -> list[list[tuple[float, float]]]:
+    """Path ops (M/L/C/Z) as polylines, curves split finely enough for a laser."""
+    rings, cur = [], []
+    x0 = y0 = 0.0
+    for op in ops:
+        kind = op[0]
+        if kind == "M":
+            if len(cur) > 1:
+                rings.append(cur)
+            cur = [(op[1], op[2])]
+            x0, y0 = op[1], op[2]
+        elif kind == "L":
+            cur.append((op[1], op[2]))
+            x0, y0 = op[1], op[2]
+        elif kind == "C":
+            x1, y1, x2, y2, x3, y3 = op[1:]
+            length = abs(x1 - x0) + abs(y1 - y0) + abs(x2 - x1) + abs(y2 - y1) + abs(x3 - x2) + abs(y3 - y2)
+            n = max(2, min(24, int(length / tolerance ** 0.5 / 2) + 2))
+            for i in range(1, n + 1):
+                t = i / n
+                u = 1 - t
+                cur.append((u ** 3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
+                            u ** 3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3))
+            x0, y0 = x3, y3
+        elif kind == "Z":
+            if len(cur) > 2:
+                rings.append(cur)
+            cur = []
+    if len(cur) > 1:
+        rings.append(cur)
+    return rings
+
+
+def text_polygons(text: str, x: float, y: float, size: float, font: str = "sans-bold") -> list[Polygon]:
+    """Text as engravable areas (glyph outlines, counters as holes), baseline at (x, y)."""
+    rings = [r for r in flatten(text_outline(get_font(font), text, x, y, size)) if len(r) > 2]
+    shapes = [Polygon(r).buffer(0) for r in rings]
+    # Outlines alternate fill and counter (even-odd): xor them together.
+    out = None
+    for s in shapes:
+        out = s if out is None else out.symmetric_difference(s)
+    if out is None or out.is_empty:
+        return []
+    return list(out.geoms) if isinstance(out, MultiPolygon) else [out]
+
+
+def text_score_lines(text: str, x: float, y: float, size: float) -> list[LineString]:
+    """Text as outline strokes for scoring (a fast, light mark for part labels)."""
+    rings = flatten(text_outline(get_font("sans"), text, x, y, size))
+    return [LineString(r + [r[0]]) for r in rings if len(r) > 1]
+
+
+def rect_part(name: str, w: float, h: float, **kw) -> Part:
+    return Part(name, box(0, 0, w, h), **kw)
+
+
+def translate_part(part: Part, dx: float, dy: float, rotate90: bool = False) -> Part:
+    """The part moved (and turned a quarter turn) onto a sheet."""
+    def move(g):
+        if rotate90:
+            minx, miny, maxx, maxy = part.outline.bounds
+            g = affinity.rotate(g, 90, origin=(0, 0))
+            g = affinity.translate(g, maxy, -minx)  # back into the positive quadrant
+        return affinity.translate(g, dx, dy)
+    return Part(part.name, move(part.outline), [move(s) for s in part.score], [move(e) for e in part.engrave],
+                part.label, 1, part.material)
+
+
+def union(polys) -> Polygon:
+    return unary_union(polys)
