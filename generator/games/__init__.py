@@ -12,6 +12,7 @@ GAMES = {
     "mille-bornes": "generator.games.mille_bornes",
     "continuo": "generator.games.continuo",
     "count-continuo": "generator.games.continuo.count",
+    "cubes": "generator.games.cubes",
 }
 
 

@@ -1,0 +1,50 @@
+"""Cubes (FR 2 672 509): the laser-cut kit, a printable paper board, and the move referee."""
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from ...build import BuildOptions
+from ...laser.export import write_sheets
+from ...laser.nest import NestError, nest
+from ...errors import SpecError
+from ...spec import Spec
+from .kit import kit_parts, load_kit
+
+SPECS = ["boards/cubes_kit.yaml"]
+
+
+def _check(spec: Spec):
+    load_kit(spec)
+    if "four_player" in spec.data:
+        load_kit(spec, four_player=True)
+
+
+CHECKS = {"cubes-kit": _check}
+
+
+def write_kit(spec: Spec, out_dir: Path, four_player: bool) -> list[Path]:
+    kit = load_kit(spec, four_player)
+    by_material = defaultdict(list)
+    for part in kit_parts(kit):
+        by_material[part.material].append(part)
+    written = []
+    tag = "4p" if four_player else "2p"
+    for material, parts in by_material.items():
+        try:
+            sheets = nest(parts, *kit.sheet, kerf=kit.kerf, margin=kit.margin, spacing=kit.spacing)
+        except NestError as exc:
+            raise SpecError(spec.file, spec.line(("laser", "sheet")), "laser.sheet", str(exc)) from None
+        for s in sheets:
+            s.material = material.replace("_", "-")
+        written += write_sheets(sheets, out_dir / f"kit-{tag}", f"cubes-{tag}")
+    return written
+
+
+def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
+    written = []
+    for spec in specs.values():
+        written += write_kit(spec, out_dir, four_player=False)
+        if "four_player" in spec.data:
+            written += write_kit(spec, out_dir, four_player=True)
+    return written
