@@ -131,7 +131,8 @@ def _dump_entry(entry: dict) -> str:
 
 
 def _journal_text(header: dict, entries: list[dict], game: str) -> str:
-    head = yaml.safe_dump(header, sort_keys=False, default_flow_style=None, width=10**6)
+    # One line per header key; values as JSON, which YAML reads as it is.
+    head = "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in header.items())
     body = "".join(_dump_entry(e) for e in entries)
     return (f"# pnp referee journal ({game}). Replay: pnp referee {game} score FILE; "
             f"resume: pnp referee {game} play --journal FILE\n{head}entries:\n{body}")

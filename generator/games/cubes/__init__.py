@@ -10,17 +10,26 @@ from ...laser.nest import NestError, nest
 from ...errors import SpecError
 from ...spec import Spec
 from .kit import kit_parts, load_kit
+from .referee import REFEREE
 
 SPECS = ["boards/cubes_kit.yaml"]
 
 
 def _check(spec: Spec):
+    from .referee import setup_position
     load_kit(spec)
+    setup_position(spec, False)
     if "four_player" in spec.data:
         load_kit(spec, four_player=True)
+        setup_position(spec, True)
 
 
 CHECKS = {"cubes-kit": _check}
+
+
+def play_options(parser) -> None:
+    parser.add_argument("--players", help="names, comma-separated (default: the kit's setup)")
+    parser.add_argument("--four", action="store_true", help="the four-player game (11 x 11)")
 
 
 def write_kit(spec: Spec, out_dir: Path, four_player: bool) -> list[Path]:
