@@ -50,10 +50,32 @@ def write_kit(spec: Spec, out_dir: Path, four_player: bool) -> list[Path]:
     return written
 
 
+def write_paper_board(spec: Spec, out_dir: Path, opts: BuildOptions, four_player: bool) -> list[Path]:
+    """The board on paper: tiled over home sheets, one large page for a print shop, a preview."""
+    from ...build import write_pdf
+    from ...draw.raster import png_bytes
+    from ...layout.tiling import tile_pages
+    from ...outputs import write_bytes
+    from ...units import PAPER_SIZES
+    from .paper import paper_board
+    kit = load_kit(spec, four_player)
+    board = paper_board(kit)
+    tag = "4p" if four_player else "2p"
+    title = f"Cubes board, {kit.grid} x {kit.grid}"
+    pw, ph = PAPER_SIZES[opts.paper]
+    return [
+        write_pdf(out_dir / f"paper-board-{tag}-tiles-{opts.paper}.pdf", title,
+                  tile_pages(board, pw, ph, title=title), opts.cmyk),
+        write_pdf(out_dir / f"paper-board-{tag}-large.pdf", title,
+                  [(board, (0, 0, board.width, board.height), None)], opts.cmyk),
+        write_bytes(out_dir / f"paper-board-{tag}.png", png_bytes(board, dpi=60)),
+    ]
+
+
 def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
     written = []
     for spec in specs.values():
-        written += write_kit(spec, out_dir, four_player=False)
-        if "four_player" in spec.data:
-            written += write_kit(spec, out_dir, four_player=True)
+        for four in (False, True) if "four_player" in spec.data else (False,):
+            written += write_kit(spec, out_dir, four_player=four)
+            written += write_paper_board(spec, out_dir, opts, four_player=four)
     return written
