@@ -120,3 +120,30 @@ def test_pegs_clear_the_finger_joints():
     kit = load_kit(load_spec(ROOT / "boards" / "cubes_kit.yaml"))
     # the farthest peg edge from the cube's centre stays inside the wall thickness
     assert 2 * kit.u + kit.peg_d / 2 <= kit.cube / 2 - kit.t("cube")
+
+
+def test_real_kit_sheets_do_not_overlap():
+    from shapely.strtree import STRtree
+    from generator.laser.nest import nest
+    kit = load_kit(load_spec(ROOT / "boards" / "cubes_kit.yaml"))
+    parts = kit_parts(kit)
+    for material in {p.material for p in parts}:
+        sheets = nest([p for p in parts if p.material == material], *kit.sheet, kerf=kit.kerf,
+                      margin=kit.margin, spacing=kit.spacing)
+        for s in sheets:
+            tree = STRtree(s.cut_paths)
+            for i, g in enumerate(s.cut_paths):
+                x0, y0, x1, y1 = g.bounds
+                assert x0 >= kit.margin - 1e-6 and y0 >= kit.margin - 1e-6
+                assert x1 <= s.width - kit.margin + 1e-6 and y1 <= s.height - kit.margin + 1e-6
+                for j in tree.query(g.buffer(kit.spacing - 1e-3)):
+                    assert j == i, f"{material}: parts {i} and {j} closer than the spacing"
+
+
+def test_our_dxf_viewer_draws_the_sheet(kit_out):
+    import io
+    from PIL import Image
+    from generator.laser.export import dxf_png
+    im = Image.open(io.BytesIO(dxf_png(kit_out / "kit-2p" / "cubes-2p-cube-sheet1.dxf"))).convert("RGB")
+    colours = {c for _, c in im.getcolors(maxcolors=100000)}
+    assert (220, 0, 0) in colours and (0, 0, 220) in colours   # cuts and scored labels / peg marks

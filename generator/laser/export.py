@@ -92,3 +92,28 @@ def write_sheets(sheets: list[Sheet], out_dir: Path, stem: str) -> list[Path]:
         written.append(write_bytes(out_dir / f"{base}.dxf", sheet_dxf(sheet)))
         written.append(write_bytes(out_dir / f"{base}.png", sheet_png(svg)))
     return written
+
+
+def dxf_png(path: Path, px_per_mm: float = 2.0) -> bytes:
+    """Our own DXF viewer: draws what the DXF says (cut red, score blue, engrave black), so the
+    DXF is checked apart from the SVG it was made beside."""
+    from PIL import Image, ImageDraw
+    doc = ezdxf.readfile(path)
+    lines = [(e.dxf.layer, [(p[0], p[1]) for p in e.get_points()], e.closed)
+             for e in doc.modelspace().query("LWPOLYLINE")]
+    xs = [x for _, pts, _ in lines for x, _ in pts] or [0]
+    ys = [y for _, pts, _ in lines for _, y in pts] or [0]
+    x0, y1 = min(xs) - 5, max(ys) + 5
+    w, h = (max(xs) + 5 - x0) * px_per_mm, (y1 - min(ys) + 5) * px_per_mm
+    im = Image.new("RGB", (max(1, round(w)), max(1, round(h))), "white")
+    draw = ImageDraw.Draw(im)
+    colour = {"CUT": (220, 0, 0), "SCORE": (0, 0, 220), "ENGRAVE": (0, 0, 0)}
+    for layer, pts, closed in lines:
+        xy = [((x - x0) * px_per_mm, (y1 - y) * px_per_mm) for x, y in pts]
+        if closed:
+            xy.append(xy[0])
+        if len(xy) > 1:
+            draw.line(xy, fill=colour.get(layer, (120, 120, 120)), width=1)
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    return buf.getvalue()
