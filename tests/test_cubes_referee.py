@@ -168,3 +168,24 @@ def test_play_journal_and_undo(tmp_path):
     assert [e["move"] for e in yaml.safe_load(j.read_text())["entries"]] == ["d4-d6", "e7-e6"]
     out = json.loads(run_pnp("referee", "cubes", "score", j, "--json").stdout)
     assert out["winner"] is None and [t["player"] for t in out["turns"]] == ["White", "Black"]
+
+
+def test_four_player_game(tmp_path):
+    path = tmp_path / "four.yaml"
+    path.write_text("game: cubes\nvariant: four-player\nentries:\n"
+                    "  - {move: f4-f6}\n  - {move: d6-f6}\n  - {move: f8-f7}\n  - {move: h6-h4}\n")
+    r = run_pnp("referee", "cubes", "score", path, "--json")
+    # West's d6-f6 would land on South's pawn: refused, naming the entry and the rule
+    assert r.returncode == 2 and "entries[1]: refused (onto a pawn)" in r.stderr
+    path.write_text("game: cubes\nvariant: four-player\nentries:\n"
+                    "  - {move: f4-f6}\n  - {move: d6-e6}\n  - {move: f8-f7}\n  - {move: h6-g6}\n")
+    out = json.loads(run_pnp("referee", "cubes", "score", path, "--json").stdout)
+    assert [t["player"] for t in out["turns"]] == ["South", "West", "North", "East"]
+    assert set(out["totals"]) == {"South", "West", "North", "East"}
+
+
+def test_four_player_board_is_11_by_11(tmp_path):
+    r = run_pnp("referee", "cubes", "play", "--four", "--journal", tmp_path / "j.yaml", cwd=tmp_path, input="quit\n")
+    assert r.returncode == 0
+    rows = [line for line in r.stdout.splitlines() if line[:3].strip().isdigit()]
+    assert len(rows) == 11 and sum(line.count("#") + sum(line[4:].count(ch) for ch in "xoyzXOYZ") for line in rows) == 49
