@@ -13,6 +13,7 @@ GAMES = {
     "continuo": "generator.games.continuo",
     "count-continuo": "generator.games.continuo.count",
     "cubes": "generator.games.cubes",
+    "sorry": "generator.games.sorry",
 }
 
 
