@@ -7,8 +7,29 @@ from ...build import BuildOptions, write_deck
 from ...spec import Spec
 from .deck import deck_art, load_deck
 
-SPECS = ["decks/sorry.yaml"]
-CHECKS = {"sorry-deck": load_deck}
+from .board import draw_board, load_geometry
+
+SPECS = ["decks/sorry.yaml", "boards/sorry.yaml"]
+CHECKS = {"sorry-deck": load_deck, "sorry-board": load_geometry}
+
+
+def write_board(spec: Spec, out_dir: Path, opts: BuildOptions) -> list[Path]:
+    """Full size on one large page (print shop), tiled over home sheets, and a PNG preview."""
+    from ...build import write_pdf
+    from ...draw.raster import png_bytes
+    from ...layout.tiling import tile_pages
+    from ...outputs import write_bytes
+    from ...units import PAPER_SIZES
+    board = draw_board(spec)
+    stem = Path(spec.file).stem
+    title = f"{spec.data['title']} board"
+    return [
+        write_pdf(out_dir / f"{stem}-board-large.pdf", title, [(board, (0, 0, board.width, board.height), None)],
+                  opts.cmyk),
+        write_pdf(out_dir / f"{stem}-board-tiles-{opts.paper}.pdf", title,
+                  tile_pages(board, *PAPER_SIZES[opts.paper], title=title), opts.cmyk),
+        write_bytes(out_dir / f"{stem}-board.png", png_bytes(board, dpi=50)),
+    ]
 
 
 def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
@@ -16,4 +37,6 @@ def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Pat
     for spec in specs.values():
         if spec.kind == "sorry-deck":
             written += write_deck(deck_art(spec), out_dir, opts)
+        else:
+            written += write_board(spec, out_dir, opts)
     return written
