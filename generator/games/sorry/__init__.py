@@ -8,6 +8,20 @@ from ...spec import Spec
 from .deck import deck_art, load_deck
 
 from .board import draw_board, load_geometry
+from .referee import REFEREE, moves_command
+
+
+def play_options(parser) -> None:
+    parser.add_argument("--players", help="colours in turn order, comma-separated (default: all four)")
+    parser.add_argument("--variant", choices=["standard", "solitaire", "dealt-hand"], default="standard")
+
+
+def referee_commands(sub) -> dict:
+    m = sub.add_parser("moves", help="every legal move with a card, from a position (a record)")
+    m.add_argument("position", help="a record or position file (YAML)")
+    m.add_argument("card")
+    m.add_argument("--json", action="store_true")
+    return {"moves": moves_command(REFEREE)}
 
 SPECS = ["decks/sorry.yaml", "boards/sorry.yaml"]
 CHECKS = {"sorry-deck": load_deck, "sorry-board": load_geometry}
