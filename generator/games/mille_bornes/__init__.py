@@ -7,6 +7,14 @@ from ...build import BuildOptions, DeckArt, write_deck
 from ...spec import Spec
 from .deck import load_deck
 from .faces import draw_back, draw_face
+from .referee import REFEREE
+
+
+def play_options(parser) -> None:
+    parser.add_argument("--players", help="names in seating order, comma-separated")
+    parser.add_argument("--teams", help="teams: NAME=A,C;NAME=B,D (partners share a tableau)")
+    parser.add_argument("--deck", help="deck spec (default decks/mille_bornes.yaml)")
+    parser.add_argument("--short", action="store_true", help="the short game (700 miles)")
 
 SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml"]
 CHECKS = {"mille-bornes-deck": load_deck}
