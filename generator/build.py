@@ -73,3 +73,11 @@ def write_deck(art: DeckArt, out_dir: Path, opts: BuildOptions) -> list[Path]:
                           art.size, title=f"{art.title}: {len(faces)} cards, {len(art.faces)} faces")
     written.append(write_bytes(out_dir / f"{art.stem}-contact.png", png_bytes(sheet, dpi=110)))
     return written
+
+
+def write_decks(specs, deck_art, out_dir: Path, opts: BuildOptions) -> list[Path]:
+    """Every deck spec given, through deck_art(spec) -> DeckArt, into its print products."""
+    written = []
+    for spec in specs:
+        written += write_deck(deck_art(spec), out_dir, opts)
+    return written

@@ -6,7 +6,7 @@ import ezdxf
 import pytest
 from shapely.geometry import Polygon, box
 
-from generator.laser.export import sheet_dxf, sheet_svg, write_sheets
+from generator.laser.export import sheet_svg, write_sheets
 from generator.laser.joints import box_joints, box_panels, mates
 from generator.laser.kerf import compensate
 from generator.laser.nest import NestError, nest

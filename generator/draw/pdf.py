@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from ..colour import Colour
 from ..units import PT_PER_MM, mm_to_pt
-from .drawing import Drawing, Ellipse, Group, Path, Rect, Text
+from .drawing import Drawing, Ellipse, Group, Rect, Text
 from .fonts import Font
 
 _JOIN = {"miter": 0, "round": 1, "bevel": 2}

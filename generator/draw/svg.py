@@ -9,7 +9,7 @@ import itertools
 import svgwrite
 
 from ..colour import Colour
-from .drawing import IDENTITY, Drawing, Ellipse, Group, Path, Rect, Text
+from .drawing import IDENTITY, Drawing, Ellipse, Group, Rect, Text
 from .fonts import text_outline
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import cairosvg
 import ezdxf
 import svgwrite
-from shapely.geometry import LineString, MultiPolygon, Polygon
+from shapely.geometry import MultiPolygon
 
-from ..outputs import atomic_path, write_bytes, write_text
+from ..outputs import write_bytes, write_text
 from .nest import Sheet
 
 CUT, SCORE, ENGRAVE = "#FF0000", "#0000FF", "#000000"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..colour import Colour
 from ..draw import Drawing, Rect, Style, translate
 from ..units import pt
-from .marks import MARK_STYLE, SAFE_MARGIN, registration_mark
+from .marks import SAFE_MARGIN, registration_mark
 
 CUT_STYLE = Style(stroke=Colour(rgb=(0.3, 0.3, 0.3)), width=pt(0.5), dash=(2.0, 1.5), cap="butt")
 GREY = Colour(rgb=(0.35, 0.35, 0.35))

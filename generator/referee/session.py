@@ -107,10 +107,24 @@ def replay(rules: RefereeRules, spec) -> tuple[Any, list[TurnReport], list]:
     return state, reports, history
 
 
+def record_command(rules: RefereeRules, body: Callable[[Any, Any], int], attr: str = "record"):
+    """A command that replays the record named by args.<attr>, then runs body(state, args).
+    A record that cannot be replayed, or a refused request, prints one line and exits 2."""
+    def run(args) -> int:
+        try:
+            state, _, _ = replay(rules, load_record(Path(getattr(args, attr)), rules))
+            return body(state, args)
+        except RecordError as exc:
+            print(str(exc), file=sys.stderr)
+        except Refused as exc:
+            print(f"refused ({exc.rule}): {exc.message}", file=sys.stderr)
+        return 2
+    return run
+
+
 def score(rules: RefereeRules, path: Path, as_json: bool, out=sys.stdout) -> int:
     try:
-        spec = load_record(path, rules)
-        state, reports, _ = replay(rules, spec)
+        state, reports, _ = replay(rules, load_record(path, rules))
     except RecordError as exc:
         print(str(exc), file=sys.stderr)
         return 2

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...build import BuildOptions, DeckArt, write_deck
+from ...build import BuildOptions, DeckArt, write_decks
 from ...spec import Spec
 from .deck import load_deck
 from .faces import draw_back, draw_example, draw_rules, draw_tile
-from .referee import best_text, load_record_state, make_rules
+from ...referee.session import record_command
+from .referee import best_text, make_rules
 
 REFEREE = make_rules("continuo")
 
@@ -28,10 +29,7 @@ def deck_art(spec: Spec) -> DeckArt:
 
 
 def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
-    written = []
-    for spec in specs.values():
-        written += write_deck(deck_art(spec), out_dir, opts)
-    return written
+    return write_decks(specs.values(), deck_art, out_dir, opts)
 
 
 def play_options(parser, default_variant: str = "continuo") -> None:
@@ -47,18 +45,8 @@ def referee_commands(sub, rules=None) -> dict:
     b.add_argument("tile", help="a tile number, or four rows like RRGG/RRGG/BBYY/BBYY")
     b.add_argument("--top", type=int, default=10)
 
-    def run(args) -> int:
-        import sys
-        from ...referee.session import RecordError, Refused
-        try:
-            state = load_record_state(Path(args.record), rules or REFEREE)
-            spec = int(args.tile) if args.tile.isdigit() else args.tile.upper().split("/")
-            print(best_text(state, spec, args.top))
-        except RecordError as exc:
-            print(str(exc), file=sys.stderr)
-            return 2
-        except Refused as exc:
-            print(f"refused ({exc.rule}): {exc.message}", file=sys.stderr)
-            return 2
+    def best(state, args) -> int:
+        spec = int(args.tile) if args.tile.isdigit() else args.tile.upper().split("/")
+        print(best_text(state, spec, args.top))
         return 0
-    return {"best": run}
+    return {"best": record_command(rules or REFEREE, best)}

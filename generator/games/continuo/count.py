@@ -1,5 +1,6 @@
 """Count continuo: the Continuo module with the numbered pack (chains score their numbers)."""
-from . import CHECKS, build, referee_commands as _commands  # noqa: F401
+from . import CHECKS, build  # noqa: F401  (the same checks and build as Continuo)
+from . import referee_commands as _commands
 from . import play_options as _play_options
 from .referee import make_rules
 

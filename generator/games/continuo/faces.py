@@ -4,7 +4,7 @@ and a scoring-example card."""
 from __future__ import annotations
 
 from ...colour import Colour
-from ...draw import Drawing, Rect, Style, compose, scale, translate
+from ...draw import Drawing, Style, translate
 from .deck import ContinuoDeck
 from .rules import Layout, place
 from .tiles import Tile

@@ -265,9 +265,3 @@ def make_rules(default_variant: str) -> RefereeRules:
         help_text="Moves: [open] TILE ROW,COL [ROTATION]  e.g. open 12 0,0 | 30 4,0 90 | RRGG/RRGG/BBYY/BBYY 4,4\n"
                   "  best TILE [N]  the N best placements of a tile",
         extra_commands={"best": _best_command})
-
-
-def load_record_state(path: Path, rules: RefereeRules) -> ContinuoState:
-    from ...referee.session import load_record, replay
-    state, _, _ = replay(rules, load_record(path, rules))
-    return state

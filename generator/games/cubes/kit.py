@@ -195,7 +195,7 @@ def cube_parts(kit: Kit, king: bool = False) -> list[Part]:
     parts = []
     for panel in box_panels(kit.cube, kit.cube, height, t, top=True):
         part = panel.part(t, material="cube")
-        w, h = panel.w, panel.h
+        h = panel.h
         if panel.name == "bottom":
             # Where the pegs go, scored on the outside face: the pattern's turn must match the cups.
             c = kit.cube / 2

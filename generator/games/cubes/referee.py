@@ -20,7 +20,7 @@ from ...paths import project_root
 from ...referee.session import RefereeRules, Refused, TurnReport
 from ...spec import load_spec
 from .kit import load_kit
-from .rules import Position, PawnMove, Push, cell_name, parse_cell, parse_turn, play_turn
+from .rules import Position, PawnMove, cell_name, parse_cell, parse_turn, play_turn
 
 KIT = "boards/cubes_kit.yaml"
 
@@ -102,7 +102,7 @@ def apply(state: CubesGame, entry: dict) -> tuple[CubesGame, TurnReport]:
         if pid.startswith("K"):
             names.append(f"{state.players[int(pid[1:])]}'s king cube")
         else:
-            owner, cell = state.position.pawns[pid]
+            owner = state.position.pawns[pid][0]
             names.append(f"{state.players[owner]}'s pawn")
     nxt = replace(state, position=pos, to_move=(player + 1) % len(state.players), winner=result.winner,
                   captures=tuple(caps), turn=state.turn + 1)

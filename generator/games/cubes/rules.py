@@ -14,7 +14,7 @@ Where the patent is silent we chose, and say so:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ...referee.session import Refused
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...build import BuildOptions, DeckArt, write_deck
+from ...build import BuildOptions, DeckArt, write_decks
 from ...spec import Spec
 from .deck import load_deck
 from .faces import draw_back, draw_face
-from .referee import REFEREE
+from .referee import REFEREE  # noqa: F401  (the referee the CLI finds here)
 
 
 def play_options(parser) -> None:
@@ -30,7 +30,4 @@ def deck_art(spec: Spec) -> DeckArt:
 
 
 def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
-    written = []
-    for spec in specs.values():
-        written += write_deck(deck_art(spec), out_dir, opts)
-    return written
+    return write_decks(specs.values(), deck_art, out_dir, opts)

@@ -138,7 +138,7 @@ def apply(state: MBGame, entry: dict) -> tuple[MBGame, TurnReport]:
     hand = state.hand or _start_hand(state)
     if entry.get("event") == "draw-pile-empty":
         nxt = replace(state, hand=replace(hand, pile_empty=True))
-        return nxt, TurnReport(f"     the draw pile is empty", {"event": "draw-pile-empty"})
+        return nxt, TurnReport("     the draw pile is empty", {"event": "draw-pile-empty"})
     if entry.get("event") == "end-of-hand":
         result = _hand_result(state, hand)
         nxt = _close(state, result)

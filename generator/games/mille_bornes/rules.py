@@ -6,7 +6,7 @@ Partners share one tableau (battle pile, speed pile, distance, safeties), as in 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from ...referee.session import Refused
 
@@ -156,7 +156,6 @@ def play_card(hand: Hand, seats: list, team_of: dict, card_of, scoring: dict, en
     if not out_of_turn and seat != hand.to_move:
         raise Refused("turn order", f"it is {seats[hand.to_move]}'s turn, not {player}'s")
     nxt_seat = (seat + 1) % len(seats)
-    last = None
     if cf:
         if cat != "immunity":
             raise Refused("coup fourre", "a coup fourré is made with a safety")

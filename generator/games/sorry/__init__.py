@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...build import BuildOptions, write_deck
+from ...build import BuildOptions, write_decks
 from ...spec import Spec
 from .deck import deck_art, load_deck
 
@@ -47,10 +47,9 @@ def write_board(spec: Spec, out_dir: Path, opts: BuildOptions) -> list[Path]:
 
 
 def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
-    written = []
+    decks = [s for s in specs.values() if s.kind == "sorry-deck"]
+    written = write_decks(decks, deck_art, out_dir, opts)
     for spec in specs.values():
-        if spec.kind == "sorry-deck":
-            written += write_deck(deck_art(spec), out_dir, opts)
-        else:
+        if spec.kind == "sorry-board":
             written += write_board(spec, out_dir, opts)
     return written

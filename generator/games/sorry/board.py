@@ -99,7 +99,6 @@ def draw_board(spec: Spec) -> Drawing:
     def xy(col, row):
         return margin + col * q, margin + row * q
 
-    line = Style(stroke=ink, width=0.4)
     for i in range(g.track):                      # the track and its numbers
         x, y = xy(*cell_of(g, i))
         out.rect(x, y, q, q, Style(fill=paper, stroke=ink, width=0.4))

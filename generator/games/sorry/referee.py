@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ...errors import SpecError
 from ...paths import project_root
-from ...referee.session import RecordError, RefereeRules, Refused, TurnReport, load_record, replay
+from ...referee.session import RefereeRules, Refused, TurnReport, record_command
 from ...spec import load_spec
 from .board import Geometry, load_geometry
 from .rules import CARDS, Position, initial_position, legal_moves, loc_name, parse_loc, play
@@ -225,24 +225,16 @@ REFEREE = RefereeRules(
 
 
 def moves_command(rules: RefereeRules):
-    def run(args) -> int:
-        try:
-            state, _, _ = replay(rules, load_record(Path(args.position), rules))
-            moves = moves_text(state, args.card)
-        except RecordError as exc:
-            print(str(exc), file=sys.stderr)
-            return 2
-        except Refused as exc:
-            print(f"refused ({exc.rule}): {exc.message}", file=sys.stderr)
-            return 2
+    def moves(state, args) -> int:
+        found = moves_text(state, args.card)
         if args.json:
-            json.dump({"player": state.players[state.to_move], "card": args.card, "moves": moves}, sys.stdout, indent=2)
+            json.dump({"player": state.players[state.to_move], "card": args.card, "moves": found}, sys.stdout, indent=2)
             print()
         else:
-            print(f"{state.players[state.to_move]} with a {args.card}: {len(moves)} move(s)")
-            for m in moves:
+            print(f"{state.players[state.to_move]} with a {args.card}: {len(found)} move(s)")
+            for m in found:
                 print(f"  {m['move']:<14} {m['does']}")
-            if not moves:
+            if not found:
                 print("  pass (no move possible)")
         return 0
-    return run
+    return record_command(rules, moves, attr="position")
