@@ -45,6 +45,8 @@ def sheet_svg(sheet: Sheet, title: str = "") -> str:
         for line in part.score:
             coords = list(line.coords)
             score.add(dwg.path(d=_d(coords, close=False)))
+        for line in part.cuts:
+            cut.add(dwg.path(d=_d(list(line.coords), close=False)))
         for ring in _rings(cut_path):
             cut.add(dwg.path(d=_d(ring[:-1])))
     return dwg.tostring()
@@ -64,6 +66,8 @@ def sheet_dxf(sheet: Sheet) -> bytes:
     for part, cut_path in zip(sheet.parts, sheet.cut_paths):
         for ring in _rings(cut_path):
             msp.add_lwpolyline(flip(ring[:-1]), close=True, dxfattribs={"layer": "CUT"})
+        for line in part.cuts:
+            msp.add_lwpolyline(flip(list(line.coords)), close=False, dxfattribs={"layer": "CUT"})
         for line in part.score:
             msp.add_lwpolyline(flip(list(line.coords)), close=False, dxfattribs={"layer": "SCORE"})
         for poly in part.engrave:

@@ -19,6 +19,8 @@ class Part:
     label: str = ""                  # scored on the part so it can be told apart after cutting
     quantity: int = 1
     material: str = ""               # which stock it is cut from (sheets are per material)
+    cuts: list[LineString] = field(default_factory=list)   # open cut lines (living-hinge slits):
+                                     # a single pass whose kerf is the slit, so no offset
 
     def bounds(self):
         return self.outline.bounds
@@ -89,7 +91,7 @@ def translate_part(part: Part, dx: float, dy: float, rotate90: bool = False) -> 
             g = affinity.translate(g, maxy, -minx)  # back into the positive quadrant
         return affinity.translate(g, dx, dy)
     return Part(part.name, move(part.outline), [move(s) for s in part.score], [move(e) for e in part.engrave],
-                part.label, 1, part.material)
+                part.label, 1, part.material, [move(c) for c in part.cuts])
 
 
 def union(polys) -> Polygon:

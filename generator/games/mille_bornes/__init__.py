@@ -16,8 +16,22 @@ def play_options(parser) -> None:
     parser.add_argument("--deck", help="deck spec (default decks/mille_bornes.yaml)")
     parser.add_argument("--short", action="store_true", help="the short game (700 miles)")
 
-SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml"]
-CHECKS = {"mille-bornes-deck": load_deck}
+from .shoe import load_shoe, shoe_parts
+
+SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml", "boards/mille_bornes_shoe.yaml"]
+CHECKS = {"mille-bornes-deck": load_deck, "mille-bornes-shoe": load_shoe}
+
+
+def write_shoe(spec: Spec, out_dir: Path) -> list[Path]:
+    from ...errors import SpecError
+    from ...laser.export import write_sheets
+    from ...laser.nest import NestError, nest
+    shoe = load_shoe(spec)
+    try:
+        sheets = nest(shoe_parts(shoe), *shoe.sheet, kerf=shoe.kerf, margin=shoe.margin, spacing=shoe.spacing)
+    except NestError as exc:
+        raise SpecError(spec.file, spec.line(("laser", "sheet")), "laser.sheet", str(exc)) from None
+    return write_sheets(sheets, out_dir / "shoe", "mille-bornes-shoe")
 
 
 def deck_art(spec: Spec) -> DeckArt:
@@ -30,4 +44,9 @@ def deck_art(spec: Spec) -> DeckArt:
 
 
 def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
-    return write_decks(specs.values(), deck_art, out_dir, opts)
+    decks = [s for s in specs.values() if s.kind == "mille-bornes-deck"]
+    written = write_decks(decks, deck_art, out_dir, opts)
+    for spec in specs.values():
+        if spec.kind == "mille-bornes-shoe":
+            written += write_shoe(spec, out_dir)
+    return written
