@@ -4,8 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from shapely import affinity
-from shapely.geometry import LineString, MultiPolygon, Polygon, box
-from shapely.ops import unary_union
+from shapely.geometry import LineString, MultiPolygon, Polygon
 
 from ..draw.fonts import get_font, text_outline
 
@@ -78,10 +77,6 @@ def text_score_lines(text: str, x: float, y: float, size: float) -> list[LineStr
     return [LineString(r + [r[0]]) for r in rings if len(r) > 1]
 
 
-def rect_part(name: str, w: float, h: float, **kw) -> Part:
-    return Part(name, box(0, 0, w, h), **kw)
-
-
 def translate_part(part: Part, dx: float, dy: float, rotate90: bool = False) -> Part:
     """The part moved (and turned a quarter turn) onto a sheet."""
     def move(g):
@@ -93,6 +88,3 @@ def translate_part(part: Part, dx: float, dy: float, rotate90: bool = False) -> 
     return Part(part.name, move(part.outline), [move(s) for s in part.score], [move(e) for e in part.engrave],
                 part.label, 1, part.material, [move(c) for c in part.cuts])
 
-
-def union(polys) -> Polygon:
-    return unary_union(polys)

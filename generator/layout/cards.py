@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..colour import Colour
-from ..draw import (Drawing, Rect, Style, apply, compose, mirror_x, mirror_y, translate)
+from ..draw import Drawing, Rect, Style, compose, mirror_x, mirror_y, translate
 from ..draw.drawing import Affine
 from .marks import MARK_LENGTH, SAFE_MARGIN, crop_marks
 
@@ -193,7 +193,3 @@ def contact_sheet(faces: list[tuple[Drawing, str]], card: CardSize, cols: int = 
         d.place(face, translate(x, y), clip=Rect(0, 0, card.width, card.height, Style(), r=3.0))
         d.fit_text(x, y + card.height + 2, card.width, 3.2, caption, GREY, font="sans", align="centre")
     return d
-
-
-def face_centre_on_page(slot: Slot, card: CardSize) -> tuple[float, float]:
-    return apply(slot.transform, card.width / 2, card.height / 2)

@@ -119,10 +119,6 @@ def _registry_and_kinds():
     return Registry().with_resources(resources), kinds
 
 
-def known_kinds() -> list[str]:
-    return sorted(_registry_and_kinds()[1])
-
-
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _format_checker = jsonschema.FormatChecker()
 

@@ -81,14 +81,6 @@ class Position:
                 return player
         return None
 
-    def piece_at(self, cell: Cell):
-        """(piece id, owner) of the pawn or king cube on a cell, or None."""
-        p = self.pawn_at(cell)
-        if p:
-            return p
-        k = self.king_at(cell)
-        return (f"K{k}", k) if k is not None else None
-
     def on_board(self, c: Cell) -> bool:
         return 0 <= c[0] < self.n and 0 <= c[1] < self.n
 

@@ -31,10 +31,6 @@ class Slide:
     def squares(self, n: int) -> list[int]:
         return [(self.start + k) % n for k in range(self.length)]
 
-    @property
-    def end_offset(self) -> int:
-        return self.length - 1
-
 
 @dataclass(frozen=True)
 class Geometry:

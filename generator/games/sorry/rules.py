@@ -49,11 +49,6 @@ def parse_loc(text, g: Geometry) -> Loc:
 class Position:
     men: dict  # colour -> tuple of 4 locations
 
-    def with_men(self, colour: str, men: list) -> "Position":
-        d = dict(self.men)
-        d[colour] = tuple(sorted(men, key=_order))
-        return Position(d)
-
     def owner_at(self, loc: Loc):
         """(colour, index) of the man on a track division, or None."""
         for colour, men in self.men.items():
