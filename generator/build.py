@@ -81,3 +81,37 @@ def write_decks(specs, deck_art, out_dir: Path, opts: BuildOptions) -> list[Path
     for spec in specs:
         written += write_deck(deck_art(spec), out_dir, opts)
     return written
+
+
+def write_board(board: Drawing, out_dir: Path, stem: str, title: str, opts: BuildOptions) -> list[Path]:
+    """A board at full size: one large page for a print shop, tiled over home sheets, a preview."""
+    from .layout.tiling import tile_pages
+    return [
+        write_pdf(out_dir / f"{stem}-large.pdf", title, [(board, (0, 0, board.width, board.height), None)],
+                  opts.cmyk),
+        write_pdf(out_dir / f"{stem}-tiles-{opts.paper}.pdf", title,
+                  tile_pages(board, *PAPER_SIZES[opts.paper], title=title), opts.cmyk),
+        write_bytes(out_dir / f"{stem}.png", png_bytes(board, dpi=50)),
+    ]
+
+
+def write_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float,
+                    out_dir: Path, stem: str) -> list[Path]:
+    """Parts nested onto stock sheets, one set of sheets per material, as SVG, DXF and PNG.
+    A part too big for the stock is the spec's error, reported at its laser.sheet line."""
+    from .errors import SpecError
+    from .laser.export import write_sheets
+    from .laser.nest import NestError, nest
+    by_material: dict[str, list] = {}
+    for part in parts:
+        by_material.setdefault(part.material, []).append(part)
+    written = []
+    for material, group in by_material.items():
+        try:
+            sheets = nest(group, *sheet, kerf=kerf, margin=margin, spacing=spacing)
+        except NestError as exc:
+            raise SpecError(spec.file, spec.line(("laser", "sheet")), "laser.sheet", str(exc)) from None
+        for s in sheets:
+            s.material = material.replace("_", "-")
+        written += write_sheets(sheets, out_dir, stem)
+    return written

@@ -1,13 +1,17 @@
-"""Mille Bornes (GB 963,821): the decks (106 cards, and the patent's 112), printed."""
+"""Mille Bornes (GB 963,821): the decks (106 cards, and the patent's 112), the card shoe, the referee."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from ...build import BuildOptions, DeckArt, write_decks
+from ...build import BuildOptions, DeckArt, write_decks, write_laser_kit
 from ...spec import Spec
 from .deck import load_deck
 from .faces import draw_back, draw_face
 from .referee import REFEREE  # noqa: F401  (the referee the CLI finds here)
+from .shoe import load_shoe, shoe_parts
+
+SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml", "boards/mille_bornes_shoe.yaml"]
+CHECKS = {"mille-bornes-deck": load_deck, "mille-bornes-shoe": load_shoe}
 
 
 def play_options(parser) -> None:
@@ -15,23 +19,6 @@ def play_options(parser) -> None:
     parser.add_argument("--teams", help="teams: NAME=A,C;NAME=B,D (partners share a tableau)")
     parser.add_argument("--deck", help="deck spec (default decks/mille_bornes.yaml)")
     parser.add_argument("--short", action="store_true", help="the short game (700 miles)")
-
-from .shoe import load_shoe, shoe_parts
-
-SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml", "boards/mille_bornes_shoe.yaml"]
-CHECKS = {"mille-bornes-deck": load_deck, "mille-bornes-shoe": load_shoe}
-
-
-def write_shoe(spec: Spec, out_dir: Path) -> list[Path]:
-    from ...errors import SpecError
-    from ...laser.export import write_sheets
-    from ...laser.nest import NestError, nest
-    shoe = load_shoe(spec)
-    try:
-        sheets = nest(shoe_parts(shoe), *shoe.sheet, kerf=shoe.kerf, margin=shoe.margin, spacing=shoe.spacing)
-    except NestError as exc:
-        raise SpecError(spec.file, spec.line(("laser", "sheet")), "laser.sheet", str(exc)) from None
-    return write_sheets(sheets, out_dir / "shoe", "mille-bornes-shoe")
 
 
 def deck_art(spec: Spec) -> DeckArt:
@@ -48,5 +35,7 @@ def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Pat
     written = write_decks(decks, deck_art, out_dir, opts)
     for spec in specs.values():
         if spec.kind == "mille-bornes-shoe":
-            written += write_shoe(spec, out_dir)
+            shoe = load_shoe(spec)
+            written += write_laser_kit(spec, shoe_parts(shoe), shoe.sheet, shoe.kerf, shoe.margin, shoe.spacing,
+                                       out_dir / "shoe", "mille-bornes-shoe")
     return written

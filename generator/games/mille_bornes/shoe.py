@@ -154,7 +154,7 @@ def base(s: Shoe) -> Part:
     n0, n1 = notch_x(s)                                          # the reserve's three excisions
     holes += [box(n0, -1, n1, s.notch_d), box(n0, W - s.notch_d, n1, W + 1),
               box(-s.sagitta - 1, W / 2 - s.notch_w / 2, -s.sagitta + s.notch_d, W / 2 + s.notch_w / 2)]
-    part = Part("base", outline.difference(unary_union(holes)), material="shoe")
+    part = Part("base", outline.difference(unary_union(holes)), material="panels")
     part.score = text_score_lines("BASE  reserve", s.a * 0.25, W / 2 + 1.5, 4) + \
         text_score_lines("discard", s.a + t + s.a * 0.3, W / 2 + 1.5, 4)
     part.label = "base"
@@ -173,7 +173,7 @@ def long_wall_pieces(s: Shoe) -> list[Part]:
     parts = []
     for k, g in enumerate(pieces):
         name = "wall, reserve end" if k == 0 else "wall"
-        p = Part(name, g, material="shoe", quantity=2, label=name)
+        p = Part(name, g, material="panels", quantity=2, label=name)
         x0, _, x1, _ = g.bounds
         p.score = text_score_lines("WALL" if k else "W", x0 + 3, H / 2, 3.5 if k else 2.5)
         parts.append(p)
@@ -186,7 +186,7 @@ def partition(s: Shoe) -> Part:
     tabs = [box(0, z0, t, z1) for z0, z1 in partition_side_tabs(s)]
     tabs += [box(t + b, z0, 2 * t + b, z1) for z0, z1 in partition_side_tabs(s)]
     tabs += [box(y0, D, y1, D + t) for y0, y1 in partition_base_tabs(s)]
-    p = Part("partition", unary_union([body] + tabs), material="shoe", label="partition")
+    p = Part("partition", unary_union([body] + tabs), material="panels", label="partition")
     p.score = text_score_lines("PARTITION", t + 6, D / 2, 4)
     return p
 
@@ -218,7 +218,7 @@ def end_panel(s: Shoe, reserve: bool) -> list[Part]:
     for g in pieces:
         mine = [c for c in cuts if g.contains(c)]
         name = "end, reserve (half)" if reserve else "end, discard"
-        p = Part(name, g, material="shoe", quantity=2 if reserve else 1, label=name, cuts=mine)
+        p = Part(name, g, material="panels", quantity=2 if reserve else 1, label=name, cuts=mine)
         gx0 = g.bounds[0]
         p.score = text_score_lines("END R" if reserve else "END D", gx0 + 1, 4.2, 3)
         parts.append(p)
@@ -237,7 +237,7 @@ def ribs(s: Shoe, reserve: bool) -> list[Part]:
     pieces = list(rib.geoms) if hasattr(rib, "geoms") else [rib]
     pieces = [g for g in pieces if g.area > 1.0]
     name = "rib, reserve (half)" if reserve else "rib, discard"
-    return [Part(name, g, material="shoe", quantity=2 if reserve else 1, label=name) for g in pieces[:1]]
+    return [Part(name, g, material="panels", quantity=2 if reserve else 1, label=name) for g in pieces[:1]]
 
 
 def shoe_parts(s: Shoe) -> list[Part]:

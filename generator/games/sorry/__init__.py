@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...build import BuildOptions, write_decks
+from ...build import BuildOptions, write_board, write_decks
 from ...spec import Spec
-from .deck import deck_art, load_deck
-
 from .board import draw_board, load_geometry
+from .deck import deck_art, load_deck
 from .referee import REFEREE, moves_command
+
+SPECS = ["decks/sorry.yaml", "boards/sorry.yaml"]
+CHECKS = {"sorry-deck": load_deck, "sorry-board": load_geometry}
 
 
 def play_options(parser) -> None:
@@ -23,33 +25,12 @@ def referee_commands(sub) -> dict:
     m.add_argument("--json", action="store_true")
     return {"moves": moves_command(REFEREE)}
 
-SPECS = ["decks/sorry.yaml", "boards/sorry.yaml"]
-CHECKS = {"sorry-deck": load_deck, "sorry-board": load_geometry}
-
-
-def write_board(spec: Spec, out_dir: Path, opts: BuildOptions) -> list[Path]:
-    """Full size on one large page (print shop), tiled over home sheets, and a PNG preview."""
-    from ...build import write_pdf
-    from ...draw.raster import png_bytes
-    from ...layout.tiling import tile_pages
-    from ...outputs import write_bytes
-    from ...units import PAPER_SIZES
-    board = draw_board(spec)
-    stem = Path(spec.file).stem
-    title = f"{spec.data['title']} board"
-    return [
-        write_pdf(out_dir / f"{stem}-board-large.pdf", title, [(board, (0, 0, board.width, board.height), None)],
-                  opts.cmyk),
-        write_pdf(out_dir / f"{stem}-board-tiles-{opts.paper}.pdf", title,
-                  tile_pages(board, *PAPER_SIZES[opts.paper], title=title), opts.cmyk),
-        write_bytes(out_dir / f"{stem}-board.png", png_bytes(board, dpi=50)),
-    ]
-
 
 def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
     decks = [s for s in specs.values() if s.kind == "sorry-deck"]
     written = write_decks(decks, deck_art, out_dir, opts)
     for spec in specs.values():
         if spec.kind == "sorry-board":
-            written += write_board(spec, out_dir, opts)
+            written += write_board(draw_board(spec), out_dir, f"{Path(spec.file).stem}-board",
+                                   f"{spec.data['title']} board", opts)
     return written
