@@ -240,12 +240,18 @@ class Drawing:
                    align: str = "left", leading: float = 1.25) -> float:
         """Wrap text to width w from a top edge at y; return the height used."""
         f = get_font(font)
-        lines = wrap_text(text, f, size, w)
         cap = f.cap_height * size
         ax = {"left": x, "centre": x + w / 2, "right": x + w}[align]
-        for i, line in enumerate(lines):
+        for i, line in enumerate(wrap_text(text, f, size, w)):
             self.text(ax, y + cap + i * size * leading, line, size, fill, font, align)
-        return cap + (len(lines) - 1) * size * leading if lines else 0.0
+        return text_block_height(text, size, w, font, leading)
+
+
+def text_block_height(text: str, size: float, width: float, font: str = "sans", leading: float = 1.25) -> float:
+    """The height Drawing.text_block would use for this text: for fitting text before drawing it."""
+    f = get_font(font)
+    lines = wrap_text(text, f, size, width)
+    return f.cap_height * size + (len(lines) - 1) * size * leading if lines else 0.0
 
 
 def wrap_text(text: str, font: Font, size: float, width: float) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...colour import Colour
 from ...draw import Drawing, Style, translate
+from ...draw.drawing import text_block_height
 from .deck import ContinuoDeck
 from .rules import Layout, place
 from .tiles import Tile
@@ -69,16 +70,10 @@ def draw_rules(deck: ContinuoDeck) -> Drawing:
     d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=WHITE))
     d.fit_text(4, 3.5, W - 8, 3.2, f"{deck.title.upper()}: THE RULES", INK, align="left")
     size = 1.95
-    while size > 1.3 and d_height(deck.rules, size, W - 8) > H - 11:
+    while size > 1.3 and text_block_height(deck.rules, size, W - 8, leading=1.2) > H - 11:
         size -= 0.05
     d.text_block(4, 9, W - 8, deck.rules, size, INK, font="sans", leading=1.2)
     return d
-
-
-def d_height(text: str, size: float, width: float) -> float:
-    from ...draw.drawing import wrap_text
-    from ...draw.fonts import get_font
-    return len(wrap_text(text, get_font("sans"), size, width)) * size * 1.2
 
 
 def draw_example(deck: ContinuoDeck) -> Drawing:
