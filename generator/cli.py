@@ -11,8 +11,8 @@ from pathlib import Path
 from .build import LAYOUTS, BuildOptions
 from .errors import SpecError, UsageError
 from .games import GAMES, check_spec, game_module
-from .spec import load_spec
-from .spec.loader import SpecErrors, _display, find_specs
+from .spec import display_path, find_specs, load_spec
+from .spec.loader import SpecErrors
 from .paths import project_root
 
 
@@ -34,7 +34,7 @@ def _load(paths: list[Path], root: Path):
     specs, errors = {}, []
     for p in paths:
         try:
-            spec = load_spec(p, display=_display(p, root))
+            spec = load_spec(p, display=display_path(p, root))
             check_spec(spec)
             specs[p] = spec
         except SpecErrors as exc:
@@ -77,7 +77,7 @@ def cmd_build(args) -> int:
     for g, module, specs in plan:
         written = module.build({str(p): s for p, s in specs.items()}, out / g, opts)
         for w in written:
-            print(_display(Path(w), root))
+            print(display_path(Path(w), root))
     return 0
 
 
@@ -86,7 +86,7 @@ def cmd_calibrate(args) -> int:
     root = project_root()
     out = Path(args.out) if args.out else root / "output" / f"calibrate-{args.paper}-{args.flip}.pdf"
     write_calibration(out, args.paper, args.flip, args.back_offset, args.cmyk)
-    print(_display(out, root))
+    print(display_path(out, root))
     return 0
 
 

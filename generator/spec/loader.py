@@ -243,19 +243,8 @@ def find_specs(root: Path) -> list[Path]:
     return sorted(p for d in ("decks", "boards") for p in (root / d).glob("*.yaml"))
 
 
-def validate_paths(paths: list[Path], root: Path | None = None) -> list[SpecError]:
-    errors: list[SpecError] = []
-    for p in paths:
-        try:
-            load_spec(p, display=_display(p, root))
-        except SpecErrors as exc:
-            errors.extend(exc.errors)
-        except SpecError as exc:
-            errors.append(exc)
-    return errors
-
-
-def _display(path: Path, root: Path | None) -> str:
+def display_path(path: Path, root: Path | None) -> str:
+    """A path as errors and build listings show it: relative to the project when it can be."""
     try:
         return str(path.resolve().relative_to((root or Path.cwd()).resolve()))
     except ValueError:
