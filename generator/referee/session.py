@@ -56,6 +56,11 @@ class RefereeRules:
     extra_commands: dict = field(default_factory=dict)  # prompt word -> fn(state, rest) -> text
 
 
+def names(text: str | None, default: str = "") -> list[str]:
+    """Names given on the command line, comma-separated (blank ones dropped)."""
+    return [n.strip() for n in (text or default).split(",") if n.strip()]
+
+
 class RecordError(Exception):
     """A record that cannot be replayed: one line naming file, line, entry and rule."""
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...paths import project_root
-from ...referee.session import RefereeRules, Refused, TurnReport
+from ...referee.session import RefereeRules, Refused, TurnReport, names
 from ...spec import load_spec
 from ...errors import SpecError
 from .deck import ContinuoDeck, load_deck
@@ -248,7 +248,7 @@ def _best_command(state: ContinuoState, rest: str) -> str:
 
 
 def header_from_args(args) -> dict:
-    players = [p.strip() for p in (args.players or "Player 1,Player 2").split(",") if p.strip()]
+    players = names(args.players, "Player 1,Player 2")
     header = {"variant": args.variant, "players": players}
     if args.openings is not None:
         header["openings"] = args.openings

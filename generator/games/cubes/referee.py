@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ...errors import SpecError
 from ...paths import project_root
-from ...referee.session import RefereeRules, Refused, TurnReport
+from ...referee.session import RefereeRules, Refused, TurnReport, names
 from ...spec import load_spec
 from .kit import load_kit
 from .rules import Position, PawnMove, cell_name, parse_cell, parse_turn, play_turn
@@ -162,7 +162,7 @@ def parse_move(text: str, state: CubesGame) -> dict:
 def header_from_args(args) -> dict:
     header = {"variant": "four-player" if args.four else "two-player"}
     if args.players:
-        header["players"] = [p.strip() for p in args.players.split(",")]
+        header["players"] = names(args.players)
     return header
 
 

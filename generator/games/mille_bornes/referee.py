@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ...errors import SpecError
 from ...paths import project_root
-from ...referee.session import RefereeRules, Refused, TurnReport
+from ...referee.session import RefereeRules, Refused, TurnReport, names
 from ...spec import load_spec
 from .deck import MilleBornesDeck, load_deck
 from .rules import Hand, HandResult, Tableau, check_tallies, hand_tallies, play_card, score_tallies
@@ -252,12 +252,12 @@ def parse_move(text: str, state: MBGame) -> dict:
 
 
 def header_from_args(args) -> dict:
-    header = {"players": [p.strip() for p in (args.players or "Player 1,Player 2").split(",")]}
+    header = {"players": names(args.players, "Player 1,Player 2")}
     if args.teams:
         header["teams"] = {}
         for part in args.teams.split(";"):
             name, _, members = part.partition("=")
-            header["teams"][name.strip()] = [m.strip() for m in members.split(",")]
+            header["teams"][name.strip()] = names(members)
     if args.deck:
         header["deck"] = args.deck
     if args.short:

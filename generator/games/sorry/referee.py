@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ...errors import SpecError
 from ...paths import project_root
-from ...referee.session import RefereeRules, Refused, TurnReport, record_command
+from ...referee.session import RefereeRules, Refused, TurnReport, names, record_command
 from ...spec import load_spec
 from .board import Geometry, load_geometry
 from .rules import CARDS, Position, initial_position, legal_moves, loc_name, parse_loc, play
@@ -210,7 +210,7 @@ def moves_text(state: SorryGame, card: str) -> list[dict]:
 def header_from_args(args) -> dict:
     header = {"variant": args.variant}
     if args.players:
-        header["players"] = [p.strip() for p in args.players.split(",")]
+        header["players"] = names(args.players)
     return header
 
 
