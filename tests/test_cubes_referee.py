@@ -28,7 +28,7 @@ def pos(cubes, white=(), black=(), kings=None, n=10):
 
 
 def turn(p, player, text):
-    return play_turn(p, player, parse_turn(text, p.n), 2)
+    return play_turn(p, player, parse_turn(text, p.n))
 
 
 def cells(p, player):

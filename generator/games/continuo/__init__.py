@@ -7,8 +7,8 @@ from ...build import BuildOptions, DeckArt, write_decks
 from ...spec import Spec
 from .deck import load_deck
 from .faces import draw_back, draw_example, draw_rules, draw_tile
-from ...referee.session import record_command
-from .referee import best_text, make_rules
+from ...referee.session import Refused, record_command
+from .referee import best_text, make_rules, parse_tile
 
 REFEREE = make_rules("continuo")
 
@@ -46,7 +46,10 @@ def referee_commands(sub, rules=None) -> dict:
     b.add_argument("--top", type=int, default=10)
 
     def best(state, args) -> int:
-        spec = int(args.tile) if args.tile.isdigit() else args.tile.upper().split("/")
-        print(best_text(state, spec, args.top))
+        try:
+            tile = parse_tile(args.tile)
+        except ValueError as exc:
+            raise Refused("tile", str(exc)) from None
+        print(best_text(state, tile, args.top))
         return 0
     return {"best": record_command(rules or REFEREE, best)}

@@ -167,27 +167,30 @@ def final_text(state: ContinuoState) -> str:
     return f"Totals: {totals}. {state.placed} of {state.end} tiles down; game not over."
 
 
+def parse_tile(text: str):
+    """A tile as typed: its number in the deck, or four rows of colour letters joined by /."""
+    if text.isdigit():
+        return int(text)
+    rows = text.upper().split("/")
+    if len(rows) != 4 or any(len(r) != 4 or not r.isalpha() for r in rows):
+        raise ValueError(f"a tile is a number or four rows of four letters like RRGG/RRGG/BBYY/BBYY, not {text!r}")
+    return rows
+
+
 def parse_move(text: str, state: ContinuoState) -> dict:
     words = text.split()
-    entry: dict = {}
-    if words and words[0] in ("open", "o"):
-        entry["opening"] = True
+    opening = bool(words) and words[0] in ("open", "o")
+    if opening:
         words = words[1:]
     if len(words) not in (2, 3):
         raise ValueError("expected [open] TILE ROW,COL [ROTATION], e.g. 12 0,4 90")
-    t = words[0]
-    if t.isdigit():
-        entry["tile"] = int(t)
-    else:
-        rows = t.upper().split("/")
-        if len(rows) != 4 or any(len(r) != 4 or not r.isalpha() for r in rows):
-            raise ValueError(f"a tile is a number or four rows of four letters like RRGG/RRGG/BBYY/BBYY, not {t!r}")
-        entry["tile"] = rows
     try:
         r, c = (int(v) for v in words[1].split(","))
     except ValueError:
         raise ValueError(f"a position is ROW,COL like 4,0, not {words[1]!r}") from None
-    entry = {"tile": entry["tile"], "at": [r, c], **({"opening": True} if entry.get("opening") else {})}
+    entry = {"tile": parse_tile(words[0]), "at": [r, c]}
+    if opening:
+        entry["opening"] = True
     if len(words) == 3:
         rot = words[2].lstrip("r")
         if not rot.isdigit():
@@ -242,9 +245,7 @@ def _best_command(state: ContinuoState, rest: str) -> str:
     words = rest.split()
     if not words:
         raise ValueError("best TILE [N]")
-    t = words[0]
-    spec = int(t) if t.isdigit() else t.upper().split("/")
-    return best_text(state, spec, int(words[1]) if len(words) > 1 else 10)
+    return best_text(state, parse_tile(words[0]), int(words[1]) if len(words) > 1 else 10)
 
 
 def header_from_args(args) -> dict:

@@ -94,7 +94,7 @@ def apply(state: CubesGame, entry: dict) -> tuple[CubesGame, TurnReport]:
         moves = parse_turn(entry["move"], state.position.n)
     except ValueError as exc:
         raise Refused("notation", str(exc)) from None
-    pos, result = play_turn(state.position, player, moves, len(state.players))
+    pos, result = play_turn(state.position, player, moves)
     caps = list(state.captures)
     caps[player] += len(result.captured)
     names = []

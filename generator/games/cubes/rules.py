@@ -209,7 +209,7 @@ class TurnResult:
     winner: int | None
 
 
-def play_turn(pos: Position, player: int, moves: list, players: int) -> tuple[Position, TurnResult]:
+def play_turn(pos: Position, player: int, moves: list) -> tuple[Position, TurnResult]:
     if len(moves) > 2 or (len(moves) == 2 and type(moves[0]) is type(moves[1])):
         raise Refused("one of each", "a turn is one pawn move, one push, or one of each; never two of a kind")
     if len(moves) == 2 and moves[0].axis == moves[1].axis:

@@ -76,7 +76,7 @@ def new_game(header: dict, record_path: Path | None) -> SorryGame:
                 men[colour] = tuple(parse_loc(x, g) for x in locs)
             except ValueError as exc:
                 raise Refused("position", str(exc)) from None
-        pos = Position({c: tuple(sorted(men.get(c, pos.men[c]), key=lambda l: str(l))) for c in players})
+        pos = Position({c: men.get(c, pos.men[c]) for c in players})
         where = [m for ms in pos.men.values() for m in ms if m[0] == "track"]
         if len(set(where)) != len(where):
             raise Refused("position", "two men on one division")

@@ -58,10 +58,6 @@ class Position:
         return None
 
 
-def _order(loc):
-    return ({"start": 0, "track": 1, "safety": 2, "home": 3}[loc[0]], loc[1] if len(loc) > 1 else 0)
-
-
 def initial_position(colours) -> Position:
     return Position({c: (("start",),) * 4 for c in colours})
 
@@ -107,7 +103,7 @@ def _land(g: Geometry, pos: Position, colour: str, k: int, dest: Loc, fx: Effect
             raise Refused("one man a division", f"your own man is already on {loc_name(dest)}")
         if occ and occ[0] != colour:
             fx.bumps.append((occ[0], loc_name(dest)))
-            pos = _send_home_start(pos, occ)
+            pos = _to_start(pos, occ)
     men = list(pos.men[colour])
     men[k] = dest
     pos = Position({**pos.men, colour: tuple(men)})
@@ -125,7 +121,7 @@ def _slide(g: Geometry, pos: Position, colour: str, k: int, dest: Loc, fx: Effec
             occ = pos.owner_at(("track", sq))
             if occ and not (occ[0] == colour and occ[1] == k):
                 sent.append((occ[0], str(sq + 1)))
-                pos = _send_home_start(pos, occ)
+                pos = _to_start(pos, occ)
         end = ("track", path[-1])
         men = list(pos.men[colour])
         men[k] = end
@@ -134,7 +130,7 @@ def _slide(g: Geometry, pos: Position, colour: str, k: int, dest: Loc, fx: Effec
     return pos
 
 
-def _send_home_start(pos: Position, occ) -> Position:
+def _to_start(pos: Position, occ) -> Position:
     colour, k = occ
     men = list(pos.men[colour])
     men[k] = ("start",)
@@ -280,11 +276,10 @@ def legal_moves(g: Geometry, pos: Position, colour: str, card: str) -> list[tupl
             p, fx = play(g, pos, colour, card, c)
         except Refused:
             continue
-        key = (tuple(sorted((k, v) for k, v in p.men.items())), c if " " not in c else None)
         if c.count("+") == 2:   # a split and its reverse that end the same are one move
-            key = (tuple(sorted(p.men.items())), "split")
-        if key in seen:
-            continue
-        seen.add(key)
+            key = tuple(sorted(p.men.items()))
+            if key in seen:
+                continue
+            seen.add(key)
         out.append((c, p, fx))
     return out
