@@ -14,6 +14,7 @@ GAMES = {
     "count-continuo": "generator.games.continuo.count",
     "cubes": "generator.games.cubes",
     "sorry": "generator.games.sorry",
+    "capitals": "generator.games.capitals",
 }
 
 

@@ -1,0 +1,18 @@
+"""Capitals (US 3,064,989): the 117 country cards, the 56 x 25 world map, the wall pieces,
+and the enclosure referee."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...build import BuildOptions, write_decks
+from ...spec import Spec
+from .data import load_board, load_deck
+from .faces import deck_art
+
+SPECS = ["decks/capitals_1961.yaml", "boards/capitals_world_map.yaml"]
+CHECKS = {"capitals-deck": load_deck, "capitals-board": load_board}
+
+
+def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
+    decks = [s for s in specs.values() if s.kind == "capitals-deck"]
+    return write_decks(decks, deck_art, out_dir, opts)

@@ -1,0 +1,208 @@
+"""The Capitals deck and board specs as dataclasses: countries with their computed card facts.
+
+A country's square, rank, letter count and population bracket are computed here, never typed:
+the square from latitude and longitude through the board's projection, so that the cards and
+the board are drawn from one set of numbers.
+"""
+from __future__ import annotations
+
+import os
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...colour import Colour
+from ...layout.cards import CardSize
+from ...spec import Spec, load_spec
+from .flags import check_flag
+from .geo import Projection, parse_square, square_name
+
+
+@dataclass(frozen=True)
+class Country:
+    name: str
+    capital: str
+    lat: float
+    lon: float
+    population: float | None     # millions, mid-1961; None for the United Nations
+    iso: str
+    now: str | None
+    flag: tuple
+    ratio: float                 # flag height / width
+    outline: bool
+    note: str | None
+    special: dict | None         # {units: n} | {right_angle: n} | {straight_line: true}
+    rank: int                    # 1..117, alphabetical
+    letters: int                 # the wall length of an ordinary card; the penalty in hand
+    bracket: int
+    square: tuple[int, int]      # (row, col) from 0
+
+    @property
+    def coords(self) -> str:
+        return square_name(*self.square)
+
+    @property
+    def is_special(self) -> bool:
+        return self.special is not None
+
+    def special_rule(self) -> str:
+        s = self.special or {}
+        if "units" in s:
+            n = s["units"]
+            return f"Lay a wall of {n} unit{'s' if n > 1 else ''} anywhere on the map, if it completes an enclosure."
+        if "right_angle" in s:
+            return (f"Lay walls forming a right angle, of up to {s['right_angle']} units in all, "
+                    "anywhere on the map, if they complete an enclosure.")
+        return "Lay walls in one straight line, as long as needed, anywhere, completing one or more enclosures."
+
+
+@dataclass
+class Deck:
+    title: str
+    size: CardSize
+    radius: float
+    palette: dict[str, Colour]
+    flag_colours: dict[str, Colour]
+    brackets: list[tuple[int, float | None, Colour]]   # (bracket, upper bound or None, marker colour)
+    un_colour: Colour
+    back: dict
+    countries: list[Country]
+    projection: Projection
+
+    def by_name(self) -> dict[str, Country]:
+        return {c.name.lower(): c for c in self.countries}
+
+    def bracket_colour(self, bracket: int) -> Colour:
+        for b, _, colour in self.brackets:
+            if b == bracket:
+                return colour
+        return self.un_colour
+
+
+def letter_count(name: str) -> int:
+    """Letters only: spaces, hyphens, apostrophes and full stops do not count."""
+    return sum(ch.isalpha() for ch in name)
+
+
+def sort_key(name: str) -> str:
+    plain = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in plain if ch.isalpha()).lower()
+
+
+def load_projection(spec: Spec) -> Projection:
+    p, g = spec.data["projection"], spec.data["grid"]
+    return Projection(p["name"], float(p["west"]), float(p["north"]), float(p["square_deg"]),
+                      g["columns"], g["rows"])
+
+
+def _related(spec: Spec, key: str) -> Spec:
+    path = Path(spec.path or spec.file).parent / spec.data[key]
+    if not path.exists():
+        raise spec.error((key,), f"no such file: {spec.data[key]}")
+    return load_spec(path, display=os.path.normpath(Path(spec.file).parent / spec.data[key]))
+
+
+def load_deck(spec: Spec, projection: Projection | None = None) -> Deck:
+    d = spec.data
+    if projection is None:
+        projection = load_projection(_related(spec, "board"))
+    pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
+    flag_colours = {k: spec.colour(("flag_colours", k)) for k in d["flag_colours"]}
+    brackets = []
+    for i, b in enumerate(d["population_brackets"]):
+        brackets.append((b["bracket"], b.get("below"), spec.colour(("population_brackets", i, "colour"), pal)))
+        if "below" not in b and i != len(d["population_brackets"]) - 1:
+            raise spec.error(("population_brackets", i), "only the last bracket may be open (no `below`)")
+        if i and brackets[i - 1][1] is not None and b.get("below") is not None and b["below"] <= brackets[i - 1][1]:
+            raise spec.error(("population_brackets", i, "below"), "brackets must rise")
+    back = {k: spec.colour(("back", k), pal) for k in ("colour", "ink")}
+    back.update(title=d["back"]["title"], subtitle=d["back"].get("subtitle", ""))
+
+    ents = d["entities"]
+    order = sorted(range(len(ents)), key=lambda i: sort_key(ents[i]["country"]))
+    rank = {i: r + 1 for r, i in enumerate(order)}
+    seen: dict[str, int] = {}
+    countries = []
+    for i, e in enumerate(ents):
+        key = sort_key(e["country"])
+        if key in seen:
+            raise spec.error(("entities", i, "country"), f'"{e["country"]}" is listed twice (first at entities[{seen[key]}])')
+        seen[key] = i
+        sq = projection.square(e["lat"], e["lon"])
+        if sq is None:
+            raise spec.error(("entities", i, "lat"), f"{e['capital']} ({e['lat']}, {e['lon']}) falls off the board's map")
+        check_flag(spec, ("entities", i, "flag"), e["flag"], flag_colours)
+        pop = e.get("population")
+        if pop is None and "special" not in e:
+            raise spec.error(("entities", i), "an ordinary country needs its population")
+        bracket = 0
+        if pop is not None:
+            for b, below, _ in brackets:
+                if below is None or pop < below:
+                    bracket = b
+                    break
+        countries.append(Country(
+            e["country"], e["capital"], float(e["lat"]), float(e["lon"]), pop, e["iso"], e.get("now"),
+            tuple(e["flag"]), float(e.get("ratio", 2 / 3)), e.get("outline", True), e.get("note"),
+            e.get("special"), rank[i], letter_count(e["capital"]), bracket, sq))
+    ordinary = sum(not c.is_special for c in countries)
+    special = len(countries) - ordinary
+    exp = d.get("expected", {})
+    if exp and (ordinary, special) != (exp["ordinary"], exp["special"]):
+        raise spec.error(("expected",), f"the entities are {ordinary} ordinary and {special} special, "
+                                        f"not {exp['ordinary']} and {exp['special']}")
+    countries.sort(key=lambda c: c.rank)
+    return Deck(d["title"], CardSize(d["card"]["width"], d["card"]["height"], d["card"]["bleed"]),
+                d["card"].get("corner_radius", 0.0), pal, flag_colours, brackets,
+                spec.colour(("un_colour",), pal), back, countries, projection)
+
+
+@dataclass
+class WorldMap:
+    title: str
+    projection: Projection
+    square: float
+    margin: float
+    marker_radius: float
+    label_size: float
+    halves_paper: str
+    palette: dict[str, Colour]
+    land: Path
+    deck: Deck
+    file: str = ""
+    sites: dict[tuple[int, int], list[Country]] = field(default_factory=dict)
+
+    @property
+    def width(self) -> float:
+        return self.projection.columns * self.square + 2 * self.margin
+
+    @property
+    def height(self) -> float:
+        return self.projection.rows * self.square + 2 * self.margin
+
+
+def load_board(spec: Spec) -> WorldMap:
+    d = spec.data
+    projection = load_projection(spec)
+    if projection.rows > 26:
+        raise spec.error(("grid", "rows"), "rows are lettered A to Z: 26 at most")
+    deck = load_deck(_related(spec, "deck"), projection)
+    anchor = d.get("anchor")
+    if anchor:
+        want = parse_square(anchor["square"])
+        found = [c for c in deck.countries if c.capital.lower() == anchor["capital"].lower()]
+        if not found:
+            raise spec.error(("anchor", "capital"), f"no capital {anchor['capital']!r} in the deck")
+        if found[0].square != want:
+            raise spec.error(("anchor",), f"{anchor['capital']} falls in {found[0].coords}, not "
+                                          f"{square_name(*want)}: change the projection")
+    land = Path(spec.path or spec.file).parent / d["land"]
+    if not land.exists():
+        raise spec.error(("land",), f"no such file: {d['land']}")
+    pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
+    m = d["marker"]
+    wm = WorldMap(d["title"], projection, float(d["square"]), float(d.get("margin", 12)), m["radius"],
+                  m["label_size"], d.get("halves_paper", "a2"), pal, land, deck, spec.file)
+    for c in deck.countries:
+        wm.sites.setdefault(c.square, []).append(c)
+    return wm
