@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...build import BuildOptions, write_decks
+from ...build import BuildOptions, write_board, write_decks, write_pdf
 from ...spec import Spec
 from .data import load_board, load_deck
+from .board import board_from_spec, halves
 from .faces import deck_art
 
 SPECS = ["decks/capitals_1961.yaml", "boards/capitals_world_map.yaml"]
@@ -15,4 +16,12 @@ CHECKS = {"capitals-deck": load_deck, "capitals-board": load_board}
 
 def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
     decks = [s for s in specs.values() if s.kind == "capitals-deck"]
-    return write_decks(decks, deck_art, out_dir, opts)
+    written = write_decks(decks, deck_art, out_dir, opts)
+    for spec in specs.values():
+        if spec.kind == "capitals-board":
+            wm, board = board_from_spec(spec)
+            stem = f"{Path(spec.file).stem}"
+            written += write_board(board, out_dir, stem, f"{wm.title} board", opts)
+            written.append(write_pdf(out_dir / f"{stem}-halves-{wm.halves_paper}.pdf",
+                                     f"{wm.title} board, Figs. 1A and 1B", halves(wm, board), opts.cmyk))
+    return written

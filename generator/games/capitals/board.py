@@ -1,0 +1,157 @@
+"""The world map board: land and sea from Natural Earth, the grid of squares with its column
+numbers and row letters, a marker at every capital coloured by population bracket; and the
+patent's Figs. 1A and 1B, the board as two complementary halves."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from shapely.geometry import Polygon, box
+from shapely.ops import unary_union
+
+from ...draw import Drawing, PathBuilder, Rect, Style, translate
+from ...layout.marks import crop_marks
+from ...spec import Spec
+from ...units import PAPER_SIZES
+from .data import Country, WorldMap, load_board
+
+
+@lru_cache(maxsize=4)
+def land_polygons(path: Path) -> tuple:
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    polys = [Polygon(rings[0], rings[1:]) for rings in data["polygons"]]
+    return tuple(polys)
+
+
+def map_xy(wm: WorldMap, lat: float, lon: float) -> tuple[float, float]:
+    """A point of the earth on the board, mm from the board's top-left corner."""
+    u, v = wm.projection.xy(lat, lon)
+    return wm.margin + u * wm.square, wm.margin + v * wm.square
+
+
+def square_box(wm: WorldMap, row: int, col: int) -> tuple[float, float, float, float]:
+    return wm.margin + col * wm.square, wm.margin + row * wm.square, wm.square, wm.square
+
+
+def marker_places(wm: WorldMap, row: int, col: int, sites: list[Country]) -> list[tuple[float, float, str]]:
+    """Where each marker of a square goes and where its label sits ('below' or 'right').
+    One capital: at its own place, kept inside the square. Several: one under another, labelled
+    to the right, so three capitals in one square stay readable."""
+    x, y, s, _ = square_box(wm, row, col)
+    r = wm.marker_radius
+    if len(sites) == 1:
+        mx, my = map_xy(wm, sites[0].lat, sites[0].lon)
+        pad = r + 0.6
+        mx = min(max(mx, x + pad), x + s - pad)
+        my = min(max(my, y + pad), y + s - pad - wm.label_size * 1.4)
+        return [(mx, my, "below")]
+    step = s / len(sites)
+    small = min(r, step / 2 - 0.5)
+    return [(x + small + 0.7, y + step * (k + 0.5), "right") for k in range(len(sites))]
+
+
+def draw_board(wm: WorldMap) -> Drawing:
+    p = wm.palette
+    ink, paper = p["ink"], p["paper"]
+    proj, sq, m = wm.projection, wm.square, wm.margin
+    W, H = wm.width, wm.height
+    mw, mh = proj.columns * sq, proj.rows * sq
+    d = Drawing(W, H)
+    d.rect(0, 0, W, H, Style(fill=paper))
+    d.rect(m, m, mw, mh, Style(fill=p["sea"]))
+    # Land: clipped to the map's bounds in degrees, then projected.
+    west, south, east, north = proj.lonlat_bounds()
+    frame = box(west, south, east, north)
+    land = unary_union([poly.intersection(frame) for poly in land_polygons(wm.land) if poly.intersects(frame)])
+    polys = list(land.geoms) if hasattr(land, "geoms") else [land]
+    for poly in polys:
+        if poly.geom_type != "Polygon" or poly.is_empty:
+            continue
+        pb = PathBuilder()
+        for ring in [poly.exterior, *poly.interiors]:
+            pts = [map_xy(wm, lat, lon) for lon, lat in ring.coords]
+            pb.polygon(pts)
+        d.path(pb, Style(fill=p["land"], stroke=p["coast"], width=0.25, even_odd=True))
+    # The grid: the lines the walls are laid on.
+    grid = Style(stroke=p["grid"], width=0.18)
+    for c in range(proj.columns + 1):
+        d.line(m + c * sq, m, m + c * sq, m + mh, grid)
+    for r in range(proj.rows + 1):
+        d.line(m, m + r * sq, m + mw, m + r * sq, grid)
+    d.rect(m, m, mw, mh, Style(stroke=p["frame"], width=0.7))
+    # Column numbers along the top and bottom, row letters down both sides.
+    for c in range(proj.columns):
+        for y in (m - 8.5, m + mh + 2.5):
+            d.fit_text(m + c * sq, y, sq, 5, str(c + 1), p["frame"], max_size=6)
+    for r in range(proj.rows):
+        for x in (m - 10, m + mw + 2):
+            d.fit_text(x, m + r * sq + sq / 2 - 2.5, 8, 5, chr(65 + r), p["frame"], max_size=6)
+    # The markers: one per capital (and the Vatican and the UN), coloured by population bracket.
+    lab = wm.label_size
+    for (row, col), sites in sorted(wm.sites.items()):
+        places = marker_places(wm, row, col, sites)
+        x, y, s, _ = square_box(wm, row, col)
+        for c, (mx, my, where) in zip(sites, places):
+            r = wm.marker_radius if where == "below" else min(wm.marker_radius, s / len(sites) / 2 - 0.5)
+            d.circle(mx, my, r, Style(fill=wm.deck.bracket_colour(c.bracket), stroke=ink, width=0.25))
+            d.circle(mx, my, r * 0.28, Style(fill=ink))          # the opening the peg goes in
+            if where == "below":
+                d.fit_text(x + 0.4, my + r + 0.35, s - 0.8, lab * 0.72, c.capital, ink, font="sans",
+                           max_size=lab)
+            else:
+                d.fit_text(mx + r + 0.4, my - lab * 0.36, x + s - (mx + r + 0.4) - 0.3, lab * 0.72, c.capital,
+                           ink, font="sans", max_size=lab, align="left")
+    _legend(d, wm)
+    return d
+
+
+def _legend(d: Drawing, wm: WorldMap) -> None:
+    """Title and marker key, in the empty South Pacific (columns 1-5, rows R-Y)."""
+    p, sq, m = wm.palette, wm.square, wm.margin
+    x, y, w = m + 0.5 * sq, m + 17.5 * sq, 4.5 * sq
+    h = 25 + 6.2 * (len(wm.deck.brackets) + 1) + 8
+    d.rect(x, y, w, h, Style(fill=p["paper"], stroke=p["frame"], width=0.5), r=2)
+    d.fit_text(x + 3, y + 4, w - 6, 8, wm.title.upper(), p["frame"])
+    d.fit_text(x + 3, y + 14, w - 6, 2.4, "THE WORLD IN OCTOBER 1961", p["ink"], font="sans")
+    d.fit_text(x + 3, y + 19, w - 6, 2.2, "MARKERS BY POPULATION (MILLIONS)", p["ink"], font="sans-bold")
+    low = 0.0
+    yy = y + 25
+    for bracket, below, colour in wm.deck.brackets:
+        label = f"{bracket}:  {low:g} to {below:g}" if below is not None else f"{bracket}:  over {low:g}"
+        d.circle(x + 6, yy, 2.1, Style(fill=colour, stroke=p["ink"], width=0.25))
+        d.fit_text(x + 10, yy - 1.3, w - 14, 2.6, label, p["ink"], font="sans", align="left")
+        low = below if below is not None else low
+        yy += 6.2
+    d.circle(x + 6, yy, 2.1, Style(fill=wm.deck.un_colour, stroke=p["ink"], width=0.25))
+    d.fit_text(x + 10, yy - 1.3, w - 14, 2.6, "United Nations", p["ink"], font="sans", align="left")
+    d.text_block(x + 3, yy + 6, w - 6, "Squares of 5 degrees; rows A-Y, columns 1-56. "
+                 "Coastlines: Natural Earth (public domain).", 1.9, p["ink"])
+
+
+def halves(wm: WorldMap, board: Drawing) -> list[tuple[Drawing, tuple, None]]:
+    """Figs. 1A and 1B: the left and right halves of the board, each on its own page with crop
+    marks at its trim; the two meet at the middle column line (no overlap: they butt together)."""
+    pw, ph = PAPER_SIZES[wm.halves_paper]
+    split = wm.margin + (wm.projection.columns // 2) * wm.square
+    parts = [(0.0, split, "Fig. 1A: left half, columns 1-%d" % (wm.projection.columns // 2)),
+             (split, wm.width - split, "Fig. 1B: right half, columns %d-%d" % (wm.projection.columns // 2 + 1,
+                                                                               wm.projection.columns))]
+    pages = []
+    for x0, w, caption in parts:
+        page_w, page_h = (max(pw, ph), min(pw, ph)) if w > wm.height else (min(pw, ph), max(pw, ph))
+        if w + 20 > page_w or wm.height + 20 > page_h:
+            page_w, page_h = w + 30, wm.height + 40
+        d = Drawing(page_w, page_h)
+        ox, oy = (page_w - w) / 2, (page_h - wm.height) / 2
+        d.place(board, translate(ox - x0, oy), clip=Rect(x0, 0, w, wm.height, Style()))
+        crop_marks(d, [ox, ox + w], [oy, oy + wm.height], 2.0, ox, oy, ox + w, oy + wm.height)
+        d.fit_text(ox, oy + wm.height + 8, w, 3, f"{wm.title} board, {caption}", wm.palette["ink"],
+                   font="sans", align="left")
+        pages.append((d, (ox, oy, w, wm.height), None))
+    return pages
+
+
+def board_from_spec(spec: Spec) -> tuple[WorldMap, Drawing]:
+    wm = load_board(spec)
+    return wm, draw_board(wm)
