@@ -9,9 +9,10 @@ from ...spec import Spec
 from .data import load_board, load_deck
 from .board import board_from_spec, halves
 from .faces import deck_art
+from .walls import load_walls, write_walls
 
-SPECS = ["decks/capitals_1961.yaml", "boards/capitals_world_map.yaml"]
-CHECKS = {"capitals-deck": load_deck, "capitals-board": load_board}
+SPECS = ["decks/capitals_1961.yaml", "boards/capitals_world_map.yaml", "boards/capitals_walls.yaml"]
+CHECKS = {"capitals-deck": load_deck, "capitals-board": load_board, "capitals-walls": load_walls}
 
 
 def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
@@ -24,4 +25,6 @@ def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Pat
             written += write_board(board, out_dir, stem, f"{wm.title} board", opts)
             written.append(write_pdf(out_dir / f"{stem}-halves-{wm.halves_paper}.pdf",
                                      f"{wm.title} board, Figs. 1A and 1B", halves(wm, board), opts.cmyk))
+        if spec.kind == "capitals-walls":
+            written += write_walls(spec, out_dir, opts)
     return written

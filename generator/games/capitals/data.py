@@ -95,7 +95,8 @@ def load_projection(spec: Spec) -> Projection:
                       g["columns"], g["rows"])
 
 
-def _related(spec: Spec, key: str) -> Spec:
+def related_spec(spec: Spec, key: str) -> Spec:
+    """The spec named by a path field of this one (relative to this file)."""
     path = Path(spec.path or spec.file).parent / spec.data[key]
     if not path.exists():
         raise spec.error((key,), f"no such file: {spec.data[key]}")
@@ -105,7 +106,7 @@ def _related(spec: Spec, key: str) -> Spec:
 def load_deck(spec: Spec, projection: Projection | None = None) -> Deck:
     d = spec.data
     if projection is None:
-        projection = load_projection(_related(spec, "board"))
+        projection = load_projection(related_spec(spec, "board"))
     pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
     flag_colours = {k: spec.colour(("flag_colours", k)) for k in d["flag_colours"]}
     brackets = []
@@ -186,7 +187,7 @@ def load_board(spec: Spec) -> WorldMap:
     projection = load_projection(spec)
     if projection.rows > 26:
         raise spec.error(("grid", "rows"), "rows are lettered A to Z: 26 at most")
-    deck = load_deck(_related(spec, "deck"), projection)
+    deck = load_deck(related_spec(spec, "deck"), projection)
     anchor = d.get("anchor")
     if anchor:
         want = parse_square(anchor["square"])
