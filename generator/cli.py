@@ -25,8 +25,10 @@ def _offset(text: str) -> tuple[float, float]:
 
 
 def _print_errors(errors) -> None:
-    for e in errors:
-        print(str(e), file=sys.stderr)
+    # A spec that others name (a deck a board or a shoe reads) reports the same error through
+    # each of them: print it once.
+    for line in dict.fromkeys(str(e) for e in errors):
+        print(line, file=sys.stderr)
 
 
 def _load(paths: list[Path], root: Path):

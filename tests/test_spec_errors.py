@@ -19,8 +19,10 @@ def line_of(text: str, needle: str) -> int:
 
 @pytest.fixture
 def project(tmp_path):
-    """A throwaway project folder with the real decks, so tests can break them."""
+    """A throwaway project folder with the real decks and boards (specs name each other), so
+    tests can break them."""
     shutil.copytree(ROOT / "decks", tmp_path / "decks")
+    shutil.copytree(ROOT / "boards", tmp_path / "boards")
     (tmp_path / "output").mkdir()
     (tmp_path / "output" / "keep.txt").write_text("untouched")
     return tmp_path

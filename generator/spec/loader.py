@@ -2,6 +2,8 @@
 JSON Schema of its kind (one schema per kind, in schemas/). Errors name file, line and field."""
 from __future__ import annotations
 
+import os
+
 import difflib
 import re
 from dataclasses import dataclass, field
@@ -237,6 +239,16 @@ def load_spec(path: str | Path, display: str | None = None) -> Spec:
     spec = validate(data, lines, file)
     spec.path = path
     return spec
+
+
+def load_related(spec: Spec, key: str) -> Spec:
+    """The spec a path field of this one names (relative to this spec's file). Its errors name
+    it as the user would: decks/x.yaml, not boards/../decks/x.yaml."""
+    rel = spec.data[key]
+    path = Path(spec.path or spec.file).parent / rel
+    if not path.exists():
+        raise spec.error((key,), f"no such file: {rel}")
+    return load_spec(path, display=os.path.normpath(Path(spec.file).parent / rel))
 
 
 def find_specs(root: Path) -> list[Path]:

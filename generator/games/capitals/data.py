@@ -6,14 +6,13 @@ the board are drawn from one set of numbers.
 """
 from __future__ import annotations
 
-import os
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...colour import Colour
 from ...layout.cards import CardSize
-from ...spec import Spec, load_spec
+from ...spec import Spec, load_related
 from .flags import check_flag
 from .geo import Projection, parse_square, square_name
 
@@ -95,18 +94,10 @@ def load_projection(spec: Spec) -> Projection:
                       g["columns"], g["rows"])
 
 
-def related_spec(spec: Spec, key: str) -> Spec:
-    """The spec named by a path field of this one (relative to this file)."""
-    path = Path(spec.path or spec.file).parent / spec.data[key]
-    if not path.exists():
-        raise spec.error((key,), f"no such file: {spec.data[key]}")
-    return load_spec(path, display=os.path.normpath(Path(spec.file).parent / spec.data[key]))
-
-
 def load_deck(spec: Spec, projection: Projection | None = None) -> Deck:
     d = spec.data
     if projection is None:
-        projection = load_projection(related_spec(spec, "board"))
+        projection = load_projection(load_related(spec, "board"))
     pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
     flag_colours = {k: spec.colour(("flag_colours", k)) for k in d["flag_colours"]}
     brackets = []
@@ -187,7 +178,7 @@ def load_board(spec: Spec) -> WorldMap:
     projection = load_projection(spec)
     if projection.rows > 26:
         raise spec.error(("grid", "rows"), "rows are lettered A to Z: 26 at most")
-    deck = load_deck(related_spec(spec, "deck"), projection)
+    deck = load_deck(load_related(spec, "deck"), projection)
     anchor = d.get("anchor")
     if anchor:
         want = parse_square(anchor["square"])

@@ -18,9 +18,9 @@ from shapely.ops import unary_union
 from ...colour import Colour
 from ...draw import Drawing, Style
 from ...laser.parts import Part, text_score_lines
-from ...spec import Spec
+from ...spec import Spec, load_related
 from ...units import PAPER_SIZES, pt
-from .data import load_board, related_spec
+from .data import load_board
 
 CUT = Style(stroke=Colour(rgb=(0, 0, 0)), width=pt(0.6), join="miter")
 FOLD = Style(stroke=Colour(rgb=(0.45, 0.45, 0.45)), width=pt(0.5), dash=(1.5, 1.0), cap="butt")
@@ -52,7 +52,7 @@ class WallSet:
 
 def load_walls(spec: Spec) -> WallSet:
     d = spec.data
-    wm = load_board(related_spec(spec, "board"))
+    wm = load_board(load_related(spec, "board"))
     t = d["trough"]
     counts: dict[int, int] = {}
     for c in wm.deck.countries:

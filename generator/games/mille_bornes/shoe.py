@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import unary_union
 
 from ...laser.joints import Edge, finger_count, panel_outline
 from ...laser.parts import Part, text_score_lines
-from ...spec import Spec, load_spec
+from ...spec import Spec, load_related
 from .deck import load_deck
 
 
@@ -86,10 +85,7 @@ class Shoe:
 
 def load_shoe(spec: Spec) -> Shoe:
     d = spec.data
-    deck_path = (spec.path or Path(spec.file)).parent / d["deck"]
-    if not deck_path.exists():
-        raise spec.error(("deck",), f"no such deck spec: {d['deck']}")
-    deck = load_deck(load_spec(deck_path))
+    deck = load_deck(load_related(spec, "deck"))
     shoe = Shoe(deck.size.width, deck.size.height, deck.total, d["clearance"], d["card_thickness"], d["headroom"],
                 d["material"]["thickness"], d["material"]["name"], d["notch"]["width"], d["notch"]["base_depth"],
                 d["dish"]["sagitta"], d["hinge"]["pitch"], d["hinge"]["bridge"], d["hinge"]["margin"],
