@@ -88,7 +88,7 @@ def test_every_cards_square_is_where_the_board_draws_its_capital():
     board = draw_board(WM)
     centres = {(round(e.cx, 3), round(e.cy, 3)) for e in _walk(board.root.items) if isinstance(e, Ellipse)}
     for (row, col), sites in WM.sites.items():
-        for c, (mx, my, _) in zip(sites, marker_places(WM, row, col, sites)):
+        for c, (mx, my, _, _) in zip(sites, marker_places(WM, row, col, sites)):
             printed = [t for t in _texts(draw_face(DECK, c).root) if t == c.coords]
             assert printed, f"{c.name}: the face does not print {c.coords}"
             x, y, s, _ = square_box(WM, *parse_square(printed[0]))

@@ -34,8 +34,8 @@ def square_box(wm: WorldMap, row: int, col: int) -> tuple[float, float, float, f
     return wm.margin + col * wm.square, wm.margin + row * wm.square, wm.square, wm.square
 
 
-def marker_places(wm: WorldMap, row: int, col: int, sites: list[Country]) -> list[tuple[float, float, str]]:
-    """Where each marker of a square goes and where its label sits ('below' or 'right').
+def marker_places(wm: WorldMap, row: int, col: int, sites: list[Country]) -> list[tuple[float, float, float, str]]:
+    """Each marker of a square: centre, radius, and where its label sits ('below' or 'right').
     One capital: at its own place, kept inside the square. Several: one under another, labelled
     to the right, so three capitals in one square stay readable."""
     x, y, s, _ = square_box(wm, row, col)
@@ -45,10 +45,10 @@ def marker_places(wm: WorldMap, row: int, col: int, sites: list[Country]) -> lis
         pad = r + 0.6
         mx = min(max(mx, x + pad), x + s - pad)
         my = min(max(my, y + pad), y + s - pad - wm.label_size * 1.4)
-        return [(mx, my, "below")]
+        return [(mx, my, r, "below")]
     step = s / len(sites)
     small = min(r, step / 2 - 0.5)
-    return [(x + small + 0.7, y + step * (k + 0.5), "right") for k in range(len(sites))]
+    return [(x + small + 0.7, y + step * (k + 0.5), small, "right") for k in range(len(sites))]
 
 
 def draw_board(wm: WorldMap) -> Drawing:
@@ -92,8 +92,7 @@ def draw_board(wm: WorldMap) -> Drawing:
     for (row, col), sites in sorted(wm.sites.items()):
         places = marker_places(wm, row, col, sites)
         x, y, s, _ = square_box(wm, row, col)
-        for c, (mx, my, where) in zip(sites, places):
-            r = wm.marker_radius if where == "below" else min(wm.marker_radius, s / len(sites) / 2 - 0.5)
+        for c, (mx, my, r, where) in zip(sites, places):
             d.circle(mx, my, r, Style(fill=wm.deck.bracket_colour(c.bracket), stroke=ink, width=0.25))
             d.circle(mx, my, r * 0.28, Style(fill=ink))          # the opening the peg goes in
             if where == "below":

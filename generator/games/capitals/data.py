@@ -161,7 +161,6 @@ class WorldMap:
     palette: dict[str, Colour]
     land: Path
     deck: Deck
-    file: str = ""
     sites: dict[tuple[int, int], list[Country]] = field(default_factory=dict)
 
     @property
@@ -194,7 +193,7 @@ def load_board(spec: Spec) -> WorldMap:
     pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
     m = d["marker"]
     wm = WorldMap(d["title"], projection, float(d["square"]), float(d.get("margin", 12)), m["radius"],
-                  m["label_size"], d.get("halves_paper", "a2"), pal, land, deck, spec.file)
+                  m["label_size"], d.get("halves_paper", "a2"), pal, land, deck)
     for c in deck.countries:
         wm.sites.setdefault(c.square, []).append(c)
     return wm

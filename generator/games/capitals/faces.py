@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 
 from ...build import DeckArt
-from ...draw import Drawing, Style
+from ...draw import Drawing, Style, rotate
 from ...draw.drawing import text_block_height
 from ...spec import Spec
 from .data import Country, Deck, load_deck
@@ -90,7 +90,6 @@ def draw_back(deck: Deck) -> Drawing:
         d.line(cx - half, yy, cx + half, yy, line)
     d.fit_text(9, 13, W - 18, 7, deck.back["title"], ink)
     d.fit_text(9, 23, W - 18, 2.6, deck.back["subtitle"].upper(), ink, font="sans")
-    from ...draw import rotate
     with d.group(rotate(180, W / 2, H / 2)):
         d.fit_text(9, 13, W - 18, 7, deck.back["title"], ink)
         d.fit_text(9, 23, W - 18, 2.6, deck.back["subtitle"].upper(), ink, font="sans")

@@ -24,8 +24,7 @@ from ...paths import project_root
 from ...referee.session import RefereeRules, Refused, TurnReport, names
 from ...spec import load_spec
 from .data import load_board
-from .rules import (VARIANTS, WALL_RE, Board, Card, Position, end_game, pass_turn, play_turn, point_name,
-                    totals, winner)
+from .rules import WALL_RE, Board, Card, Position, end_game, pass_turn, play_turn, totals, winner
 
 BOARD = "boards/capitals_world_map.yaml"
 
@@ -183,8 +182,7 @@ def parse_move(text: str, pos: Position) -> dict:
 
 
 def header_from_args(args) -> dict:
-    header = {"players": names(args.players, "Player 1,Player 2"), "variant": args.variant}
-    return header
+    return {"players": names(args.players, "Player 1,Player 2"), "variant": args.variant}
 
 
 REFEREE = RefereeRules(
@@ -196,5 +194,3 @@ REFEREE = RefereeRules(
               "  Vatican City F10E5 F10S7 | United Nations A3E12 | pass | end Ann: Chile, Peru; Bob:\n"
               "  lattice points run A..Z (Z = bottom edge) and 1..57 (57 = right edge)",
 )
-
-__all__ = ["REFEREE", "VARIANTS", "point_name"]
