@@ -21,10 +21,15 @@ def need(tool: str) -> str:
     return path
 
 
+def build_game(tmp_path_factory, game: str) -> Path:
+    """A game built with default options into a fresh folder; its output directory."""
+    out = tmp_path_factory.mktemp(game)
+    r = run_pnp("build", game, "--out", out)
+    assert r.returncode == 0, r.stderr
+    return out / game
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
     """Mille Bornes built once for the session, default options (A4 sheet, shop, contact)."""
-    out = tmp_path_factory.mktemp("out")
-    r = run_pnp("build", "mille-bornes", "--out", out)
-    assert r.returncode == 0, r.stderr
-    return out / "mille-bornes"
+    return build_game(tmp_path_factory, "mille-bornes")

@@ -8,7 +8,7 @@ import yaml
 from pypdf import PdfReader
 from shapely.geometry import LineString
 
-from conftest import ROOT, need, run_pnp
+from conftest import build_game, ROOT, need, run_pnp
 from generator.draw import Ellipse, Group, Text
 from generator.errors import SpecError
 from generator.games.capitals.board import draw_board, marker_places, square_box
@@ -156,10 +156,7 @@ def test_board_anchor_is_checked(tmp_path):
 
 @pytest.fixture(scope="module")
 def capitals_out(tmp_path_factory):
-    out = tmp_path_factory.mktemp("capitals")
-    r = run_pnp("build", "capitals", "--out", out)
-    assert r.returncode == 0, r.stderr
-    return out / "capitals"
+    return build_game(tmp_path_factory, "capitals")
 
 
 def test_build_writes_deck_board_and_walls(capitals_out):

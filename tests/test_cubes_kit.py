@@ -8,7 +8,7 @@ import ezdxf
 import pytest
 from shapely.geometry import Polygon
 
-from conftest import ROOT, run_pnp
+from conftest import build_game, ROOT
 from generator.games.cubes.kit import cube_parts, kit_parts, load_kit
 from generator.spec import load_spec
 
@@ -17,10 +17,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 @pytest.fixture(scope="module")
 def kit_out(tmp_path_factory):
-    out = tmp_path_factory.mktemp("cubes")
-    r = run_pnp("build", "cubes", "--out", out)
-    assert r.returncode == 0, r.stderr
-    return out / "cubes"
+    return build_game(tmp_path_factory, "cubes")
 
 
 def cut_rings(svg_path):
