@@ -1,21 +1,24 @@
 """Writing a deck's print products: the sheet PDF, the shop PDF and the PNG contact sheet.
 
-Every game's deck comes here as faces + back Drawings; the print layouts do the rest. All
-outputs are written under a temporary name and renamed, so a failed build leaves no half file.
+Every game's deck comes here as faces + back Drawings; the print layouts do the rest. Nothing is
+written here: products are added to a Plan (named and laid out, every check made), and the build
+writes the plan into a staging folder that replaces the output folder only when all of it is done.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .draw import Drawing
 from .draw.pdf import PdfDocument
 from .draw.raster import png_bytes
-from .layout.cards import CardSize, contact_sheet, impose_cards, sheet_pages, shop_pages
-from .outputs import atomic_path, write_bytes
+from .layout.cards import CardSize, LayoutError, contact_sheet, impose_cards, sheet_pages, shop_pages
+from .outputs import Plan, atomic_path, safe_name
 from .units import PAPER_SIZES
 
 LAYOUTS = ("sheet", "shop")
+MAX_CARDS = 2000   # cards in one deck: a count beyond this is a typo, not a game
 
 
 @dataclass
@@ -43,75 +46,96 @@ class DeckArt:
         return [face for face, count, _ in self.faces for _ in range(count)]
 
 
-def write_pdf(path: Path, title: str, pages, cmyk: bool) -> Path:
-    """pages: Drawings, or (Drawing, trim box, bleed box) tuples."""
-    with atomic_path(path) as tmp:
-        doc = PdfDocument(tmp, title=title, cmyk=cmyk)
+def stem_of(spec) -> str:
+    """The file-name stem of a spec's products: its file's name, made safe."""
+    return safe_name(Path(spec.file).stem, "spec")
+
+
+def pdf_writer(title: str, pages, cmyk: bool) -> Callable[[Path], None]:
+    """A function that writes these pages as a PDF at the path it is given.
+    pages: Drawings, or (Drawing, trim box, bleed box) tuples."""
+    def write(path: Path) -> None:
+        doc = PdfDocument(str(path), title=title, cmyk=cmyk)
         for p in pages:
             if isinstance(p, tuple):
                 doc.add_page(p[0], trim=p[1], bleed=p[2])
             else:
                 doc.add_page(p)
         doc.save()
+    return write
+
+
+def write_pdf(path: Path, title: str, pages, cmyk: bool) -> Path:
+    """One PDF written now, whole or not at all (for commands outside a build: calibrate)."""
+    with atomic_path(path) as tmp:
+        pdf_writer(title, pages, cmyk)(Path(tmp))
     return path
 
 
-def write_deck(art: DeckArt, out_dir: Path, opts: BuildOptions) -> list[Path]:
-    written = []
+def add_pdf(plan: Plan, name: str, title: str, pages, cmyk: bool) -> str:
+    return plan.add(name, pdf_writer(title, pages, cmyk))
+
+
+def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
     faces = art.expanded()
+    if len(faces) > MAX_CARDS:
+        raise LayoutError(f"{len(faces)} cards in all; a deck has at most {MAX_CARDS}")
     if "sheet" in opts.layouts:
         pw, ph = PAPER_SIZES[opts.paper]
         layout = impose_cards(art.size, pw, ph)
         pages = sheet_pages(faces, art.back, layout, opts.flip, opts.back_offset, art.title)
-        written.append(write_pdf(out_dir / f"{art.stem}-sheet-{opts.paper}.pdf",
-                                 f"{art.title}: {len(faces)} cards on {opts.paper.upper()}", pages, opts.cmyk))
+        add_pdf(plan, f"{art.stem}-sheet-{opts.paper}.pdf",
+                f"{art.title}: {len(faces)} cards on {opts.paper.upper()}", pages, opts.cmyk)
     if "shop" in opts.layouts:
         pages = shop_pages(faces, art.back, art.size, opts.interleave)
-        written.append(write_pdf(out_dir / f"{art.stem}-shop.pdf",
-                                 f"{art.title}: {len(faces)} cards, one a page with bleed", pages, opts.cmyk))
+        add_pdf(plan, f"{art.stem}-shop.pdf", f"{art.title}: {len(faces)} cards, one a page with bleed",
+                pages, opts.cmyk)
     sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + ([(art.back, "back")] if art.back else []),
                           art.size, title=f"{art.title}: {len(faces)} cards, {len(art.faces)} faces")
-    written.append(write_bytes(out_dir / f"{art.stem}-contact.png", png_bytes(sheet, dpi=110)))
-    return written
+    plan.add_bytes(f"{art.stem}-contact.png", lambda: png_bytes(sheet, dpi=110))
 
 
-def write_decks(specs, deck_art, out_dir: Path, opts: BuildOptions) -> list[Path]:
+def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions) -> None:
     """Every deck spec given, through deck_art(spec) -> DeckArt, into its print products."""
-    written = []
     for spec in specs:
-        written += write_deck(deck_art(spec), out_dir, opts)
-    return written
+        try:
+            add_deck(deck_art(spec), plan, opts)
+        except LayoutError as exc:
+            raise spec.error(("card",) if "card" in spec.data else (), str(exc)) from None
 
 
-def write_board(board: Drawing, out_dir: Path, stem: str, title: str, opts: BuildOptions) -> list[Path]:
+def add_board(board: Drawing, plan: Plan, stem: str, title: str, opts: BuildOptions) -> None:
     """A board at full size: one large page for a print shop, tiled over home sheets, a preview."""
     from .layout.tiling import tile_pages
-    return [
-        write_pdf(out_dir / f"{stem}-large.pdf", title, [(board, (0, 0, board.width, board.height), None)],
-                  opts.cmyk),
-        write_pdf(out_dir / f"{stem}-tiles-{opts.paper}.pdf", title,
-                  tile_pages(board, *PAPER_SIZES[opts.paper], title=title), opts.cmyk),
-        write_bytes(out_dir / f"{stem}.png", png_bytes(board, dpi=50)),
-    ]
+    add_pdf(plan, f"{stem}-large.pdf", title, [(board, (0, 0, board.width, board.height), None)], opts.cmyk)
+    add_pdf(plan, f"{stem}-tiles-{opts.paper}.pdf", title, tile_pages(board, *PAPER_SIZES[opts.paper], title=title),
+            opts.cmyk)
+    plan.add_bytes(f"{stem}.png", lambda: png_bytes(board, dpi=50))
 
 
-def write_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float,
-                    out_dir: Path, stem: str) -> list[Path]:
+def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float,
+                  plan: Plan, stem: str) -> None:
     """Parts nested onto stock sheets, one set of sheets per material, as SVG, DXF and PNG.
     A part too big for the stock is the spec's error, reported at its laser.sheet line."""
     from .errors import SpecError
-    from .laser.export import write_sheets
+    from .laser.export import add_sheets
     from .laser.nest import NestError, nest
     by_material: dict[str, list] = {}
     for part in parts:
         by_material.setdefault(part.material, []).append(part)
-    written = []
+    names: dict[str, str] = {}
     for material, group in by_material.items():
+        # A material's name may come from a spec: it becomes a safe part of a file name, and two
+        # materials never share one.
+        name = safe_name(material.replace("_", "-"), "material") if material else ""
+        if name in names:
+            raise SpecError(spec.file, spec.line(("laser",)), "laser",
+                            f"materials {names[name]!r} and {material!r} would share the file name {name!r}")
+        names[name] = material
         try:
             sheets = nest(group, *sheet, kerf=kerf, margin=margin, spacing=spacing)
         except NestError as exc:
             raise SpecError(spec.file, spec.line(("laser", "sheet")), "laser.sheet", str(exc)) from None
         for s in sheets:
-            s.material = material.replace("_", "-")
-        written += write_sheets(sheets, out_dir, stem)
-    return written
+            s.material = name
+        add_sheets(sheets, plan, stem)

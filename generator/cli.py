@@ -5,23 +5,39 @@ Exit codes: 0 done; 1 a spec or build error (nothing written); 2 bad usage or re
 from __future__ import annotations
 
 import argparse
+import math
+import signal
 import sys
 from pathlib import Path
 
 from .build import LAYOUTS, BuildOptions
-from .errors import SpecError, UsageError
-from .games import GAMES, check_spec, game_module
+from .errors import SpecError, UsageError, one_line, show
+from .games import GAMES, check_spec, game_module, game_of_kind
+from .outputs import OutputFolder, Plan, UnsafeName
 from .spec import display_path, find_specs, load_spec
 from .spec.loader import SpecErrors
 from .paths import project_root
+
+
+MAX_BACK_OFFSET = 20.0   # mm: a printer that misregisters more than this needs mending, not a setting
 
 
 def _offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X,Y in mm (e.g. 0.5,-1), got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected X,Y in mm (e.g. 0.5,-1), got {show(text)}") from None
+    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET for v in (x, y)):
+        raise argparse.ArgumentTypeError(f"expected X,Y in mm, each between -{MAX_BACK_OFFSET:g} and "
+                                         f"{MAX_BACK_OFFSET:g}, got {show(text)}")
     return (x, y)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line (and exit code 2, as argparse has)."""
+
+    def error(self, message: str):
+        self.exit(2, one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
 
 
 def _print_errors(errors) -> None:
@@ -46,10 +62,39 @@ def _load(paths: list[Path], root: Path):
     return specs, errors
 
 
+def _options(args, out: Path | None = None) -> BuildOptions:
+    return BuildOptions(out=out or Path("output"), paper=args.paper, flip=args.flip, back_offset=args.back_offset,
+                        layouts=tuple(args.layout) if getattr(args, "layout", None) else LAYOUTS,
+                        cmyk=args.cmyk, interleave=getattr(args, "interleave", False))
+
+
+def _plan_game(plan: Plan, game: str, specs: dict, opts: BuildOptions) -> list:
+    """Name and lay out every product of one game into the plan (parts nested, cards imposed,
+    faces drawn): what remains is writing bytes. Anything a build could reject is found here,
+    before a file is written; `validate` runs this too. Returns the errors."""
+    try:
+        game_module(game).build({str(p): s for p, s in specs.items()}, plan.sub(game), opts)
+    except SpecErrors as exc:
+        return list(exc.errors)
+    except SpecError as exc:
+        return [exc]
+    return []
+
+
 def cmd_validate(args) -> int:
     root = project_root()
     paths = [Path(p) for p in args.paths] or find_specs(root)
     specs, errors = _load(paths, root)
+    if not errors:
+        # Then planned as a build would be (nothing is written): a spec that passes `validate`
+        # is one that `build` can make.
+        by_game: dict[str, dict] = {}
+        for p, spec in specs.items():
+            by_game.setdefault(game_of_kind(spec.kind), {})[p] = spec
+        plan = Plan()
+        for game, group in by_game.items():
+            if game is not None:
+                errors += _plan_game(plan, game, group, _options(args))
     _print_errors(errors)
     if not errors:
         print(f"{len(specs)} spec(s) valid")
@@ -58,28 +103,28 @@ def cmd_validate(args) -> int:
 
 def cmd_build(args) -> int:
     root = project_root()
-    games = args.games or list(GAMES)
+    games = list(dict.fromkeys(args.games)) or list(GAMES)
     for g in games:
         if g not in GAMES:
-            raise UsageError(f"unknown game {g!r}; known: {', '.join(GAMES)}")
+            raise UsageError(f"unknown game {show(g)}; known: {', '.join(GAMES)}")
     out = Path(args.out) if args.out else root / "output"
-    opts = BuildOptions(out=out, paper=args.paper, flip=args.flip, back_offset=args.back_offset,
-                        layouts=tuple(args.layout) if args.layout else LAYOUTS, cmyk=args.cmyk,
-                        interleave=args.interleave)
-    # Every spec of every game is validated before anything is drawn: bad input writes nothing.
-    plan, all_errors = [], []
+    opts = _options(args, out)
+    plan, errors = Plan(), []
     for g in games:
-        module = game_module(g)
-        specs, errors = _load([root / s for s in module.SPECS], root)
-        all_errors += errors
-        plan.append((g, module, specs))
-    if all_errors:
-        _print_errors(all_errors)
+        specs, spec_errors = _load([root / s for s in game_module(g).SPECS], root)
+        errors += spec_errors or _plan_game(plan, g, specs, opts)
+    if errors:
+        _print_errors(errors)
         return 1
-    for g, module, specs in plan:
-        written = module.build({str(p): s for p, s in specs.items()}, out / g, opts)
-        for w in written:
-            print(display_path(Path(w), root))
+    # Written into a staging copy of the output folder, which takes its place only when every
+    # product of every game is written: --out is left as it was on any failure, Ctrl-C or kill.
+    with OutputFolder(out) as staged:
+        for g in games:
+            staged.clear(g)
+        written = [staged.write(product) for product in plan.products.values()]
+        staged.commit()
+    for w in written:
+        print(display_path(w, root))
     return 0
 
 
@@ -98,7 +143,7 @@ def cmd_referee(args) -> int:
     rules = getattr(module, "REFEREE", None)
     if rules is None:
         raise UsageError(f"the {args.game} referee is not built yet")
-    p = argparse.ArgumentParser(prog=f"pnp referee {args.game}")
+    p = Parser(prog=f"pnp referee {args.game}")
     sub = p.add_subparsers(dest="action", required=True)
     s = sub.add_parser("score", help="replay a game record and score it")
     s.add_argument("record")
@@ -117,7 +162,7 @@ def cmd_referee(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.")
+    p = Parser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.")
     sub = p.add_subparsers(dest="command", required=True)
 
     def print_options(sp):
@@ -141,6 +186,8 @@ def parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check specs without building")
     v.add_argument("paths", nargs="*", metavar="PATH", help="spec files (default: every spec in decks/ and boards/)")
+    v.add_argument("--layout", action="append", choices=list(LAYOUTS), help="as for build")
+    print_options(v)
     v.set_defaults(func=cmd_validate)
 
     c = sub.add_parser("calibrate", help="a duplex test sheet for reading --back-offset")
@@ -155,20 +202,60 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP: unwind like Ctrl-C, so that nothing is left half-written."""
+
+
+def _terminate(signum, frame):
+    raise Terminated(signum)
+
+
 def main(argv=None) -> int:
-    args = parser().parse_args(argv)
+    previous = {}
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            try:
+                previous[sig] = signal.signal(sig, _terminate)
+            except ValueError:  # not the main thread (a test calling main): leave signals alone
+                pass
     try:
+        return _main(argv)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _main(argv) -> int:
+    try:
+        args = parser().parse_args(argv)
         return args.func(args)
     except UsageError as exc:
-        print(f"pnp: {exc}", file=sys.stderr)
+        print(one_line(f"pnp: {exc}"), file=sys.stderr)
         return 2
     except SpecError as exc:
         print(str(exc), file=sys.stderr)
+        return 1
+    except UnsafeName as exc:
+        print(one_line(f"pnp: {exc}"), file=sys.stderr)
         return 1
     except BrokenPipeError:
         # Output piped into `head` and the like: stop quietly, as Unix tools do.
         sys.stderr.close()
         return 0
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        print(one_line(f"pnp: cannot read or write{where}: {exc.strerror or exc}"), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("pnp: interrupted; nothing was left half-written", file=sys.stderr)
+        return 130
+    except Terminated as exc:
+        print("pnp: stopped by a signal; nothing was left half-written", file=sys.stderr)
+        return 128 + (exc.args[0] if exc.args else 15)
+    except Exception as exc:  # noqa: BLE001  the last line of defence: one line, never a traceback
+        print(one_line(f"pnp: internal error ({type(exc).__name__}: {exc}); this is a bug, please report "
+                       "it with the command and files that caused it"), file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ import ezdxf
 import pytest
 from shapely.geometry import Polygon, box
 
-from generator.laser.export import sheet_svg, write_sheets
+from generator.laser.export import add_sheets, sheet_svg
+from generator.outputs import Plan
 from generator.laser.joints import box_joints, box_panels, mates
 from generator.laser.kerf import compensate
 from generator.laser.nest import NestError, nest
@@ -120,7 +121,12 @@ def test_dxf_reads_back_in_mm_with_closed_cut_polylines(tmp_path):
     part = framed_part()
     part.score = text_score_lines("A1", 3, 8, 4)
     sheet = nest([part], 100, 60, kerf=0.2)[0]
-    written = write_sheets([sheet], tmp_path, "test")
+    plan = Plan()
+    add_sheets([sheet], plan, "test")
+    written = []
+    for product in plan.products.values():
+        written.append(tmp_path / product.rel)
+        product.write(written[-1])
     dxf = next(p for p in written if p.suffix == ".dxf")
     doc = ezdxf.readfile(dxf)
     assert doc.header["$INSUNITS"] == 4

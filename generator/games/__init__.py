@@ -22,6 +22,14 @@ def game_module(game_id: str):
     return importlib.import_module(GAMES[game_id])
 
 
+def game_of_kind(kind: str) -> str | None:
+    """The game whose specs are of this kind (the first, where games share one)."""
+    for game_id in GAMES:
+        if kind in getattr(game_module(game_id), "CHECKS", {}):
+            return game_id
+    return None
+
+
 def check_spec(spec) -> None:
     """Run the semantic checks of the game that owns this spec's kind, if any."""
     for game_id in GAMES:

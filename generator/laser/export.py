@@ -9,7 +9,6 @@ import ezdxf
 import svgwrite
 from shapely.geometry import MultiPolygon
 
-from ..outputs import write_bytes, write_text
 from .nest import Sheet
 
 CUT, SCORE, ENGRAVE = "#FF0000", "#0000FF", "#000000"
@@ -87,15 +86,14 @@ def sheet_png(svg: str, dpi: float = 60) -> bytes:
     return cairosvg.svg2png(bytestring=preview.encode(), dpi=dpi, background_color="#f4efe4")
 
 
-def write_sheets(sheets: list[Sheet], out_dir: Path, stem: str) -> list[Path]:
-    written = []
+def add_sheets(sheets: list[Sheet], plan, stem: str) -> None:
+    """Each sheet's SVG, DXF and PNG preview, added to a build's plan (written later)."""
     for i, sheet in enumerate(sheets, 1):
         base = f"{stem}-{sheet.material + '-' if sheet.material else ''}sheet{i}"
-        svg = sheet_svg(sheet, f"{stem}, {sheet.material or 'sheet'} {i} of {len(sheets)}")
-        written.append(write_text(out_dir / f"{base}.svg", svg))
-        written.append(write_bytes(out_dir / f"{base}.dxf", sheet_dxf(sheet)))
-        written.append(write_bytes(out_dir / f"{base}.png", sheet_png(svg)))
-    return written
+        title = f"{stem}, {sheet.material or 'sheet'} {i} of {len(sheets)}"
+        plan.add_bytes(f"{base}.svg", lambda sheet=sheet, title=title: sheet_svg(sheet, title).encode("utf-8"))
+        plan.add_bytes(f"{base}.dxf", lambda sheet=sheet: sheet_dxf(sheet))
+        plan.add_bytes(f"{base}.png", lambda sheet=sheet, title=title: sheet_png(sheet_svg(sheet, title)))
 
 
 def dxf_png(path: Path, px_per_mm: float = 2.0) -> bytes:

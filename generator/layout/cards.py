@@ -17,6 +17,10 @@ from .marks import MARK_LENGTH, SAFE_MARGIN, crop_marks
 GREY = Colour(rgb=(0.35, 0.35, 0.35))
 
 
+class LayoutError(ValueError):
+    """Cards that cannot be laid out as asked (a card larger than the page)."""
+
+
 @dataclass(frozen=True)
 class CardSize:
     width: float
@@ -75,7 +79,7 @@ def impose_cards(card: CardSize, page_w: float, page_h: float) -> SheetLayout:
             best = (rotated, cols, rows)
     rotated, cols, rows = best
     if cols * rows == 0:
-        raise ValueError(f"a {card.width} x {card.height} mm card does not fit a {page_w} x {page_h} mm page")
+        raise LayoutError(f"a {card.width} x {card.height} mm card does not fit a {page_w} x {page_h} mm page")
     w, h = (card.height, card.width) if rotated else (card.width, card.height)
     block_w = cols * w + (cols - 1) * gutter
     block_h = rows * h + (rows - 1) * gutter

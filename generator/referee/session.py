@@ -7,9 +7,11 @@ A refused entry names its index and the rule it breaks, and leaves the state as 
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -17,8 +19,9 @@ from typing import Any, Callable
 
 import yaml
 
-from ..errors import SpecError
-from ..outputs import write_text
+from ..errors import SpecError, one_line, show
+from ..inputs import MAX_RECORD_BYTES, ReferenceError_, confined, decode_text, read_bytes, read_text
+from ..outputs import write_synced
 from ..spec.loader import SpecErrors, format_field, parse_yaml, validate
 
 
@@ -62,33 +65,47 @@ def names(text: str | None, default: str = "") -> list[str]:
 
 
 class RecordError(Exception):
-    """A record that cannot be replayed: one line naming file, line, entry and rule."""
+    """A record that cannot be replayed: one line naming file, line, entry and rule (a line per
+    error when a record breaks its schema in several places)."""
 
-    def __init__(self, text: str):
-        super().__init__(text)
+    def __init__(self, *lines: str):
+        super().__init__("\n".join(one_line(line) for line in lines))
 
 
 # ---------------------------------------------------------------- records
 
-def load_record(path: Path, rules: RefereeRules):
+def load_record(path: Path, rules: RefereeRules, text: str | None = None):
+    """The record at path, validated against the game's record schema, or RecordError."""
     file = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"{file}: cannot read: {exc.strerror}") from None
-    try:
+        if text is None:
+            text = read_text(path, file, MAX_RECORD_BYTES)
         data, lines = parse_yaml(text, file)
-        if isinstance(data, dict) and data.get("entries") is None:
+        if isinstance(data, dict) and data.get("entries", []) is None:
             data["entries"] = []  # a fresh journal: a header and no entry yet
         spec = validate(data, lines, file, kind=rules.record_kind)
     except SpecErrors as exc:
-        raise RecordError("\n".join(SpecError.__str__(e) for e in exc.errors)) from None
+        raise RecordError(*(SpecError.__str__(e) for e in exc.errors)) from None
     except SpecError as exc:
         raise RecordError(str(exc)) from None
+    spec.path = path
     if spec.data.get("game") not in (rules.games or (rules.game,)):
         raise RecordError(f"{file}:{spec.line(('game',))}: game: this is a record of "
-                          f"{spec.data.get('game')!r}, not {rules.game!r}")
+                          f"{show(spec.data.get('game'))}, not {rules.game!r}")
     return spec
+
+
+def record_reference(header: dict, key: str, default: str) -> Path:
+    """The spec file a record's header names under `key` (a deck, a board, a kit), or the game's
+    `default`. A record is shared between people, so what it names must be one of the project's
+    specs: a path relative to the project folder (decks/x.yaml) that stays inside it. Refused
+    otherwise, before anything is read."""
+    from ..paths import project_root
+    rel = header.get(key, default)
+    try:
+        return confined(project_root(), rel)
+    except ReferenceError_ as exc:
+        raise Refused(key, f"expected {exc}, got {show(rel)}") from None
 
 
 def replay(rules: RefereeRules, spec) -> tuple[Any, list[TurnReport], list]:
@@ -127,7 +144,8 @@ def record_command(rules: RefereeRules, body: Callable[[Any, Any], int], attr: s
     return run
 
 
-def score(rules: RefereeRules, path: Path, as_json: bool, out=sys.stdout) -> int:
+def score(rules: RefereeRules, path: Path, as_json: bool, out=None) -> int:
+    out = out or sys.stdout
     try:
         state, reports, _ = replay(rules, load_record(path, rules))
     except RecordError as exc:
@@ -145,24 +163,124 @@ def score(rules: RefereeRules, path: Path, as_json: bool, out=sys.stdout) -> int
 
 # ---------------------------------------------------------------- the journal
 
-def _dump_entry(entry: dict) -> str:
-    return "- " + yaml.safe_dump(entry, default_flow_style=True, sort_keys=False, width=10**6).strip() + "\n"
+JOURNAL_MARK = "# pnp referee journal"
 
 
-def _journal_text(header: dict, entries: list[dict], game: str) -> str:
-    # One line per header key; values as JSON, which YAML reads as it is.
-    head = "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in header.items())
-    body = "".join(_dump_entry(e) for e in entries)
-    return (f"# pnp referee journal ({game}). Replay: pnp referee {game} score FILE; "
-            f"resume: pnp referee {game} play --journal FILE\n{head}entries:\n{body}")
+class JournalChanged(Exception):
+    """Another writer changed the journal after we read it: nothing was written."""
 
 
-def _append(path: Path, entry: dict) -> None:
-    # Append and sync: an entry the prompt accepted survives a crash or a pulled plug.
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(_dump_entry(entry))
-        f.flush()
-        os.fsync(f.fileno())
+def _flow(value, ascii_only: bool) -> str:
+    # One value on one line, in YAML flow style ([...] stripped of the list around it).
+    text = yaml.safe_dump([value], default_flow_style=True, sort_keys=False, width=10**9,
+                          allow_unicode=not ascii_only).strip()
+    return text[1:-1]
+
+
+def record_text(header: dict, entries: list, game: str, comments: str = "") -> str:
+    """A whole record: our first line, the user's own leading comments, the header (a key a line),
+    the entries (one a line). Checked by reading it back: a string that would not survive the
+    round trip is written with escapes instead, and a record that still would not is never
+    written (the caller gets a ValueError)."""
+    want = {**header, "entries": list(entries)}
+    for ascii_only in (False, True):
+        head = "".join(f"{_flow(k, ascii_only)}: {_flow(v, ascii_only)}\n" for k, v in header.items())
+        body = "".join(f"- {_flow(e, ascii_only)}\n" for e in entries)
+        text = (f"{JOURNAL_MARK} ({game}). Replay: pnp referee {game} score FILE; "
+                f"resume: pnp referee {game} play --journal FILE\n{comments}{head}"
+                + (f"entries:\n{body}" if entries else "entries: []\n"))
+        try:
+            if parse_yaml(text, "journal")[0] == want:
+                return text
+        except SpecError:
+            pass
+    raise ValueError("this record cannot be written as YAML that reads back the same")
+
+
+def _leading_comments(text: str) -> str:
+    """The user's comment lines at the top of a record (ours excluded), kept when it is rewritten."""
+    kept = []
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            break
+        if stripped.startswith(JOURNAL_MARK) or not stripped:
+            continue
+        kept.append(line if line.endswith("\n") else line + "\n")
+    return "".join(kept)
+
+
+class Journal:
+    """A record on disk that grows an entry at a time. Every change rewrites the whole record to a
+    temporary file, syncs it and renames it over the journal, so the file is always a complete,
+    valid record. Each write holds a lock on the journal's folder and first checks that the file is
+    still the one this journal last read or wrote: two writers never interleave, and an entry made
+    against a stale game is refused (JournalChanged), never applied."""
+
+    def __init__(self, path: Path, game: str, header: dict, entries: list, comments: str, digest):
+        self.path, self.game, self.header = path, game, header
+        self.entries, self.comments, self._digest = list(entries), comments, digest
+
+    @classmethod
+    def open(cls, path: Path, rules: RefereeRules):
+        """(journal, spec) of an existing record, or RecordError."""
+        try:
+            raw = read_bytes(path, str(path), MAX_RECORD_BYTES)
+            text = decode_text(raw, str(path))
+        except SpecError as exc:
+            raise RecordError(str(exc)) from None
+        spec = load_record(path, rules, text=text)
+        header = {k: v for k, v in spec.data.items() if k != "entries"}
+        journal = cls(path, rules.game, header, spec.data["entries"], _leading_comments(text),
+                      hashlib.sha256(raw).digest())
+        return journal, spec
+
+    @classmethod
+    def create(cls, path: Path, game: str, header: dict):
+        """A new journal with no entry; refuses to overwrite a file that appeared meanwhile."""
+        journal = cls(path, game, header, [], "", None)
+        journal._write(journal.entries, new=True)
+        return journal
+
+    def append(self, entry) -> None:
+        self._write(self.entries + [entry])
+        self.entries.append(entry)
+
+    def truncate(self, n: int) -> None:
+        self._write(self.entries[:n])
+        del self.entries[n:]
+
+    def _write(self, entries: list, new: bool = False) -> None:
+        text = record_text(self.header, entries, self.game, self.comments)
+        data = text.encode("utf-8")
+        folder = self.path.parent if str(self.path.parent) else Path(".")
+        with _folder_lock(folder):
+            try:
+                current = hashlib.sha256(read_bytes(self.path, str(self.path), MAX_RECORD_BYTES)).digest()
+            except SpecError:
+                current = None if not os.path.lexists(self.path) else b"?"
+            if current != self._digest:
+                raise JournalChanged(f"{self.path} changed since it was read (another prompt or page wrote "
+                                     "to it): nothing was written; type reload to see the game as it is now")
+            write_synced(self.path, data, exclusive=new)
+        self._digest = hashlib.sha256(data).digest()
+
+
+@contextmanager
+def _folder_lock(folder: Path):
+    """An exclusive lock on a folder, held while one journal in it is checked and replaced. The
+    lock is on the folder, not the file, because the file is replaced (a new inode) on every write."""
+    try:
+        import fcntl
+    except ImportError:  # not on POSIX: the digest check still catches a stale writer
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)   # closing the descriptor releases the lock
 
 
 # ---------------------------------------------------------------- the prompt
@@ -170,34 +288,58 @@ def _append(path: Path, entry: dict) -> None:
 HELP = """Enter a move in the game's notation, or:
   undo       take back the last entry (the journal too)
   show       draw the position again
+  reload     read the journal again (after another prompt or page wrote to it)
   help       this text
   quit       stop (the journal keeps every accepted entry; play --journal FILE resumes)"""
 
 
-def play(rules: RefereeRules, journal: Path | None, args, inp=sys.stdin, out=sys.stdout) -> int:
+def check_entry(rules: RefereeRules, header: dict, entry, index: int) -> None:
+    """Refused unless the entry is one the record schema takes, so that whatever the prompt (or a
+    web page) accepts, `score` replays."""
+    try:
+        validate({**header, "entries": [entry]}, {}, "entry", kind=rules.record_kind)
+    except SpecError as exc:
+        errors = exc.errors if isinstance(exc, SpecErrors) else [exc]
+        first = errors[0]
+        where = first.field.replace("entries[0]", f"entries[{index}]")
+        raise Refused("notation", f"{where}: {first.message}" if where else first.message) from None
+
+
+def play(rules: RefereeRules, journal_path: Path | None, args, inp=None, out=None) -> int:
+    inp, out = inp or sys.stdin, out or sys.stdout
     colour = out.isatty() and not os.environ.get("NO_COLOR")
-    if journal is None:
-        journal = Path(f"{rules.game}-{datetime.now():%Y%m%d-%H%M%S}.yaml")
-    if journal.exists():
+
+    def err(text: str) -> None:
+        print(one_line(text), file=sys.stderr)
+
+    if journal_path is None:
+        journal_path = Path(f"{rules.game}-{datetime.now():%Y%m%d-%H%M%S}.yaml")
+    if os.path.lexists(journal_path):
         try:
-            spec = load_record(journal, rules)
+            journal, spec = Journal.open(journal_path, rules)
             state, reports, history = replay(rules, spec)
         except RecordError as exc:
             print(str(exc), file=sys.stderr)
             return 2
-        header = {k: v for k, v in spec.data.items() if k != "entries"}
-        entries = list(spec.data["entries"])
-        print(f"Resumed {journal}: {len(entries)} entries replayed.", file=out)
+        print(f"Resumed {journal_path}: {len(journal.entries)} entries replayed.", file=out)
     else:
         header = {"game": (rules.games or (rules.game,))[0], **rules.header_from_args(args)}
         try:
-            state = rules.new_game(header, journal)
-        except Refused as exc:
-            print(f"refused ({exc.rule}): {exc.message}", file=sys.stderr)
+            validate({**header, "entries": []}, {}, str(journal_path), kind=rules.record_kind)
+            state = rules.new_game(header, journal_path)
+        except SpecError as exc:
+            err(f"pnp: {str(exc).splitlines()[0]}")
             return 2
-        entries, reports, history = [], [], []
-        write_text(journal, _journal_text(header, [], rules.game))
-        print(f"Journal: {journal}", file=out)
+        except Refused as exc:
+            err(f"refused ({exc.rule}): {exc.message}")
+            return 2
+        try:
+            journal = Journal.create(journal_path, rules.game, header)
+        except (OSError, JournalChanged, ValueError) as exc:
+            err(f"pnp: cannot write the journal {journal_path}: {getattr(exc, 'strerror', None) or exc}")
+            return 2
+        reports, history = [], []
+        print(f"Journal: {journal_path}", file=out)
     print(rules.render(state, colour), file=out)
     refused_any = False
     while True:
@@ -219,37 +361,56 @@ def play(rules: RefereeRules, journal: Path | None, args, inp=sys.stdin, out=sys
         if word == "show":
             print(rules.render(state, colour), file=out)
             continue
+        if word == "reload":
+            try:
+                journal, spec = Journal.open(journal_path, rules)
+                state, reports, history = replay(rules, spec)
+            except RecordError as exc:
+                print(f"? {exc}", file=out)
+                continue
+            print(f"reloaded {journal_path}: {len(journal.entries)} entries", file=out)
+            print(rules.render(state, colour), file=out)
+            continue
         if word == "undo":
-            if not entries:
+            if not journal.entries:
                 print("nothing to undo", file=out)
                 continue
+            try:
+                journal.truncate(len(journal.entries) - 1)
+            except JournalChanged as exc:
+                refused_any = True
+                print(f"refused ({exc})", file=out)
+                continue
             state = history.pop()
-            entries.pop()
             reports.pop()
-            write_text(journal, _journal_text(header, entries, rules.game))
-            print(f"undone; {len(entries)} entries remain", file=out)
+            print(f"undone; {len(journal.entries)} entries remain", file=out)
             print(rules.render(state, colour), file=out)
             continue
         if word in rules.extra_commands:
             try:
                 print(rules.extra_commands[word](state, rest), file=out)
             except (ValueError, Refused) as exc:
-                print(f"? {exc}", file=out)
+                print(f"? {one_line(str(exc))}", file=out)
             continue
+        index = len(journal.entries)
         try:
             entry = rules.parse_move(line, state)
         except ValueError as exc:
-            print(f"? {exc} (type help)", file=out)
+            print(f"? {one_line(str(exc))} (type help)", file=out)
             continue
         try:
+            check_entry(rules, journal.header, entry, index)
             nxt, report = rules.apply(state, entry)
+            journal.append(entry)
         except Refused as exc:
             refused_any = True
-            print(f"refused, entry {len(entries)} ({exc.rule}): {exc.message}", file=out)
+            print(one_line(f"refused, entry {index} ({exc.rule}): {exc.message}"), file=out)
             continue
-        _append(journal, entry)
+        except JournalChanged as exc:
+            refused_any = True
+            print(one_line(f"refused, entry {index} (stale journal): {exc}"), file=out)
+            continue
         history.append(state)
-        entries.append(entry)
         reports.append(report)
         state = nxt
         print(report.text, file=out)

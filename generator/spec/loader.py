@@ -16,7 +16,8 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from ..colour import Colour, parse_colour
-from ..errors import SpecError
+from ..errors import SpecError, show
+from ..inputs import MAX_SPEC_BYTES, ReferenceError_, confined, read_text, spec_tree
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 PathKey = tuple  # ("cards", 12, "count")
@@ -67,44 +68,163 @@ class Spec:
 
 # ---------------------------------------------------------------- YAML with line numbers
 
-def _walk(node, value, path: PathKey, lines: dict, file: str) -> None:
-    lines[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode) and isinstance(value, dict):
-        seen: dict = {}
-        for key_node, value_node in node.value:
-            key = key_node.value
-            if key == "<<":
-                continue
-            if key in seen:
-                raise SpecError(file, key_node.start_mark.line + 1, format_field(path + (key,)),
-                                f"duplicate key (first given on line {seen[key]})")
-            seen[key] = key_node.start_mark.line + 1
-            if key in value:
+# Bounds on what a file may ask of the loader. The real specs nest 6 deep and hold about 6,000
+# nodes (the 1961 capitals deck); a long game record a few thousand.
+MAX_DEPTH = 32
+MAX_NODES = 200_000   # after aliases are counted as what they stand for ("billion laughs")
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's C parser where present
+_resolver = yaml.resolver.Resolver()
+
+
+def _compose(text: str, file: str):
+    """The document's node graph, composed from the parser's events without recursion, so that
+    nesting depth and alias expansion are checked before anything is built from them. An alias is
+    the node it names (shared, never copied); its expanded size counts towards MAX_NODES."""
+    anchors: dict = {}
+    size: dict[int, int] = {}      # id(node) -> nodes it stands for, its children included
+    stack: list = []               # open collections: (node, anchor)
+    root = None
+    documents = 0
+
+    def place(node, anchor, mark):
+        nonlocal root
+        if stack:
+            parent = stack[-1][0]
+            parent.value.append(node)
+        else:
+            root = node
+
+    for event in yaml.parse(text, Loader=_Loader):
+        mark = event.start_mark
+        line = mark.line + 1 if mark else None
+        if isinstance(event, yaml.DocumentStartEvent):
+            documents += 1
+            if documents > 1:
+                raise SpecError(file, line, "", "more than one YAML document (a second '---')")
+        elif isinstance(event, yaml.AliasEvent):
+            if event.anchor not in anchors:
+                raise SpecError(file, line, "", f"alias *{event.anchor} names no anchor above it")
+            place(anchors[event.anchor], None, mark)
+        elif isinstance(event, yaml.ScalarEvent):
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
+            node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+            size[id(node)] = 1
+            if event.anchor:
+                anchors[event.anchor] = node
+            place(node, event.anchor, mark)
+        elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(stack) >= MAX_DEPTH:
+                raise SpecError(file, line, "", f"nested more than {MAX_DEPTH} levels deep")
+            seq = isinstance(event, yaml.SequenceStartEvent)
+            kind = yaml.SequenceNode if seq else yaml.MappingNode
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = _resolver.resolve(kind, None, event.implicit)
+            node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+            stack.append((node, event.anchor))
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            node, anchor = stack.pop()
+            node.end_mark = event.end_mark
+            if isinstance(node, yaml.MappingNode):
+                node.value = list(zip(node.value[0::2], node.value[1::2]))
+                node.pairs_as_written = list(node.value)
+                children = [c for pair in node.value for c in pair]
+            else:
+                children = node.value
+            total = 1 + sum(size[id(c)] for c in children)
+            if total > MAX_NODES:
+                raise SpecError(file, line, "", f"expands to more than {MAX_NODES} values "
+                                                "(aliases count as what they stand for)")
+            size[id(node)] = total
+            # Registered when complete: an alias inside its own anchor (a cycle) names nothing.
+            if anchor:
+                anchors[anchor] = node
+            place(node, anchor, mark)
+    return root
+
+
+_PLAIN = (str, int, float, bool, type(None), list, dict)
+
+
+def _walk(root, data, lines: dict, file: str) -> None:
+    """The line of every key and item, and the checks a schema cannot make: keys are text, numbers
+    are finite. Each node is visited once: a node reached again through an alias keeps the line
+    of the key that uses it (walking into it again is how aliases would be expanded)."""
+    seen_nodes: set[int] = set()
+    todo = [(root, data, ())]
+    while todo:
+        node, value, path = todo.pop()
+        lines.setdefault(path, node.start_mark.line + 1)
+        if id(node) in seen_nodes:
+            continue
+        seen_nodes.add(id(node))
+        if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+            raise SpecError(file, node.start_mark.line + 1, format_field(path),
+                            f"expected a finite number, got {node.value}")
+        if not isinstance(value, _PLAIN):
+            # Dates, sets, binary: YAML has them, our files do not (and JSON output cannot carry them).
+            what = {"date": "a date", "datetime": "a date", "set": "a set", "bytes": "binary data"}.get(
+                type(value).__name__, "a value of an unusual type")
+            raise SpecError(file, node.start_mark.line + 1, format_field(path),
+                            f"expected text, a number, true/false, a list or a mapping, got {what} "
+                            "(put it in quotes if it is text)")
+        if isinstance(node, yaml.MappingNode) and isinstance(value, dict):
+            keys: dict = {}
+            children: list = []
+            # The pairs as written: constructing a merge key (<<) rewrites node.value.
+            for key_node, value_node in node.pairs_as_written:
+                key_line = key_node.start_mark.line + 1
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise SpecError(file, key_line, format_field(path), "a key must be plain text")
+                key = key_node.value
+                if key not in value:
+                    continue  # not text (1: or true:): refused below
+                if key in keys:
+                    raise SpecError(file, key_line, format_field(path + (key,)),
+                                    f"duplicate key (first given on line {keys[key]})")
+                keys[key] = key_line
                 # A key's line is the key's own line, where a reader looks for it.
-                _walk(value_node, value[key], path + (key,), lines, file)
-                lines[path + (key,)] = key_node.start_mark.line + 1
-    elif isinstance(node, yaml.SequenceNode) and isinstance(value, list):
-        for i, (item_node, item) in enumerate(zip(node.value, value)):
-            _walk(item_node, item, path + (i,), lines, file)
+                lines[path + (key,)] = key_line
+                children.append((value_node, value[key], path + (key,)))
+            todo.extend(reversed(children))   # in file order: the first problem is reported first
+            for key in value:
+                if not isinstance(key, str):
+                    raise SpecError(file, lines[path], format_field(path),
+                                    f"a key must be text, got {show(key)} (put it in quotes)")
+        elif isinstance(node, yaml.SequenceNode) and isinstance(value, list):
+            todo.extend(reversed([(item_node, item, path + (i,))
+                                  for i, (item_node, item) in enumerate(zip(node.value, value))]))
 
 
 def parse_yaml(text: str, file: str) -> tuple[object, dict]:
+    """(data, line of every node) from YAML text, or SpecError: never more work or memory than the
+    bounds above allow, whatever the text."""
     try:
-        loader = yaml.SafeLoader(text)
+        node = _compose(text, file)
+        if node is None:
+            return None, {}
+        constructor = yaml.SafeLoader("")
         try:
-            node = loader.get_single_node()
-            data = loader.construct_document(node) if node is not None else None
+            data = constructor.construct_document(node)
         finally:
-            loader.dispose()
+            constructor.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         raise SpecError(file, line, "", f"not valid YAML: {exc.problem or exc.context}") from None
     except yaml.YAMLError as exc:
+        raise SpecError(file, None, "", f"not valid YAML: {str(exc).splitlines()[0] if str(exc) else exc}") \
+            from None
+    except (ValueError, OverflowError) as exc:
+        # int("1" * 5000) and the like, raised while building a value
         raise SpecError(file, None, "", f"not valid YAML: {exc}") from None
     lines: dict = {}
-    if node is not None:
-        _walk(node, data, (), lines, file)
+    _walk(node, data, lines, file)
     return data, lines
 
 
@@ -134,16 +254,6 @@ def _is_colour(value) -> bool:
     return True
 
 
-def _show(value) -> str:
-    if isinstance(value, str):
-        return f'"{value}"'
-    if value is None:
-        return "nothing"
-    if isinstance(value, (dict, list)):
-        return "a mapping" if isinstance(value, dict) else "a list"
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 _TYPE_WORDS = {"integer": "an integer", "number": "a number", "string": "a string",
                "object": "a mapping", "array": "a list", "boolean": "true or false"}
 
@@ -157,7 +267,7 @@ def _messages(err, spec: Spec):
     if v in ("oneOf", "anyOf") and err.context:
         best = jsonschema.exceptions.best_match(err.context)
         if expected:
-            yield path, f"expected {expected}, got {_show(err.instance)}"
+            yield path, f"expected {expected}, got {show(err.instance)}"
         else:
             yield from _messages(best, spec)
         return
@@ -173,19 +283,19 @@ def _messages(err, spec: Spec):
         yield path + (missing,), "missing required key"
         return
     if v == "enum":
-        yield path, f"expected one of {', '.join(map(str, err.validator_value))}, got {_show(err.instance)}"
+        yield path, f"expected one of {', '.join(map(str, err.validator_value))}, got {show(err.instance)}"
         return
     if v == "format" and err.validator_value == "colour":
         cause = err.cause
-        yield path, str(cause) if cause else f"expected a colour, got {_show(err.instance)}"
+        yield path, str(cause) if cause else f"expected a colour, got {show(err.instance)}"
         return
     if expected:
-        yield path, f"expected {expected}, got {_show(err.instance)}"
+        yield path, f"expected {expected}, got {show(err.instance)}"
         return
     if v == "type":
         want = err.validator_value
         words = " or ".join(_TYPE_WORDS.get(t, t) for t in (want if isinstance(want, list) else [want]))
-        yield path, f"expected {words}, got {_show(err.instance)}"
+        yield path, f"expected {words}, got {show(err.instance)}"
         return
     yield path, err.message
 
@@ -201,7 +311,7 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
     if kind not in kinds:
         guess = difflib.get_close_matches(str(kind), list(kinds), n=1)
         hint = f" (did you mean '{guess[0]}'?)" if guess else ""
-        raise spec.error(("kind",), f"unknown spec kind {_show(kind)}{hint}; known: {', '.join(sorted(kinds))}")
+        raise spec.error(("kind",), f"unknown spec kind {show(kind)}{hint}; known: {', '.join(sorted(kinds))}")
     validator = jsonschema.Draft202012Validator(kinds[kind], registry=registry,
                                                 format_checker=_format_checker)
     problems = []
@@ -226,29 +336,37 @@ class SpecErrors(SpecError):
         return "\n".join(SpecError.__str__(e) for e in self.errors)
 
 
-def load_spec(path: str | Path, display: str | None = None) -> Spec:
+def load_spec(path: str | Path, display: str | None = None, kind: str | None = None) -> Spec:
     path = Path(path)
     file = display or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError(file, None, "", f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise SpecError(file, None, "", "not valid YAML: not UTF-8 text") from None
-    data, lines = parse_yaml(text, file)
-    spec = validate(data, lines, file)
+    data, lines = parse_yaml(read_text(path, file, MAX_SPEC_BYTES), file)
+    spec = validate(data, lines, file, kind)
     spec.path = path
     return spec
+
+
+def related_path(spec: Spec, key: PathKey, root: Path | None = None) -> tuple[Path, str]:
+    """(path, display) of the file a path field of this spec names, relative to the spec's file
+    and kept inside its spec tree (or `root`), or the spec's error at that field."""
+    key = (key,) if isinstance(key, str) else tuple(key)
+    rel = spec.data
+    for part in key:
+        rel = rel[part]
+    here = Path(spec.path or spec.file).parent
+    try:
+        path = confined(root or spec_tree(spec.path or Path(spec.file)), rel, base=here)
+    except ReferenceError_ as exc:
+        raise spec.error(key, f"expected {exc}, got {show(rel)}") from None
+    if not path.exists():
+        raise spec.error(key, f"no such file: {show(rel)}")
+    return path, os.path.normpath(Path(spec.file).parent / rel)
 
 
 def load_related(spec: Spec, key: str) -> Spec:
     """The spec a path field of this one names (relative to this spec's file). Its errors name
     it as the user would: decks/x.yaml, not boards/../decks/x.yaml."""
-    rel = spec.data[key]
-    path = Path(spec.path or spec.file).parent / rel
-    if not path.exists():
-        raise spec.error((key,), f"no such file: {rel}")
-    return load_spec(path, display=os.path.normpath(Path(spec.file).parent / rel))
+    path, display = related_path(spec, key)
+    return load_spec(path, display=display)
 
 
 def find_specs(root: Path) -> list[Path]:

@@ -2,16 +2,16 @@
 and the enclosure referee."""
 from __future__ import annotations
 
-from pathlib import Path
 
-from ...build import BuildOptions, write_board, write_decks, write_pdf
+from ...build import BuildOptions, add_board, add_decks, add_pdf, stem_of
+from ...outputs import Plan
 from ...spec import Spec
 from .data import load_board, load_deck
 from .board import board_from_spec, halves
 from .faces import deck_art
-from .referee import REFEREE
+from .referee import REFEREE  # noqa: F401  (the referee the CLI finds here)
 from .rules import VARIANTS
-from .walls import load_walls, write_walls
+from .walls import add_walls, load_walls
 
 SPECS = ["decks/capitals_1961.yaml", "boards/capitals_world_map.yaml", "boards/capitals_walls.yaml"]
 CHECKS = {"capitals-deck": load_deck, "capitals-board": load_board, "capitals-walls": load_walls}
@@ -23,16 +23,15 @@ def play_options(parser) -> None:
                         help="the objective: most capitals (default), fewest, most or least population")
 
 
-def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
+def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions) -> None:
     decks = [s for s in specs.values() if s.kind == "capitals-deck"]
-    written = write_decks(decks, deck_art, out_dir, opts)
+    add_decks(decks, deck_art, plan, opts)
     for spec in specs.values():
         if spec.kind == "capitals-board":
             wm, board = board_from_spec(spec)
-            stem = f"{Path(spec.file).stem}"
-            written += write_board(board, out_dir, stem, f"{wm.title} board", opts)
-            written.append(write_pdf(out_dir / f"{stem}-halves-{wm.halves_paper}.pdf",
-                                     f"{wm.title} board, Figs. 1A and 1B", halves(wm, board), opts.cmyk))
+            stem = stem_of(spec)
+            add_board(board, plan, stem, f"{wm.title} board", opts)
+            add_pdf(plan, f"{stem}-halves-{wm.halves_paper}.pdf", f"{wm.title} board, Figs. 1A and 1B",
+                    halves(wm, board), opts.cmyk)
         if spec.kind == "capitals-walls":
-            written += write_walls(spec, out_dir, opts)
-    return written
+            add_walls(spec, plan, opts)

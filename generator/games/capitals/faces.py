@@ -4,9 +4,8 @@ Special cards add their wall and their rule."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
-from ...build import DeckArt
+from ...build import DeckArt, stem_of
 from ...draw import Drawing, Style, rotate
 from ...draw.drawing import text_block_height
 from ...spec import Spec
@@ -98,7 +97,7 @@ def draw_back(deck: Deck) -> Drawing:
 
 def deck_art(spec: Spec) -> DeckArt:
     deck = load_deck(spec)
-    art = DeckArt(Path(spec.file).stem, deck.title, deck.size, back=draw_back(deck))
+    art = DeckArt(stem_of(spec), deck.title, deck.size, back=draw_back(deck))
     for c in deck.countries:
         art.faces.append((draw_face(deck, c), 1, f"{c.rank}. {c.name}"))
     return art

@@ -20,8 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ...errors import SpecError
-from ...paths import project_root
-from ...referee.session import RefereeRules, Refused, TurnReport, names
+from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
 from .data import load_board
 from .rules import WALL_RE, Board, Card, Position, end_game, pass_turn, play_turn, totals, winner
@@ -39,8 +38,7 @@ def _board(path: str) -> Board:
 
 
 def board_for(header: dict, record_path: Path | None) -> Board:
-    path = ((record_path.parent if record_path else Path.cwd()) / header["board"]) if "board" in header \
-        else project_root() / BOARD
+    path = record_reference(header, "board", BOARD)
     try:
         return _board(str(path))
     except SpecError as exc:

@@ -9,7 +9,6 @@ sheets (cut on the solid line, fold on the dashed) and the laser files (cut, sco
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from shapely import affinity
 from shapely.geometry import LineString, Polygon, box
@@ -169,13 +168,11 @@ def walls_summary(ws: WallSet) -> str:
     return ", ".join(f"{c} x {u}" for u, c in ws.counts.items())
 
 
-def write_walls(spec: Spec, out_dir: Path, opts) -> list[Path]:
-    from ...build import write_laser_kit, write_pdf
+def add_walls(spec: Spec, plan, opts) -> None:
+    from ...build import add_laser_kit, add_pdf, stem_of
     ws = load_walls(spec)
-    stem = Path(spec.file).stem
-    written = [write_pdf(out_dir / f"{stem}-print-{ws.paper}.pdf", f"{ws.title} ({walls_summary(ws)})",
-                         print_pages(ws), opts.cmyk)]
+    stem = stem_of(spec)
+    add_pdf(plan, f"{stem}-print-{ws.paper}.pdf", f"{ws.title} ({walls_summary(ws)})", print_pages(ws), opts.cmyk)
     lz = ws.laser
-    written += write_laser_kit(spec, wall_parts(ws), tuple(lz["sheet"]), lz["kerf"], lz.get("margin", 5),
-                               lz.get("spacing", 2), out_dir, stem)
-    return written
+    add_laser_kit(spec, wall_parts(ws), tuple(lz["sheet"]), lz["kerf"], lz.get("margin", 5),
+                  lz.get("spacing", 2), plan, stem)

@@ -1,9 +1,9 @@
 """Continuo and Count continuo: the 42 tiles, the rules and example cards, and the referee."""
 from __future__ import annotations
 
-from pathlib import Path
 
-from ...build import BuildOptions, DeckArt, write_decks
+from ...build import BuildOptions, DeckArt, add_decks, stem_of
+from ...outputs import Plan
 from ...spec import Spec
 from .deck import load_deck
 from .faces import draw_back, draw_example, draw_rules, draw_tile
@@ -18,7 +18,7 @@ CHECKS = {"continuo-deck": load_deck}
 
 def deck_art(spec: Spec) -> DeckArt:
     deck = load_deck(spec)
-    art = DeckArt(Path(spec.file).stem, deck.title, deck.size, back=draw_back(deck))
+    art = DeckArt(stem_of(spec), deck.title, deck.size, back=draw_back(deck))
     for i, tile in enumerate(deck.tiles, 1):
         art.faces.append((draw_tile(deck, i, tile), 1, f"{i}"))
     # The patent's extra pieces, "not used in play": the rules, and a pictorial scoring example.
@@ -28,8 +28,8 @@ def deck_art(spec: Spec) -> DeckArt:
     return art
 
 
-def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
-    return write_decks(specs.values(), deck_art, out_dir, opts)
+def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions) -> None:
+    add_decks(specs.values(), deck_art, plan, opts)
 
 
 def play_options(parser, default_variant: str = "continuo") -> None:

@@ -21,8 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...paths import project_root
-from ...referee.session import RefereeRules, Refused, TurnReport, names
+from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
 from ...errors import SpecError
 from .deck import ContinuoDeck, load_deck
@@ -66,13 +65,9 @@ class ContinuoState:
 
 
 def load_variant_deck(variant: str, deck_path: str | None, record_path: Path | None) -> ContinuoDeck:
-    if deck_path:
-        base = record_path.parent if record_path else Path.cwd()
-        path = base / deck_path
-    else:
-        path = project_root() / DECK_FILES[variant]
+    path = record_reference({"deck": deck_path} if deck_path else {}, "deck", DECK_FILES[variant])
     try:
-        return load_deck(load_spec(path))
+        return load_deck(load_spec(path, display=deck_path or DECK_FILES[variant]))
     except SpecError as exc:
         raise Refused("deck", str(exc)) from None
 

@@ -1,9 +1,9 @@
 """Cubes (FR 2 672 509): the laser-cut kit, a printable paper board, and the move referee."""
 from __future__ import annotations
 
-from pathlib import Path
 
-from ...build import BuildOptions, write_board, write_laser_kit
+from ...build import BuildOptions, add_board, add_laser_kit
+from ...outputs import Plan
 from ...spec import Spec
 from .kit import kit_parts, load_kit
 from .paper import paper_board
@@ -29,14 +29,11 @@ def play_options(parser) -> None:
     parser.add_argument("--four", action="store_true", help="the four-player game (11 x 11)")
 
 
-def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
-    written = []
+def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions) -> None:
     for spec in specs.values():
         for four in (False, True) if "four_player" in spec.data else (False,):
             kit = load_kit(spec, four)
             tag = "4p" if four else "2p"
-            written += write_laser_kit(spec, kit_parts(kit), kit.sheet, kit.kerf, kit.margin, kit.spacing,
-                                       out_dir / f"kit-{tag}", f"cubes-{tag}")
-            written += write_board(paper_board(kit), out_dir, f"paper-board-{tag}",
-                                   f"Cubes board, {kit.grid} x {kit.grid}", opts)
-    return written
+            add_laser_kit(spec, kit_parts(kit), kit.sheet, kit.kerf, kit.margin, kit.spacing,
+                          plan.sub(f"kit-{tag}"), f"cubes-{tag}")
+            add_board(paper_board(kit), plan, f"paper-board-{tag}", f"Cubes board, {kit.grid} x {kit.grid}", opts)

@@ -16,8 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...errors import SpecError
-from ...paths import project_root
-from ...referee.session import RefereeRules, Refused, TurnReport, names
+from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
 from .kit import load_kit
 from .rules import Position, PawnMove, cell_name, parse_cell, parse_turn, play_turn
@@ -65,10 +64,9 @@ def setup_position(kit_spec, four: bool) -> tuple[Position, tuple[str, ...]]:
 
 def new_game(header: dict, record_path: Path | None) -> CubesGame:
     four = header.get("variant", "two-player") == "four-player"
-    kit_path = (record_path.parent if record_path else Path.cwd()) / header["kit"] if "kit" in header \
-        else project_root() / KIT
+    kit_path = record_reference(header, "kit", KIT)
     try:
-        pos, names = setup_position(load_spec(kit_path), four)
+        pos, names = setup_position(load_spec(kit_path, display=header.get("kit", KIT)), four)
     except SpecError as exc:
         raise Refused("kit", str(exc)) from None
     players = tuple(header.get("players") or names)

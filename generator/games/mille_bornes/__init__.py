@@ -1,9 +1,9 @@
 """Mille Bornes (GB 963,821): the decks (106 cards, and the patent's 112), the card shoe, the referee."""
 from __future__ import annotations
 
-from pathlib import Path
 
-from ...build import BuildOptions, DeckArt, write_decks, write_laser_kit
+from ...build import BuildOptions, DeckArt, add_decks, add_laser_kit, stem_of
+from ...outputs import Plan
 from ...spec import Spec
 from .deck import load_deck
 from .faces import draw_back, draw_face
@@ -23,19 +23,18 @@ def play_options(parser) -> None:
 
 def deck_art(spec: Spec) -> DeckArt:
     deck = load_deck(spec)
-    stem = Path(spec.file).stem
+    stem = stem_of(spec)
     art = DeckArt(stem, deck.title, deck.size, back=draw_back(deck))
     for card in deck.cards:
         art.faces.append((draw_face(card, deck), card.count, f"×{card.count}  {card.name}"))
     return art
 
 
-def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
+def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions) -> None:
     decks = [s for s in specs.values() if s.kind == "mille-bornes-deck"]
-    written = write_decks(decks, deck_art, out_dir, opts)
+    add_decks(decks, deck_art, plan, opts)
     for spec in specs.values():
         if spec.kind == "mille-bornes-shoe":
             shoe = load_shoe(spec)
-            written += write_laser_kit(spec, shoe_parts(shoe), shoe.sheet, shoe.kerf, shoe.margin, shoe.spacing,
-                                       out_dir / "shoe", "mille-bornes-shoe")
-    return written
+            add_laser_kit(spec, shoe_parts(shoe), shoe.sheet, shoe.kerf, shoe.margin, shoe.spacing,
+                          plan.sub("shoe"), "mille-bornes-shoe")

@@ -23,8 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...errors import SpecError
-from ...paths import project_root
-from ...referee.session import RefereeRules, Refused, TurnReport, names
+from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
 from .deck import MilleBornesDeck, load_deck
 from .rules import Hand, HandResult, Tableau, check_tallies, hand_tallies, play_card, score_tallies
@@ -50,12 +49,9 @@ class MBGame:
 
 
 def new_game(header: dict, record_path: Path | None) -> MBGame:
-    path = ((record_path.parent if record_path else Path.cwd()) / header["deck"]) if "deck" in header \
-        else project_root() / DECK
-    if "deck" in header and not path.exists():
-        path = project_root() / header["deck"]
+    path = record_reference(header, "deck", DECK)
     try:
-        deck = load_deck(load_spec(path))
+        deck = load_deck(load_spec(path, display=header.get("deck", DECK)))
     except SpecError as exc:
         raise Refused("deck", str(exc)) from None
     if "scoring" not in deck.spec.data:

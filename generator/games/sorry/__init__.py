@@ -1,9 +1,9 @@
 """Sorry (US 1,903,661): the 44 cards, the board, and the move referee."""
 from __future__ import annotations
 
-from pathlib import Path
 
-from ...build import BuildOptions, write_board, write_decks
+from ...build import BuildOptions, add_board, add_decks, stem_of
+from ...outputs import Plan
 from ...spec import Spec
 from .board import draw_board, load_geometry
 from .deck import deck_art, load_deck
@@ -26,11 +26,9 @@ def referee_commands(sub) -> dict:
     return {"moves": moves_command(REFEREE)}
 
 
-def build(specs: dict[str, Spec], out_dir: Path, opts: BuildOptions) -> list[Path]:
+def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions) -> None:
     decks = [s for s in specs.values() if s.kind == "sorry-deck"]
-    written = write_decks(decks, deck_art, out_dir, opts)
+    add_decks(decks, deck_art, plan, opts)
     for spec in specs.values():
         if spec.kind == "sorry-board":
-            written += write_board(draw_board(spec), out_dir, f"{Path(spec.file).stem}-board",
-                                   f"{spec.data['title']} board", opts)
-    return written
+            add_board(draw_board(spec), plan, f"{stem_of(spec)}-board", f"{spec.data['title']} board", opts)

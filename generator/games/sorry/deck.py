@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
-from ...build import DeckArt
+from ...build import DeckArt, stem_of
 from ...colour import Colour
 from ...draw import Drawing, Style, rotate
 from ...layout.cards import CardSize
@@ -85,7 +84,7 @@ def draw_back(deck: SorryDeck) -> Drawing:
 
 def deck_art(spec: Spec) -> DeckArt:
     deck = load_deck(spec)
-    art = DeckArt(Path(spec.file).stem, deck.title, deck.size, back=draw_back(deck))
+    art = DeckArt(stem_of(spec), deck.title, deck.size, back=draw_back(deck))
     for c in deck.cards:
         art.faces.append((draw_face(deck, c), c["count"], f"×{c['count']}  {c['marking']}"))
     return art

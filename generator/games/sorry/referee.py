@@ -21,8 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...errors import SpecError
-from ...paths import project_root
-from ...referee.session import RefereeRules, Refused, TurnReport, names, record_command
+from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference, record_command
 from ...spec import load_spec
 from .board import Geometry, load_geometry
 from .rules import CARDS, Position, initial_position, legal_moves, loc_name, parse_loc, play
@@ -51,10 +50,9 @@ def _card(c) -> str:
 
 
 def new_game(header: dict, record_path: Path | None) -> SorryGame:
-    path = ((record_path.parent if record_path else Path.cwd()) / header["board"]) if "board" in header \
-        else project_root() / BOARD
+    path = record_reference(header, "board", BOARD)
     try:
-        g = load_geometry(load_spec(path))
+        g = load_geometry(load_spec(path, display=header.get("board", BOARD)))
     except SpecError as exc:
         raise Refused("board", str(exc)) from None
     names = [s.name for s in g.sides]

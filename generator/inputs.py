@@ -1,0 +1,107 @@
+"""Reading input files as strangers: only regular files, of a bounded size, as UTF-8 text; and the
+one place where a name written inside a file (a spec's `deck:`, a record's `board:`) becomes a path.
+
+Specs and records are shared between people. A value read from one must never make the tool read
+a file the user did not point it at: a reference is a relative path that stays inside a folder
+the caller names (the spec's own tree, or the project's specs), symbolic links included.
+"""
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path, PurePosixPath
+
+from .errors import SpecError
+
+# Far above anything real (the largest spec, the 1961 capitals deck, is 35 kB; a long game record
+# a few kB; the land polygons 61 kB), far below what could hurt.
+MAX_SPEC_BYTES = 2 * 1024 * 1024
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+MAX_DATA_BYTES = 16 * 1024 * 1024
+
+
+def read_bytes(path: Path, file: str, limit: int) -> bytes:
+    """The bytes of a regular file no larger than `limit`, or a SpecError naming `file`.
+
+    Opened without blocking, so a FIFO or a device is refused instead of waiting forever; its
+    type is checked on the open descriptor, so it cannot change between the check and the read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise SpecError(file, None, "", f"cannot read: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise SpecError(file, None, "", "cannot read: a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise SpecError(file, None, "", "cannot read: not a regular file")
+        if st.st_size > limit:
+            raise SpecError(file, None, "", f"too large ({st.st_size} bytes; the limit is {limit})")
+        os.set_blocking(fd, True)
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:  # the file grew while we read it
+                raise SpecError(file, None, "", f"too large (over {limit} bytes)")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise SpecError(file, None, "", f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def read_text(path: Path, file: str, limit: int) -> str:
+    return decode_text(read_bytes(path, file, limit), file)
+
+
+def decode_text(data: bytes, file: str) -> str:
+    """UTF-8 text without a byte-order mark or NUL, or a SpecError naming the line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise SpecError(file, line, "", f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") \
+            from None
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte-order mark, as some editors write: not content
+    if "\x00" in text:
+        raise SpecError(file, text[:text.index("\x00")].count("\n") + 1, "", "not text (a NUL character)")
+    return text
+
+
+class ReferenceError_(ValueError):
+    """A reference that names a path outside the folder it must stay in (message says why)."""
+
+
+def confined(root: Path, reference: str, base: Path | None = None) -> Path:
+    """The path `reference` (relative, '/'-separated, read from `base`, default root) names inside
+    `root`, or ReferenceError_.
+
+    Refused: an absolute path, a drive, a backslash, control characters, a path that climbs out
+    of root with '..', and any path whose real location (symbolic links followed) is outside root."""
+    if not isinstance(reference, str) or not reference.strip():
+        raise ReferenceError_("expected a relative path")
+    if any(ord(c) < 32 or ord(c) == 127 for c in reference) or "\\" in reference or ":" in reference:
+        raise ReferenceError_("a path with no control characters, backslashes or colons")
+    pure = PurePosixPath(reference)
+    if pure.is_absolute():
+        raise ReferenceError_("a relative path, not an absolute one")
+    root_real = Path(os.path.realpath(root))
+    base_real = Path(os.path.realpath(base)) if base is not None else root_real
+    lexical = Path(os.path.normpath(base_real / Path(*pure.parts)))
+    target = Path(os.path.realpath(lexical))
+    for p in (lexical, target):
+        if p != root_real and root_real not in p.parents:
+            raise ReferenceError_(f"a path inside {root_real.name or root_real}/ (this one leads out of it)")
+    return target
+
+
+def spec_tree(spec_path: Path) -> Path:
+    """The folder a spec may name other files in: the one above its decks/ or boards/ folder (so a
+    board may name ../decks/x.yaml), or its own folder for a spec kept elsewhere."""
+    parent = Path(os.path.realpath(spec_path)).parent
+    return parent.parent if parent.name in ("decks", "boards") else parent

@@ -1,0 +1,172 @@
+"""Seeded mutations of YAML files, and an in-process runner of the `pnp` command line.
+
+Used by test_fuzz.py (a fast, fixed campaign in CI) and by benchmarks/fuzz.py (a long campaign
+that prints what it found). A mutation is bytes: a file that may no longer be YAML, UTF-8, or sane.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import random
+import re
+import time
+from pathlib import Path
+
+import yaml
+
+# Single-line texts put where a value was: type swaps, huge, tiny and non-finite numbers, strings
+# that look like booleans, control and bidi characters, paths, tags, aliases to nothing, nesting.
+REPLACEMENTS = [
+    ".nan", ".inf", "-.inf", "1e308", "-1e308", "-1", "0", "2.5", "-0.0", "1e-300", "10000000",
+    "123456789012345678901234567890", "0x7fffffff", "1_000_000", '"no"', "no", "yes", "off", "true",
+    "false", "null", "~", "[]", "{}", "[1, 2, 3]", "{a: 1}", '"' + "x" * 5000 + '"',
+    '"' + "\u00e9" * 300 + '"', '"\\u0085 next\\u2028line\\u202e bidi\\x1b[31m red\\x07"', '"\\0nul"',
+    '"../../../../../../tmp/pnp-escape"', '"/tmp/pnp-escape"', '"/dev/zero"', '"C:\\\\x"', "*nowhere",
+    "!!python/object/apply:os.system ['echo hi']", "!!binary aGk=", "!!set {a, b}", "2001-12-14",
+    '"\U0001F600"', "[" * 40 + "]" * 40, "&self [*self]", '"rgb(999,0,0)"', '"nosuchcolour"', '""',
+    '" "', "'#zzzzzz'", "-", "? complex\n", "!custom x", '"%s%n"', "1e400", "-1e400",
+]
+
+BOMB = "\n".join(
+    [f"x{i}: &b{i} [" + ", ".join([f"*b{i - 1}"] * 9 if i else ['"lol"'] * 9) + "]" for i in range(10)])
+
+
+def _nodes(text: str):
+    """Every node of the document with its span (start, end index), or [] if it is not YAML."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except Exception:  # noqa: BLE001  (a file already broken has no nodes to pick)
+        return []
+    out, todo = [], [root] if root is not None else []
+    seen = set()
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        out.append(node)
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                todo += [k, v]
+        elif isinstance(node, yaml.SequenceNode):
+            todo += node.value
+    return out
+
+
+def mutate(data: bytes, rng: random.Random) -> tuple[bytes, str]:
+    """One mutation of a YAML file: (new bytes, what was done)."""
+    text = data.decode("utf-8")
+    nodes = _nodes(text)
+    op = rng.choice(["replace"] * 6 + ["delete", "scale", "truncate", "bytes", "bomb", "unknown",
+                                       "deep", "huge", "nul", "duplicate", "flip"])
+    if op in ("replace", "delete", "scale", "duplicate") and nodes:
+        node = rng.choice(nodes[1:] or nodes)
+        a, b = node.start_mark.index, node.end_mark.index
+        if op == "replace":
+            new = rng.choice(REPLACEMENTS)
+            return (text[:a] + new + text[b:]).encode("utf-8"), f"replace {text[a:b][:30]!r} at line " \
+                f"{node.start_mark.line + 1} with {new[:30]!r}"
+        if op == "delete":
+            return (text[:a] + text[b:]).encode("utf-8"), f"delete {text[a:b][:30]!r}"
+        if op == "scale":
+            ints = [n for n in nodes if isinstance(n, yaml.ScalarNode) and re.fullmatch(r"-?\d+(\.\d+)?", n.value)]
+            if ints:
+                node = rng.choice(ints)
+                a, b = node.start_mark.index, node.end_mark.index
+                factor = rng.choice(["000000", "0000", "e30", ".5", "1"])
+                return (text[:a] + node.value + factor + text[b:]).encode("utf-8"), \
+                    f"scale {node.value} at line {node.start_mark.line + 1} by {factor}"
+        if op == "duplicate":
+            seqs = [n for n in nodes if isinstance(n, yaml.SequenceNode) and n.value and n.flow_style]
+            if seqs:
+                node = rng.choice(seqs)
+                item = node.value[-1]
+                piece = text[item.start_mark.index:item.end_mark.index]
+                a = item.end_mark.index
+                return (text[:a] + (", " + piece) * rng.choice([1, 50, 3000]) + text[a:]).encode("utf-8"), \
+                    f"duplicate an item at line {item.start_mark.line + 1}"
+    if op == "truncate":
+        cut = rng.randrange(len(data) + 1)
+        return data[:cut], f"truncate at byte {cut}"
+    if op == "bytes":
+        at = rng.randrange(len(data) + 1)
+        junk = rng.choice([b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\xe2\x82", b"\x80\x80\x80"])
+        return data[:at] + junk + data[at:], f"invalid UTF-8 at byte {at}"
+    if op == "bomb":
+        if nodes:
+            node = rng.choice(nodes[1:] or nodes)
+            a, b = node.start_mark.index, node.end_mark.index
+            return (BOMB + "\n" + text[:a] + "*b9" + text[b:]).encode("utf-8"), "billion laughs"
+        return (BOMB + "\n" + text).encode("utf-8"), "billion laughs"
+    if op == "unknown":
+        return (text + "\nno_such_key_anywhere: 1\n").encode("utf-8"), "unknown key"
+    if op == "deep":
+        depth = rng.choice([33, 200, 5000])
+        return (text + "\ndeep: " + "[" * depth + "]" * depth + "\n").encode("utf-8"), f"nesting {depth}"
+    if op == "huge":
+        return data + b"# " + b"x" * (5 * 1024 * 1024) + b"\n", "over 5 MB"
+    if op == "nul":
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + b"\x00" + data[at:], f"NUL at byte {at}"
+    # flip: a random printable character somewhere
+    at = rng.randrange(max(1, len(text)))
+    c = rng.choice(":-[]{}&*!|>'\"%@`#,?\t")
+    return (text[:at] + c + text[at + 1:]).encode("utf-8"), f"character {c!r} at {at}"
+
+
+def run_cli(args: list[str], cwd: Path, stdin: str = "") -> tuple[int, str, str, float]:
+    """The real command line, in this process (fast): (exit code, stdout, stderr, seconds)."""
+    from generator.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    start = time.perf_counter()
+    old_stdin = os.sys.stdin
+    try:
+        os.chdir(cwd)
+        os.sys.stdin = io.StringIO(stdin)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as exc:   # argparse's --help and its errors
+                code = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        os.sys.stdin = old_stdin
+        os.chdir(here)
+    return code, out.getvalue(), err.getvalue(), time.perf_counter() - start
+
+
+def tree(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file under folder: (size, mtime in ns), to tell that nothing else was touched."""
+    found = {}
+    for dirpath, dirnames, filenames in os.walk(folder):
+        for name in dirnames + filenames:
+            p = Path(dirpath) / name
+            st = p.lstat()
+            found[str(p.relative_to(folder))] = (st.st_size if not p.is_dir() else 0, st.st_mtime_ns
+                                                 if not p.is_dir() else 0)
+    return found
+
+
+FILE_REF = re.compile(r"^(pnp[\w -]*: |[^\s:][^:]*(:\d+)?: )")
+
+
+def problems(code: int, err: str, seconds: float, limit_s: float = 20.0) -> list[str]:
+    """What is wrong with how a command met bad input (empty when it met it well)."""
+    found = []
+    if code not in (0, 1, 2):
+        found.append(f"exit code {code}")
+    if "Traceback" in err or "internal error" in err:
+        found.append("a traceback or internal error: " + err.strip().splitlines()[-1][:300])
+    if code != 0 and not err.strip():
+        found.append("refused without saying why")
+    for line in err.splitlines():
+        if not FILE_REF.match(line):
+            found.append(f"a line without a file reference: {line[:200]!r}")
+        if len(line) > 420:
+            found.append(f"a line of {len(line)} characters")
+        if any(ord(c) < 32 and c != "\t" for c in line):
+            found.append("a control character in a message")
+    if seconds > limit_s:
+        found.append(f"took {seconds:.1f} s")
+    return found

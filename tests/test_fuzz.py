@@ -1,0 +1,165 @@
+"""Fuzzing what we parse: every shipped spec and every example record, mutated (type swaps,
+deletions, huge and non-finite numbers, unicode, aliases, truncation, bytes that are not UTF-8),
+through the real command line. For each case: exit code 0, 1 or 2; every error line names a file;
+no traceback; nothing touched but the file under test; within a time bound. Seeded: a failure
+names its seed and case, and `PNP_FUZZ_SEED=S PNP_FUZZ_CASES=N` replays or widens the campaign
+(benchmarks/fuzz.py runs a long one and prints what it found).
+
+In CI the planning stage (drawing and nesting every product) runs for the quick games only; the
+other games' specs are fuzzed through loading and their semantic checks. PNP_FUZZ_FULL=1 plans all.
+"""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT
+from fuzzing import mutate, problems, run_cli, tree
+
+SEED = int(os.environ.get("PNP_FUZZ_SEED", "1961"))
+CASES = int(os.environ.get("PNP_FUZZ_CASES", "24"))   # per file
+FULL = os.environ.get("PNP_FUZZ_FULL") == "1"
+SPECS = sorted(str(p.relative_to(ROOT)) for d in ("decks", "boards") for p in (ROOT / d).glob("*.yaml"))
+RECORDS = sorted((ROOT / "tests" / "records").glob("*.yaml"))
+QUICK_GAMES = {"continuo", "count-continuo", "sorry"}   # planned in full even in CI
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fuzz-project")
+    shutil.copytree(ROOT / "decks", root / "decks")
+    shutil.copytree(ROOT / "boards", root / "boards")
+    (root / "output").mkdir()
+    (root / "output" / "keep.txt").write_text("untouched")
+    return root
+
+
+@pytest.fixture
+def quick_plans(monkeypatch):
+    """Plan only the quick games (see the module's doc), unless PNP_FUZZ_FULL=1."""
+    if FULL:
+        return
+    import generator.cli as cli
+    real = cli._plan_game
+
+    def plan_game(plan, game, specs, opts):
+        return real(plan, game, specs, opts) if game in QUICK_GAMES else []
+    monkeypatch.setattr(cli, "_plan_game", plan_game)
+
+
+def _check(case: str, code, err, seconds, before, after, changed: set[str]):
+    found = problems(code, err, seconds)
+    touched = {k for k in set(before) | set(after) if before.get(k) != after.get(k)} - changed
+    if touched:
+        found.append(f"touched {sorted(touched)[:5]}")
+    assert not found, f"{case}: {found}\n{err[:2000]}"
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_fuzz_spec(spec, project, quick_plans):
+    original = (ROOT / spec).read_bytes()
+    rng = random.Random(f"{SEED}:{spec}")
+    target = project / spec
+    try:
+        for i in range(CASES):
+            data, what = mutate(original, rng)
+            target.write_bytes(data)
+            before = tree(project)
+            code, _, err, seconds = run_cli(["validate", spec], project)
+            after = tree(project)
+            _check(f"seed {SEED} {spec} case {i} ({what})", code, err, seconds, before, after, set())
+            if code == 1:
+                assert any(line.startswith(("decks/", "boards/")) for line in err.splitlines()), \
+                    f"case {i} ({what}): no line names a spec\n{err}"
+    finally:
+        target.write_bytes(original)
+
+
+def _game_of(record: Path) -> str:
+    return yaml.safe_load(record.read_text())["game"]
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda p: p.stem)
+def test_fuzz_record_score_and_play(record, project, tmp_path):
+    original = record.read_bytes()
+    game = _game_of(record)
+    rng = random.Random(f"{SEED}:{record.name}")
+    for i in range(CASES):
+        data, what = mutate(original, rng)
+        case = f"seed {SEED} {record.name} case {i} ({what})"
+        path = tmp_path / f"case{i}.yaml"
+        path.write_bytes(data)
+        before = tree(tmp_path)
+        code, _, err, seconds = run_cli(["referee", game, "score", path, "--json"], project)
+        _check(case, code, err, seconds, before, tree(tmp_path), set())
+        if code:
+            assert str(path) in err or err.startswith("pnp"), f"{case}: the error does not name the record\n{err}"
+        # The same file as a journal: resumed, an undo, and quit. On disk afterwards it is either
+        # the same bytes (refused) or a whole record that replays.
+        before = tree(tmp_path)
+        code, _, err, seconds = run_cli(["referee", game, "play", "--journal", path], project,
+                                        stdin="undo\nquit\n")
+        _check(case + " as a journal", code, err, seconds, before, tree(tmp_path), {path.name})
+        if path.read_bytes() != data:
+            code, _, err, _ = run_cli(["referee", game, "score", path], project)
+            assert code == 0, f"{case}: the journal was rewritten into a record that does not replay\n{err}"
+
+
+ARGS = [
+    ["build", "--back-offset", "nan,0"], ["build", "--back-offset", "1e999,1"], ["build", "--back-offset", "1,2,3"],
+    ["build", "no-such-game"], ["build", "--paper", "a0"], ["build", "--out"], ["validate", "/dev/zero"],
+    ["validate", "/"], ["validate", "no/such/file.yaml"], ["referee", "continuo", "best", "tests/records/continuo.yaml",
+                                                          "99999999999999999999"],
+    ["referee", "continuo", "best", "tests/records/continuo.yaml", "1", "--top", "-5"],
+    ["referee", "continuo", "best", "tests/records/continuo.yaml", "RRRR/RRRR"],
+    ["referee", "continuo", "play", "--openings", "99999999999999999999", "--journal", "{tmp}/j.yaml"],
+    ["referee", "continuo", "play", "--openings", "-3", "--journal", "{tmp}/j2.yaml"],
+    ["referee", "sorry", "moves", "tests/records/sorry.yaml", "13"], ["referee", "sorry", "moves", "/dev/null", "1"],
+    ["referee", "sorry", "play", "--players", ",,,", "--journal", "{tmp}/j3.yaml"],
+    ["referee", "sorry", "play", "--journal", "{tmp}"], ["referee", "sorry", "score", "{tmp}"],
+    ["referee", "mille-bornes", "play", "--players", "a\u0085b,a\u0085b", "--journal", "{tmp}/j4.yaml"],
+    ["referee", "mille-bornes", "play", "--players", "Ann,Bob", "--deck", "/etc/passwd", "--journal", "{tmp}/j5.yaml"],
+    ["referee", "mille-bornes", "play", "--players", "Ann,Bob", "--teams", "X=Ann;Y=Zed", "--journal", "{tmp}/j6.yaml"],
+    ["referee", "cubes", "play", "--players", "x" * 5000, "--journal", "{tmp}/j7.yaml"],
+    ["referee", "capitals", "play", "--players", "", "--journal", "{tmp}/j8.yaml"],
+    ["referee", "nope"], ["referee", "sorry"], ["referee", "sorry", "score"], [], ["--help-me"],
+]
+
+
+@pytest.mark.parametrize("args", ARGS, ids=lambda a: " ".join(a)[:60])
+def test_odd_command_lines(args, tmp_path):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    code, _, err, seconds = run_cli(args, ROOT, stdin="quit\n")
+    found = problems(code, err, seconds)
+    assert not found, f"{args}: {found}\n{err}"
+
+
+def test_bounds_hold_in_a_small_address_space(tmp_path):
+    """The worst inputs, in a subprocess limited to 1 GB of memory and 60 s: refused, not run."""
+    import resource
+    import subprocess
+    from fuzzing import BOMB
+    cases = {
+        "bomb.yaml": BOMB + "\nkind: *b9\n",
+        "deep.yaml": "kind: " + "[" * 100000 + "]" * 100000 + "\n",
+        "wide.yaml": "kind: sorry-deck\ncards: [" + ", ".join(["{marking: '1', count: 1000}"] * 20000) + "]\n",
+        "count.yaml": (ROOT / "decks" / "sorry.yaml").read_text().replace("count: 4", "count: 10000000", 1),
+        "anchors.yaml": "a: &a " + "[" * 30 + "1" + "]" * 30 + "\nb: [" + ", ".join(["*a"] * 100000) + "]\n",
+    }
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    for name, body in cases.items():
+        path = tmp_path / name
+        path.write_text(body)
+        r = subprocess.run([sys.executable, "-m", "generator", "validate", str(path)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60, preexec_fn=limit)
+        found = problems(r.returncode, r.stderr, 0)
+        assert r.returncode == 1 and not found, f"{name}: {found}\n{r.stderr[:1000]}"
+        assert str(path) in r.stderr
