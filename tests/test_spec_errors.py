@@ -58,18 +58,18 @@ def test_misspelt_key(project):
 def test_count_not_a_number(project):
     line = break_deck(project, "category: attack, count: 3, symbol: flat-tyre",
                       "category: attack, count: ten, symbol: flat-tyre")
-    assert_refused(project, line, "cards[6].count", 'expected a positive integer, got "ten"')
+    assert_refused(project, line, "cards[6].count", 'expected a whole number from 1 to 1000, got "ten"')
 
 
-@pytest.mark.parametrize("bad", ["0", "-2", "1.5", "true"])
+@pytest.mark.parametrize("bad", ["0", "-2", "1.5", "2.0", "true", "\"3\""])
 def test_count_not_positive_integer(project, bad):
     line = break_deck(project, "category: progress, count: 12,", f"category: progress, count: {bad},")
-    assert_refused(project, line, "cards[3].count", "expected a positive integer")
+    assert_refused(project, line, "cards[3].count", "expected a whole number from 1 to 1000")
 
 
 def test_wrong_type(project):
     line = break_deck(project, "card: {width: 63,", "card: {width: wide,")
-    assert_refused(project, line, "card.width", 'expected a positive length in mm, got "wide"')
+    assert_refused(project, line, "card.width", 'expected a length in mm, over 0 and at most 2000, got "wide"')
 
 
 def test_colour_not_a_colour(project):

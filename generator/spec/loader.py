@@ -92,6 +92,8 @@ def _compose(text: str, file: str):
         if stack:
             parent = stack[-1][0]
             parent.value.append(node)
+            # Where each item was written: for an alias, the alias's line, not its anchor's.
+            parent.item_lines.append(mark.line + 1 if mark else None)
         else:
             root = node
 
@@ -124,6 +126,7 @@ def _compose(text: str, file: str):
             if tag is None or tag == "!":
                 tag = _resolver.resolve(kind, None, event.implicit)
             node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+            node.item_lines = []
             stack.append((node, event.anchor))
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             node, anchor = stack.pop()
@@ -154,21 +157,20 @@ def _walk(root, data, lines: dict, file: str) -> None:
     are finite. Each node is visited once: a node reached again through an alias keeps the line
     of the key that uses it (walking into it again is how aliases would be expanded)."""
     seen_nodes: set[int] = set()
-    todo = [(root, data, ())]
+    todo = [(root, data, (), None)]
     while todo:
-        node, value, path = todo.pop()
-        lines.setdefault(path, node.start_mark.line + 1)
+        node, value, path, line = todo.pop()
+        lines.setdefault(path, line or node.start_mark.line + 1)
         if id(node) in seen_nodes:
             continue
         seen_nodes.add(id(node))
         if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-            raise SpecError(file, node.start_mark.line + 1, format_field(path),
-                            f"expected a finite number, got {node.value}")
+            raise SpecError(file, lines[path], format_field(path), f"expected a finite number, got {node.value}")
         if not isinstance(value, _PLAIN):
             # Dates, sets, binary: YAML has them, our files do not (and JSON output cannot carry them).
             what = {"date": "a date", "datetime": "a date", "set": "a set", "bytes": "binary data"}.get(
                 type(value).__name__, "a value of an unusual type")
-            raise SpecError(file, node.start_mark.line + 1, format_field(path),
+            raise SpecError(file, lines[path], format_field(path),
                             f"expected text, a number, true/false, a list or a mapping, got {what} "
                             "(put it in quotes if it is text)")
         if isinstance(node, yaml.MappingNode) and isinstance(value, dict):
@@ -189,15 +191,15 @@ def _walk(root, data, lines: dict, file: str) -> None:
                                     f"duplicate key (first given on line {keys[key]})")
                 keys[key] = key_line
                 # A key's line is the key's own line, where a reader looks for it.
-                lines[path + (key,)] = key_line
-                children.append((value_node, value[key], path + (key,)))
+                children.append((value_node, value[key], path + (key,), key_line))
             todo.extend(reversed(children))   # in file order: the first problem is reported first
             for key in value:
                 if not isinstance(key, str):
                     raise SpecError(file, lines[path], format_field(path),
                                     f"a key must be text, got {show(key)} (put it in quotes)")
         elif isinstance(node, yaml.SequenceNode) and isinstance(value, list):
-            todo.extend(reversed([(item_node, item, path + (i,))
+            item_lines = getattr(node, "item_lines", ())
+            todo.extend(reversed([(item_node, item, path + (i,), item_lines[i] if i < len(item_lines) else None)
                                   for i, (item_node, item) in enumerate(zip(node.value, value))]))
 
 
@@ -240,6 +242,13 @@ def _registry_and_kinds():
             kinds[path.stem] = schema
     return Registry().with_resources(resources), kinds
 
+
+# Types are exact: where the rules count, 2.0 is not a count (JSON Schema would take it), and a
+# yes-or-no is true or false, never "no" or 0.
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)))
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _format_checker = jsonschema.FormatChecker()
@@ -312,8 +321,7 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
         guess = difflib.get_close_matches(str(kind), list(kinds), n=1)
         hint = f" (did you mean '{guess[0]}'?)" if guess else ""
         raise spec.error(("kind",), f"unknown spec kind {show(kind)}{hint}; known: {', '.join(sorted(kinds))}")
-    validator = jsonschema.Draft202012Validator(kinds[kind], registry=registry,
-                                                format_checker=_format_checker)
+    validator = _Validator(kinds[kind], registry=registry, format_checker=_format_checker)
     problems = []
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         for path, message in _messages(err, spec):

@@ -1,0 +1,350 @@
+"""Every input is a stranger: what bad specs, records and command lines get (README "What bad input
+gets"). One test per way in which the tool once broke trust, set up by hand."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, run_pnp
+from fuzzing import run_cli, tree
+
+from generator.outputs import OutputFolder, Plan, UnsafeName, output_path, safe_name
+from generator.referee.session import Journal, JournalChanged, record_text
+from generator.spec.loader import parse_yaml
+from generator.errors import SpecError
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A throwaway project with the real specs (they name each other) and an output folder that
+    holds something of the user's."""
+    import shutil
+    shutil.copytree(ROOT / "decks", tmp_path / "decks")
+    shutil.copytree(ROOT / "boards", tmp_path / "boards")
+    (tmp_path / "output").mkdir()
+    (tmp_path / "output" / "keep.txt").write_text("untouched")
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+# ---------------------------------------------------------------- confinement
+
+def test_output_names_are_checked_in_one_place(tmp_path):
+    for bad in ("../x", "/etc/passwd", "a/../../b", ".hidden", "", "a\nb", "a\\b", "..", "x" * 200):
+        with pytest.raises(UnsafeName):
+            Plan().add(bad, lambda p: None)
+        with pytest.raises(UnsafeName):
+            output_path(tmp_path, bad)
+    assert Plan().sub("sorry").add("sorry-shop.pdf", lambda p: None) == "sorry/sorry-shop.pdf"
+    # Free text from a spec becomes a safe name, never a path.
+    assert safe_name("../../../tmp/evil") == "tmp-evil"
+    assert safe_name("card 0.5 mm") == "card-0.5-mm"
+    assert safe_name("/") == "x" and safe_name("..") == "x"
+
+
+def test_a_link_inside_the_output_folder_cannot_lead_out(tmp_path):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "sorry").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    with pytest.raises(UnsafeName):
+        output_path(tmp_path / "out", "sorry/x.pdf")
+
+
+def test_a_spec_material_name_cannot_write_outside_out(project, tmp_path):
+    """The laser material of the wall pieces named a path: its files land inside --out."""
+    edit(project / "boards" / "capitals_walls.yaml", "material: card 0.5 mm", 'material: "../../../../../tmp/pnp-escape"')
+    out = tmp_path / "out"
+    code, stdout, err, _ = run_cli(["build", "capitals", "--out", out], project)
+    assert code == 0, err
+    written = [Path(line) for line in stdout.splitlines()]
+    assert written and all(out.resolve() in (project / w).resolve().parents or
+                           out.resolve() in Path(w).resolve().parents for w in written)
+    assert any("tmp-pnp-escape-sheet1.svg" in str(w) for w in written)
+    assert not Path("/tmp/pnp-escape-sheet1.svg").exists()
+
+
+@pytest.mark.parametrize("reference", ["/etc/passwd", "../../../../etc/passwd", "decks/../../x.yaml", "/dev/zero",
+                                       "decks\\mille_bornes.yaml"])
+def test_a_record_cannot_name_a_file_outside_the_project(tmp_path, reference):
+    rec = tmp_path / "game.yaml"
+    rec.write_text(yaml.safe_dump({"game": "mille-bornes", "players": ["Ann", "Bob"], "deck": reference,
+                                   "entries": []}))
+    code, _, err, _ = run_cli(["referee", "mille-bornes", "score", rec], ROOT)
+    assert code == 2 and "refused (deck)" in err and "root:" not in err, err
+
+
+def test_a_spec_cannot_name_a_file_outside_its_tree(project):
+    edit(project / "boards" / "mille_bornes_shoe.yaml", "deck: ../decks/mille_bornes.yaml", "deck: ../../../etc/passwd")
+    code, _, err, _ = run_cli(["validate", "boards/mille_bornes_shoe.yaml"], project)
+    assert code == 1 and err.startswith("boards/mille_bornes_shoe.yaml:") and "deck:" in err, err
+
+
+# ---------------------------------------------------------------- validate means buildable; all or nothing
+
+def test_validate_refuses_what_build_would(project):
+    """Parts that cannot fit their sheet: found by validate, at the sheet's line."""
+    edit(project / "boards" / "mille_bornes_shoe.yaml", "sheet: [600, 400]", "sheet: [60, 40]")
+    code, _, err, _ = run_cli(["validate", "boards/mille_bornes_shoe.yaml"], project)
+    assert code == 1 and "boards/mille_bornes_shoe.yaml:" in err and "laser.sheet" in err and "does not fit" in err, err
+
+
+def test_a_card_larger_than_the_page(project):
+    edit(project / "decks" / "sorry.yaml", "card: {width: 63,", "card: {width: 630,")
+    for args in (["validate"], ["build", "sorry"]):
+        code, _, err, _ = run_cli(args, project)
+        assert code == 1 and err.startswith("decks/sorry.yaml:") and "card:" in err and "does not fit" in err, err
+    assert tree(project / "output").keys() == {"keep.txt"}
+
+
+def test_a_build_of_several_games_writes_all_or_none(project):
+    """Sorry is fine, the shoe cannot fit its sheet: nothing of either is written."""
+    edit(project / "boards" / "mille_bornes_shoe.yaml", "sheet: [600, 400]", "sheet: [60, 40]")
+    before = tree(project / "output")
+    code, _, err, _ = run_cli(["build", "sorry", "mille-bornes"], project)
+    assert code == 1, err
+    assert tree(project / "output") == before
+    assert not [p for p in project.iterdir() if "pnp-build" in p.name]
+
+
+def test_a_failure_while_writing_leaves_out_as_it_was(project, monkeypatch):
+    import generator.build as build
+    calls = []
+
+    def failing(title, pages, cmyk):
+        def write(path):
+            calls.append(path)
+            if len(calls) == 3:
+                raise OSError(28, "No space left on device")
+            Path(path).write_bytes(b"%PDF-")
+        return write
+    monkeypatch.setattr(build, "pdf_writer", failing)
+    before = tree(project / "output")
+    code, _, err, _ = run_cli(["build", "sorry", "continuo"], project)
+    assert code == 2 and "No space left on device" in err, err
+    assert tree(project / "output") == before
+    assert not [p for p in project.iterdir() if "pnp-build" in p.name]
+
+
+def test_a_good_build_keeps_what_else_the_folder_holds(project):
+    code, out, err, _ = run_cli(["build", "continuo"], project)
+    assert code == 0, err
+    assert (project / "output" / "keep.txt").read_text() == "untouched"
+    assert (project / "output" / "continuo" / "continuo-shop.pdf").stat().st_size > 1000
+    # A rebuild drops files a game no longer makes.
+    (project / "output" / "continuo" / "stale.pdf").write_text("old")
+    code, _, err, _ = run_cli(["build", "continuo"], project)
+    assert code == 0 and not (project / "output" / "continuo" / "stale.pdf").exists()
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)])
+def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code):
+    before = tree(project / "output")
+    p = subprocess.Popen([sys.executable, "-m", "generator", "build", "sorry", "continuo", "capitals"], cwd=project,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Wait until it is writing (its staging folder exists), then stop it.
+    deadline = time.time() + 120
+    while time.time() < deadline and not [q for q in project.iterdir() if "pnp-build" in q.name]:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == code, err
+    assert "Traceback" not in err
+    assert tree(project / "output") == before
+    if sig != signal.SIGKILL:
+        assert not [q for q in project.iterdir() if "pnp-build" in q.name]
+    else:
+        # A killed build cannot tidy up; the next one sweeps its staging folder away.
+        assert [q for q in project.iterdir() if "pnp-build" in q.name]
+        with OutputFolder(project / "output"):
+            pass
+        assert not [q for q in project.iterdir() if "pnp-build" in q.name]
+
+
+def test_out_naming_a_file(project):
+    (project / "afile").write_text("mine")
+    code, _, err, _ = run_cli(["build", "sorry", "--out", "afile"], project)
+    assert code == 2 and "not a folder" in err and (project / "afile").read_text() == "mine"
+
+
+# ---------------------------------------------------------------- the journal
+
+HAND_WRITTEN = {
+    "flow list": "game: sorry\nplayers: [red, blue]\nentries: []\n",
+    "entries not last": "game: sorry\nentries:\n- {card: 1, move: out}\nplayers: [red, blue]\n",
+    "no final newline": "game: sorry\nplayers: [red, blue]\nentries:\n  - {card: 1, move: out}",
+    "block entries": "# Tuesday's game\ngame: sorry\nplayers:\n  - red\n  - blue\nentries:\n  - card: 1\n    move: out\n",
+}
+
+
+@pytest.mark.parametrize("name", HAND_WRITTEN)
+def test_play_extends_a_hand_written_record_whole(tmp_path, name):
+    path = tmp_path / "game.yaml"
+    path.write_text(HAND_WRITTEN[name])
+    before = yaml.safe_load(HAND_WRITTEN[name])["entries"]
+    code, _, err, _ = run_cli(["referee", "sorry", "play", "--journal", path], ROOT, stdin="1 out\n")
+    assert code == 0, err
+    after = yaml.safe_load(path.read_text())
+    assert after["players"] == ["red", "blue"]
+    assert after["entries"][:len(before)] == before and len(after["entries"]) == len(before) + 1
+    code, _, err, _ = run_cli(["referee", "sorry", "score", path], ROOT)
+    assert code == 0, err
+    if name == "block entries":
+        assert "# Tuesday's game" in path.read_text()   # the user's comment is kept
+
+
+@pytest.mark.parametrize("name", ["Ann\u0085x", "B\u2028ob", "\U0001F600", '"q', "tab\there", "'", "- x", "no",
+                                  "#hash", "a: b", "\u202eevil", "\x1b[31mred"])
+def test_every_name_survives_the_round_trip(tmp_path, name):
+    header = {"game": "mille-bornes", "players": [name, "Bob"]}
+    text = record_text(header, [{"player": name, "card": "go"}], "mille-bornes")
+    data, _ = parse_yaml(text, "x")
+    assert data["players"] == [name, "Bob"] and data["entries"][0]["player"] == name
+    path = tmp_path / "j.yaml"
+    code, _, err, _ = run_cli(["referee", "mille-bornes", "play", "--journal", path, "--players", f"{name},Bob"],
+                              ROOT, stdin="go\n")
+    assert code == 0, err
+    data = yaml.safe_load(path.read_text())
+    assert data["players"] == [name, "Bob"] and data["entries"] == [{"player": name, "card": "go"}]
+
+
+def test_two_writers_never_interleave(tmp_path):
+    """Two prompts on one journal: the second's entry is refused (reload), never applied to a stale game."""
+    from generator.games.sorry import REFEREE
+    path = tmp_path / "j.yaml"
+    path.write_text("game: sorry\nplayers: [red, blue]\nentries: []\n")
+    first, _ = Journal.open(path, REFEREE)
+    second, _ = Journal.open(path, REFEREE)
+    first.append({"card": 1, "move": "out"})
+    with pytest.raises(JournalChanged):
+        second.append({"card": 1, "move": "out"})
+    with pytest.raises(JournalChanged):
+        second.truncate(0)
+    assert yaml.safe_load(path.read_text())["entries"] == [{"card": 1, "move": "out"}]
+    third, _ = Journal.open(path, REFEREE)   # reloaded: it may write again
+    third.append({"card": 1, "move": "out"})
+    assert len(yaml.safe_load(path.read_text())["entries"]) == 2
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+
+
+def test_the_prompt_refuses_a_stale_entry_and_reloads(tmp_path):
+    path = tmp_path / "j.yaml"
+    path.write_text("game: sorry\nplayers: [red, blue]\nentries: []\n")
+    from generator.games.sorry import REFEREE
+    other, _ = Journal.open(path, REFEREE)
+
+    class Typist:
+        """stdin that lets another writer in after the prompt has read the journal."""
+        lines = iter(["1 out\n", "reload\n", "1 out\n", ""])
+
+        def readline(self):
+            line = next(self.lines)
+            if line == "1 out\n" and other is not None and not other.entries:
+                other.append({"card": 1, "move": "out"})
+            return line
+
+        def isatty(self):
+            return False
+    import io
+    from generator.referee.session import play
+    out = io.StringIO()
+    args = type("A", (), {"players": None, "variant": "standard"})()
+    play(REFEREE, path, args, inp=Typist(), out=out)
+    assert "(stale journal)" in out.getvalue() and "reloaded" in out.getvalue()
+    assert len(yaml.safe_load(path.read_text())["entries"]) == 2
+
+
+def test_a_journal_is_never_half_written(tmp_path, monkeypatch):
+    """A crash in the middle of a write leaves the old record, whole."""
+    from generator.games.sorry import REFEREE
+    import generator.outputs as outputs
+    path = tmp_path / "j.yaml"
+    path.write_text("game: sorry\nplayers: [red, blue]\nentries: []\n")
+    journal, _ = Journal.open(path, REFEREE)
+
+    def crash(*a, **k):
+        raise OSError(5, "I/O error")
+    monkeypatch.setattr(outputs.os, "replace", crash)
+    with pytest.raises(OSError):
+        journal.append({"card": 1, "move": "out"})
+    assert path.read_text() == "game: sorry\nplayers: [red, blue]\nentries: []\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["j.yaml"]
+
+
+# ---------------------------------------------------------------- one line, never a traceback
+
+def test_bad_files_get_one_line(tmp_path):
+    cases = {
+        "not utf-8": b"game: sorry\nplayers: [red, \xff]\nentries: []\n",
+        "nan": b"game: sorry\nplayers: [red, blue]\nentries: [{card: .nan, move: out}]\n",
+        "deep": b"game: sorry\nentries: " + b"[" * 500 + b"]" * 500 + b"\n",
+        "two documents": b"game: sorry\n---\ngame: sorry\n",
+        "a key that is not text": b"game: sorry\n1: 2\nentries: []\n",
+        "a date": b"game: sorry\nplayers: [2024-01-01]\nentries: []\n",
+    }
+    for what, data in cases.items():
+        path = tmp_path / "r.yaml"
+        path.write_bytes(data)
+        code, _, err, _ = run_cli(["referee", "sorry", "score", path], ROOT)
+        assert code == 2 and err.startswith(f"{path}:") and len(err.strip().splitlines()) == 1, (what, err)
+    for target in ("/dev/zero", str(tmp_path)):
+        code, _, err, _ = run_cli(["referee", "sorry", "score", target], ROOT)
+        assert code == 2 and err.startswith(f"{target}: cannot read"), err
+
+
+def test_a_fifo_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    code, _, err, seconds = run_cli(["validate", fifo], ROOT)
+    assert code == 1 and "not a regular file" in err and seconds < 5
+
+
+def test_messages_escape_control_characters_and_cut_long_values(project):
+    edit(project / "decks" / "sorry.yaml", "kind: sorry-deck", 'kind: "\\x1b[2J' + "x" * 3000 + '"')
+    code, _, err, _ = run_cli(["validate", "decks/sorry.yaml"], project)
+    assert code == 1 and "\x1b" not in err and "\\x1b" in err and len(err.strip()) < 420, err
+
+
+def test_numbers_are_bounded(project):
+    edit(project / "decks" / "sorry.yaml", "count: 4", "count: 10000000")
+    code, _, err, seconds = run_cli(["validate", "decks/sorry.yaml"], project)
+    assert code == 1 and "count" in err and "1000" in err and seconds < 5, err
+
+
+def test_unknown_palette_names_are_refused(project):
+    edit(project / "decks" / "sorry.yaml", "face: {colour: paper,", "face: {colour: papper,")
+    code, _, err, _ = run_cli(["validate", "decks/sorry.yaml"], project)
+    assert code == 1 and "face.colour" in err and "papper" in err, err
+
+
+def test_ctrl_c_at_the_prompt_keeps_the_journal(tmp_path):
+    path = tmp_path / "j.yaml"
+    p = subprocess.Popen([sys.executable, "-m", "generator", "referee", "sorry", "play", "--journal", str(path)],
+                         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stdin.write("1 out\n")
+    p.stdin.flush()
+    deadline = time.time() + 60
+    while time.time() < deadline and "move: out" not in (path.read_text() if path.exists() else ""):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=30)
+    assert p.returncode == 130 and "Traceback" not in err, err
+    assert yaml.safe_load(path.read_text())["entries"] == [{"card": "1", "move": "out"}]
+
+
+def test_spec_errors_name_the_right_line_when_aliases_are_used():
+    data, lines = parse_yaml("a: &x {b: 1}\nc: *x\nd: [*x, *x]\n", "f")
+    assert data["c"] == {"b": 1} and lines[("c",)] == 2 and lines[("d", 1)] == 3
+    with pytest.raises(SpecError, match="names no anchor"):
+        parse_yaml("a: &x [*x]\n", "f")
