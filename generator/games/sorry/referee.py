@@ -10,8 +10,9 @@ Record (YAML):
     entries:
       - {player: red, card: 1, move: out}
       - {player: blue, card: 7, move: "20+4 5+3"}
-A 2 lets the same player draw again. Moves: see rules.py (out, 34+7, 34-4, 34+4 12+3, 34x50,
-sorry 50, pass).
+A 2 lets the same player draw again, whether or not he could move with it (the patent: "and the
+player also has an extra turn"). Moves: see rules.py (out, 34+7, 34-4, 34+4 12+3, 34x50, sorry 50,
+pass).
 """
 from __future__ import annotations
 
@@ -59,6 +60,8 @@ def new_game(header: dict, record_path: Path | None) -> SorryGame:
     variant = header.get("variant", "standard")
     default = [names[0], names[2]] if variant == "solitaire" else names
     players = tuple(header.get("players") or default)
+    if len(set(players)) != len(players):
+        raise Refused("players", "each colour plays once")
     for p in players:
         if p not in names:
             raise Refused("players", f"{p!r} is not a colour of the board ({', '.join(names)})")
@@ -75,15 +78,19 @@ def new_game(header: dict, record_path: Path | None) -> SorryGame:
             except ValueError as exc:
                 raise Refused("position", str(exc)) from None
         pos = Position({c: men.get(c, pos.men[c]) for c in players})
-        where = [m for ms in pos.men.values() for m in ms if m[0] == "track"]
-        if len(set(where)) != len(where):
-            raise Refused("position", "two men on one division")
+        crowded = pos.crowded_square()
+        if crowded:
+            where, (a, b) = crowded
+            raise Refused("position", f"two men on one square: {a} and {b} on {where}" if a != b
+                          else f"two {a} men on {where}")
     hands = None
     if variant == "dealt-hand":
         if "hands" not in header:
             raise Refused("hands", "the dealt-hand game lists each player's cards under hands:")
         hands = {c: tuple(_card(x) for x in header["hands"].get(c, [])) for c in players}
-    to_move = players.index(header["to_move"]) if header.get("to_move") in players else 0
+    if "to_move" in header and header["to_move"] not in players:
+        raise Refused("to_move", f"{header['to_move']!r} is not playing ({', '.join(players)})")
+    to_move = players.index(header["to_move"]) if "to_move" in header else 0
     return SorryGame(g, pos, players, to_move, variant, hands)
 
 
@@ -116,7 +123,10 @@ def apply(state: SorryGame, entry: dict) -> tuple[SorryGame, TurnReport]:
         hands = {**hands, colour: tuple(rest)}
     pos, fx = play(state.g, state.position, colour, card, entry["move"])
     winner, lost = _result(state, pos)
-    again = card == "2" and entry["move"].strip().lower() != "pass"
+    # A 2 always earns another draw, even when it could not be used (the patent's "and the player
+    # also has an extra turn" has no condition; the published rules: "even if you could not move"),
+    # unless it ended the game.
+    again = card == "2" and not (winner or lost)
     nxt_player = state.to_move if again else (state.to_move + 1) % len(state.players)
     nxt = replace(state, position=pos, to_move=nxt_player, hands=hands, winner=winner, lost=lost, turn=state.turn + 1)
     effects = fx.text()
@@ -217,9 +227,9 @@ REFEREE = RefereeRules(
     parse_move=parse_move, render=render, prompt=prompt, final_text=final_text,
     header_from_args=header_from_args,
     help_text="Turns: CARD MOVE, e.g.  1 out | 7 34+4 12+3 | 11 34x50 | sorry sorry 50 | 4 pass\n"
-              "  moves CARD   every legal move of the player to move with that card",
+              "  moves CARD   every move the player to move may enter with that card (pass included)",
     extra_commands={"moves": lambda state, rest: "\n".join(
-        f"  {m['move']:<14} {m['does']}" for m in moves_text(state, rest.strip())) or "  pass (no move possible)"})
+        f"  {m['move']:<14} {m['does']}" for m in moves_text(state, rest.strip()))})
 
 
 def moves_command(rules: RefereeRules):
@@ -232,7 +242,5 @@ def moves_command(rules: RefereeRules):
             print(f"{state.players[state.to_move]} with a {args.card}: {len(found)} move(s)")
             for m in found:
                 print(f"  {m['move']:<14} {m['does']}")
-            if not found:
-                print("  pass (no move possible)")
         return 0
     return record_command(rules, moves, attr="position")
