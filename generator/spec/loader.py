@@ -145,7 +145,7 @@ def _compose(text: str, file: str):
             # Registered when complete: an alias inside its own anchor (a cycle) names nothing.
             if anchor:
                 anchors[anchor] = node
-            place(node, anchor, mark)
+            place(node, anchor, node.start_mark)
     return root
 
 
