@@ -14,8 +14,9 @@ from conftest import ROOT
 from generator.build import write_laser_kit
 from generator.errors import SpecError
 from generator.laser.export import sheet_svg
+from generator.laser.joints import box_joints, mates
 from generator.laser.nest import nest
-from generator.games.cubes.kit import (cube_parts, cup_layer, cup_lines, kit_parts, load_kit, pawn_plates,
+from generator.games.cubes.kit import (cube_panels, cube_parts, cup_layer, cup_lines, kit_parts, load_kit, pawn_plates,
                                        rail_break, rail_layer)
 from generator.spec import load_spec
 
@@ -241,6 +242,20 @@ def test_assembled_heights_from_the_parts(kit):
     ring = plain["ring"].outline
     assert ring.interiors and Polygon(ring.interiors[0]).minimum_rotated_rectangle.length / 4 == pytest.approx(
         kit.recess_d, abs=0.05)
+
+
+@pytest.mark.parametrize("king", [False, True])
+def test_cube_walls_mate_and_stand_on_a_plain_bottom(kit, king):
+    """Corners and top are finger-jointed (every edge meets its mate); the walls' feet and the
+    bottom plate are plain, so the plate is whole under the pegs."""
+    panels = {p.name: p for p in cube_panels(kit, king)}
+    lengths = {name: (p.w, p.h, p.w, p.h) for name, p in panels.items()}
+    joints = [j for j in box_joints(list(panels.values())) if "bottom" not in (j[0], j[2])]
+    assert len(joints) == 8
+    for a, ea, b, eb in joints:
+        assert mates(panels[a].edges[ea], lengths[a][ea], panels[b].edges[eb], lengths[b][eb]), (a, ea, b, eb)
+    assert all(panels[w].edges[2].kind == "plain" for w in ("front", "back", "left", "right"))
+    assert all(e.kind == "plain" for e in panels["bottom"].edges)
 
 
 @pytest.mark.parametrize("four", [False, True])
