@@ -1,11 +1,17 @@
 """Cubes rules on positions set up by hand, and the referee's record contract."""
+import io
 import json
+import re
+import textwrap
 
 import pytest
 import yaml
 
-from conftest import run_pnp
+from conftest import ROOT, run_pnp
+from generator.games.cubes import referee as cubes_referee
+from generator.games.cubes.referee import REFEREE, CubesGame, apply, new_game
 from generator.games.cubes.rules import Position, parse_cell, parse_turn, play_turn
+from generator.referee import session
 from generator.referee.session import Refused
 
 W, B = 0, 1
@@ -137,6 +143,152 @@ def test_win_by_king_capture():
     assert res.captured == ["K1"] and res.winner == W and B not in q.kings
 
 
+def test_a_line_is_pushed_along_its_own_length():
+    """"On déplace les cubes en poussant une rangée ou une colonne": a column goes n or s, a row
+    e or w. A column segment pushed east is refused as such, not as a broken row."""
+    p = pos("d4 d5 d6 d7 d8 c4 e4", white=["d4"])
+    before = (set(p.cubes), dict(p.pawns))
+    with pytest.raises(Refused) as exc:
+        turn(p, W, "d4:d8>e2")
+    assert exc.value.rule == "along the push"
+    assert "d4:d8 lies along column d" in exc.value.message and "(this one n or s)" in exc.value.message
+    assert (p.cubes, p.pawns) == before
+    with pytest.raises(Refused) as exc:
+        turn(p, W, "c4:e4>n1")
+    assert exc.value.rule == "along the push" and "(this one e or w)" in exc.value.message
+    with pytest.raises(Refused) as exc:
+        turn(p, W, "c4:d5>n1")
+    assert exc.value.rule == "along the push" and "not part of a row or a column" in exc.value.message
+    q, _ = turn(p, W, "d4:d8>n1")                      # the same column, pushed along itself
+    assert sorted(c for c in q.cubes if c[0] == 3) == [(3, r) for r in range(4, 9)]
+    r, _ = turn(p, W, "c4:e4>e1")                      # and the row through d4, along itself
+    assert cells(r, W) == ["e4"]
+
+
+def test_a_crooked_pawn_move_is_named_in_a_two_move_turn():
+    p = pos("c3 d3 d4 d5", white=["c3"])
+    with pytest.raises(Refused) as exc:
+        turn(p, W, "c3-d4 d4>n1")                      # was refused as "perpendicular"
+    assert exc.value.rule == "rook move"
+
+
+def test_no_pawn_lands_on_a_king_cube():
+    p = pos("c3 c4 c5", white=["c3"], kings={B: "c4"})
+    with pytest.raises(Refused) as exc:
+        turn(p, W, "c3-c4")
+    assert exc.value.rule == "king cube"
+
+
+def test_a_single_cube_moves_like_a_line():
+    """"Un cube isolé se déplace de la même manière qu'un alignement de plusieurs cubes"."""
+    p = pos("e5 a1", white=["e5"], black=["a1"])
+    q, _ = turn(p, W, "e5>n3")
+    assert sorted(q.cubes) == [(0, 0), (4, 7)] and cells(q, W) == ["e8"]
+
+
+def test_pushing_only_your_king_cube_moves_no_pawn():
+    """"Le joueur est forcé de déplacer au minimum un de ses pions, le cube-roi n'est pas
+    considéré comme un pion"."""
+    p = pos("c3 d3 h7 h8", white=["h7"], black=["h8"], kings={W: "c3"})
+    with pytest.raises(Refused) as exc:
+        turn(p, W, "c3>e1")
+    assert exc.value.rule == "a pawn must move"
+
+
+def test_several_pieces_taken_in_one_turn():
+    """"La prise de plusieurs pions dans un même coup est permise"."""
+    p = pos("c4 d4 e4 f4 g4 e5 h8", white=["c4", "g4", "e5"], black=["d4", "f4", "h8"])
+    q, res = turn(p, W, "e5-e4")
+    assert res.captured == ["p4", "p5"] and cells(q, B) == ["h8"] and res.winner is None
+
+
+def test_the_king_cube_takes_part_in_a_capture():
+    """"Le cube-roi peut intervenir dans une prise"."""
+    p = pos("c3 d3 e3 e4 h8", white=["e4"], black=["d3", "h8"], kings={W: "c3"})
+    q, res = turn(p, W, "e4-e3")
+    assert res.captured == ["p2"] and cells(q, B) == ["h8"]
+
+
+def test_a_king_cube_taken_leaves_the_board():
+    """A pawn taken is "éliminé et retiré du jeu", and the king cube "se capture de la même
+    manière qu'un pion": its cube goes with it, leaving a hole."""
+    p = pos("c3 d3 e3 e4", white=["c3", "e4"], black=["h8"], kings={B: "d3"})
+    q, res = turn(p, W, "e4-e3")
+    assert res.captured == ["K1"] and (3, 2) not in q.cubes and len(q.cubes) == len(p.cubes) - 1
+
+
+def test_pushing_an_enemy_pawn_between_two_of_yours_takes_it():
+    """The taker must "créer lui-même la situation de prise": moving the enemy's cube does."""
+    p = pos("a1 b1 c4 e4 d3 h8", white=["a1", "c4", "e4"], black=["d3", "h8"])
+    q, res = turn(p, W, "a1-b1 d3>n1")
+    assert res.captured == ["p4"] and cells(q, B) == ["h8"]
+
+
+def test_pushing_your_own_pawn_between_two_enemies_is_safe():
+    """"Lorsqu'un joueur amène un de ses propres pions entre deux pions adverses, il n'y a pas
+    prise", by a push as by a pawn move; nor is it taken later by a sandwich that already stood."""
+    p = pos("c4 e4 d3 h8 h7", white=["d3"], black=["c4", "e4", "h8"])
+    q, res = turn(p, W, "d3>n1")
+    assert res.captured == [] and cells(q, W) == ["d4"]
+    r, res2 = turn(q, B, "h8-h7")
+    assert res2.captured == [] and cells(r, W) == ["d4"]
+
+
+def test_captures_are_judged_when_the_turn_is_over():
+    """Our reading (README): the push makes a sandwich, the pawn move then unmakes it: nothing
+    is taken."""
+    p = pos("b4 c4 d4 e3 h8", white=["c4", "e3"], black=["d4", "h8"])
+    q, res = turn(p, W, "e3>n1 c4-b4")
+    assert res.captured == [] and cells(q, B) == ["d4", "h8"]
+
+
+def test_four_players_first_king_or_last_pawn_ends_the_game():
+    """"Le jeu prend fin lorsqu'un des joueurs capture l'un des trois cubes-roi adverses, ou le
+    dernier pion d'un joueur adverse"."""
+    names = ("South", "West", "North", "East")
+    c = lambda s: parse_cell(s, 11)  # noqa: E731
+    board = {c(x) for x in "c3 d3 e3 e4 k11 a11 a10 k1 j1 b1".split()}
+    kings = {0: c("b1"), 1: c("a11"), 2: c("k11"), 3: c("d3")}
+    pawns = {"p1": (0, c("c3")), "p2": (0, c("e4")), "p3": (1, c("a10")), "p4": (2, c("k1")), "p5": (3, c("j1"))}
+    game = CubesGame(Position(11, set(board), dict(kings), dict(pawns)), names, captures=(0,) * 4)
+    after, report = apply(game, {"move": "e4-e3"})            # South flanks East's king cube
+    assert report.data["captured"] == ["East's king cube"] and report.data["winner"] == "South"
+    with pytest.raises(Refused) as exc:
+        apply(after, {"move": "a10-a9"})
+    assert exc.value.rule == "game over"
+    # West's last pawn, taken: the game ends though West's king cube still stands
+    board2 = {c(x) for x in "c3 d3 e3 e4 k11 a11 k1 j1 b1 f9".split()}
+    pawns2 = {"p1": (0, c("c3")), "p2": (0, c("e4")), "p3": (1, c("d3")), "p4": (2, c("k1")), "p5": (3, c("j1"))}
+    kings2 = {0: c("b1"), 1: c("a11"), 2: c("k11"), 3: c("f9")}
+    game2 = CubesGame(Position(11, board2, kings2, pawns2), names, captures=(0,) * 4)
+    after2, report2 = apply(game2, {"move": "e4-e3"})
+    assert report2.data["captured"] == ["West's pawn"] and after2.winner == 0
+
+
+def _docs_turns(text):
+    """The turns written in a piece of documentation: pawn moves and pushes, alone or in pairs."""
+    move = r"[a-k]\d{1,2}(?:-[a-k]\d{1,2}|(?::[a-k]\d{1,2})?>[nesw]\d+)"
+    return re.findall(rf"(?<![\w:>-]){move}(?: {move})?(?![\w:>-])", text)
+
+
+def test_every_example_in_the_docs_is_a_legal_turn():
+    """The README's Cubes notation and the prompt's help: each example is accepted as a first
+    turn from the kit's setup; the record in the referee's docstring replays."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("**Cubes.** Cells are named"):readme.index("**Sorry.**")]
+    examples = _docs_turns(section) + _docs_turns(REFEREE.help_text)
+    assert len(examples) >= 8 and "d4-d6 c6:h6>w1" in examples
+    start = new_game({}, None)
+    for text in examples:
+        apply(start, {"move": text})       # raises Refused if the docs are wrong
+    doc = cubes_referee.__doc__
+    record = yaml.safe_load(textwrap.dedent(doc[doc.index("Record (YAML):\n") + 15:doc.index("A line is pushed")]))
+    state = new_game(record, None)
+    for entry in record["entries"]:
+        state, _ = apply(state, entry)
+    assert state.turn == len(record["entries"]) == 3
+
+
 # ---------------------------------------------------------------- the referee contract
 
 def test_record_replays_a_capture(tmp_path):
@@ -174,12 +326,15 @@ def test_four_player_game(tmp_path):
     path = tmp_path / "four.yaml"
     path.write_text("game: cubes\nvariant: four-player\nentries:\n"
                     "  - {move: f4-f6}\n  - {move: d6-f6}\n  - {move: f8-f7}\n  - {move: h6-h4}\n")
-    r = run_pnp("referee", "cubes", "score", path, "--json")
     # West's d6-f6 would land on South's pawn: refused, naming the entry and the rule
-    assert r.returncode == 2 and "entries[1]: refused (onto a pawn)" in r.stderr
+    with pytest.raises(session.RecordError) as exc:
+        session.replay(REFEREE, session.load_record(path, REFEREE))
+    assert "entries[1]: refused (onto a pawn)" in str(exc.value)
     path.write_text("game: cubes\nvariant: four-player\nentries:\n"
                     "  - {move: f4-f6}\n  - {move: d6-e6}\n  - {move: f8-f7}\n  - {move: h6-g6}\n")
-    out = json.loads(run_pnp("referee", "cubes", "score", path, "--json").stdout)
+    buf = io.StringIO()
+    assert session.score(REFEREE, path, True, out=buf) == 0
+    out = json.loads(buf.getvalue())
     assert [t["player"] for t in out["turns"]] == ["South", "West", "North", "East"]
     assert set(out["totals"]) == {"South", "West", "North", "East"}
 

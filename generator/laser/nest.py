@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from shapely import affinity
+
 from .kerf import compensate
 from .parts import Part, translate_part
 
@@ -33,8 +35,14 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
             items.append(p)
     usable_w, usable_h = sheet_w - 2 * margin, sheet_h - 2 * margin
 
+    # A part's compensated bounds, once per part: a part of many islands (the Cubes rail layer's
+    # thousands of dashes) takes most of a second to offset.
+    bounds: dict[int, tuple] = {}
+
     def size(p: Part, rot: bool):
-        minx, miny, maxx, maxy = compensate(p.outline, kerf).bounds
+        if id(p) not in bounds:
+            bounds[id(p)] = compensate(p.outline, kerf).bounds
+        minx, miny, maxx, maxy = bounds[id(p)]
         w, h = maxx - minx, maxy - miny
         return (h, w) if rot else (w, h)
 
@@ -62,10 +70,12 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
             x = y = shelf_h = 0.0
         # Put the compensated outline's top-left at (margin + x, margin + y).
         moved = translate_part(p, 0, 0, rot)
-        cminx, cminy, _, _ = compensate(moved.outline, kerf).bounds
-        moved = translate_part(moved, margin + x - cminx, margin + y - cminy)
+        cut = compensate(moved.outline, kerf)   # offset once, then moved with the part
+        cminx, cminy, _, _ = cut.bounds
+        dx, dy = margin + x - cminx, margin + y - cminy
+        moved = translate_part(moved, dx, dy)
         sheet.parts.append(moved)
-        sheet.cut_paths.append(compensate(moved.outline, kerf))
+        sheet.cut_paths.append(affinity.translate(cut, dx, dy))
         x += w + spacing
         shelf_h = max(shelf_h, h)
     return sheets

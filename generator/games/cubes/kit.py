@@ -5,14 +5,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import unary_union
 
-from ...laser.joints import box_panels
+from ...laser.joints import Edge, Panel, finger_count
 from ...laser.parts import Part, text_polygons, text_score_lines
 from ...spec import Spec
 
-CUP_ANGLE = math.degrees(math.atan(0.5))  # 26.57 degrees: the patent's "26,5 degrés"
+# The patent: "Les quatre cuvettes d'une même case forment un carré décalé de 26,5 degrés par
+# rapport à ladite case": the sides of the square of the four cups are turned from the cell's
+# sides by atan(1/2) = 26.57 degrees, the one turn that spaces the cups' columns (and rows) evenly.
+CUP_TURN = math.atan(0.5)
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,6 @@ class Kit:
     king_height: float
     pawn_height: float
     pawn_d: float
-    u: float                # cup offset unit
     cup_depth: float
     peg_d: float
     peg_h: float
@@ -83,20 +85,40 @@ def load_kit(spec: Spec, four_player: bool = False) -> Kit:
             raise spec.error(path, f"is {have} mm, but this layer makes a {want} mm depth or height")
     if start > grid or (grid - start) % 2:
         raise spec.error(("start_square",), f"a centred {start} x {start} square does not fit a {grid} x {grid} grid")
-    if 2 * cups["offset"] + cups["peg_diameter"] / 2 > cube["size"] / 2 - mats["cube"]["thickness"]:
-        raise spec.error(("cups", "offset"), "the pegs would sit on the cube's finger joints; make it smaller")
+    cell = cube["size"] + cube["clearance"]
+    reach = max(abs(v) for xy in cup_offsets(cell) for v in xy) + cups["peg_diameter"] / 2
+    if reach > cube["size"] / 2:
+        raise spec.error(("cube", "clearance"), f"the outer cups sit {reach:.2f} mm from the cell's centre with "
+                                                f"their pegs, past the cube's side; make it smaller")
+    dash = cell / 4 - 2 * rail_break(cups["peg_diameter"], cups["fit"], rails["gap"])
+    if dash < 1.0:
+        raise spec.error(("rails", "gap"), f"the rails between two crossings would be {dash:.2f} mm long; "
+                                           f"make it smaller")
     las = d["laser"]
     return Kit(d["title"], grid, start, players["count"], players["cubes"], players["kings"], players["pawns_each"],
                cube["size"], cube["clearance"], cube["recess_diameter"], cube["recess_depth"],
                d["king_cube"]["height"], d["pawn"]["height"], d["pawn"]["diameter"],
-               cups["offset"], cups["depth"], cups["peg_diameter"], cups["peg_height"], cups["fit"],
+               cups["depth"], cups["peg_diameter"], cups["peg_height"], cups["fit"],
                rails["height"], rails["width"], rails["gap"], d["stop"]["width"], d["stop"]["margin"],
                mats, las["kerf"], tuple(las["sheet"]), las["margin"], las["spacing"])
 
 
-def cup_offsets(u: float) -> list[tuple[float, float]]:
-    """The four cups of a cell, from its centre: a square turned atan(1/2), y down."""
-    return [(2 * u, u), (-u, 2 * u), (-2 * u, -u), (u, -2 * u)]
+def cup_offsets(cell: float) -> list[tuple[float, float]]:
+    """The four cups of a cell, from its centre (y down): the corners of a square whose sides are
+    turned CUP_TURN from the cell's. Its corners' columns are then evenly spaced, at -3, -1, 1 and
+    3 eighths of a cell (rows likewise); at that size the cup lines of neighbouring cells go on
+    at the same pitch, so the board's cup lines (and its rails) are one even lattice, a quarter
+    cell apart, each cup in line with its homologues only."""
+    corner = CUP_TURN + math.pi / 4          # a corner, seen from the centre, is 45 degrees off the sides
+    radius = 3 * cell / 8 / math.sin(corner)  # the outermost column at 3/8 of the cell
+    turns = [corner + q * math.pi / 2 for q in range(4)]
+    return [(round(radius * math.cos(a), 9), round(radius * math.sin(a), 9)) for a in turns]
+
+
+def rail_break(peg_d: float, fit: float, gap: float) -> float:
+    """Half the length of a rail's break where a peg's path crosses it: the peg's half-width, its
+    play, and a gap, so a peg sliding along one cup line never touches a rail of the other way."""
+    return (peg_d + fit) / 2 + gap
 
 
 def cell_centre(kit: Kit, col: int, row: int) -> tuple[float, float]:
@@ -110,8 +132,14 @@ def cup_centres(kit: Kit) -> list[tuple[float, float]]:
     for row in range(kit.grid):
         for col in range(kit.grid):
             cx, cy = cell_centre(kit, col, row)
-            out += [(cx + dx, cy + dy) for dx, dy in cup_offsets(kit.u)]
+            out += [(cx + dx, cy + dy) for dx, dy in cup_offsets(kit.cell)]
     return out
+
+
+def cup_lines(kit: Kit) -> list[float]:
+    """Where the cup lines run, across the cup and rail layers: the columns' x, which are also the
+    rows' y (the board is square)."""
+    return sorted({round(x, 6) for x, _ in cup_centres(kit)})
 
 
 def _label(part: Part, text: str, x: float, y: float, size: float = 3.0) -> Part:
@@ -141,27 +169,31 @@ def cup_layer(kit: Kit) -> Part:
         box(a + thick_w / 2, a + thick_w / 2, b - thick_w / 2, b - thick_w / 2))
     engraved = unary_union(lines + [ring]).difference(unary_union([h.buffer(0.6) for h in holes]))
     part.engrave = list(engraved.geoms) if hasattr(engraved, "geoms") else [engraved]
-    return _label(part, "CUP LAYER", m + 2, m + kit.cell * 0.5 + 1.2, 2.2)
+    # In the middle of the first cell, clear of its cups (they lie 3/8 of a cell out).
+    return _label(part, "CUP LAYER", m + kit.cell / 2 - 7.2, m + kit.cell / 2 + 1.1, 2.2)
 
 
 def rail_layer(kit: Kit) -> Part:
-    """A lattice of rails along every cup line, broken round every cup, held by a border."""
+    """The rails: a dash of rail along every cup line between each two crossings of cup lines,
+    and a border that registers them on the cup layer. The patent's rails are "discontinus pour
+    permettre le mouvement dans les deux directions": every crossing is a place where a peg sliding
+    along one line passes a rail of the other way (four of a cell's sixteen crossings are its
+    cups), so every rail is broken at every crossing, by the width of a peg's path (rail_break).
+    The dashes are islands: the layer is kiss-cut from self-adhesive sheet, the web weeded away,
+    and dashes and border laid on the cup layer together with application tape."""
     size = kit.inner
     w = kit.rail_w
-    rails = []
-    for col in range(kit.grid):
-        for dx, _ in cup_offsets(kit.u):
-            x = cell_centre(kit, col, 0)[0] + dx
-            rails.append(box(x - w / 2, 0, x + w / 2, size))
-    for row in range(kit.grid):
-        for _, dy in cup_offsets(kit.u):
-            y = cell_centre(kit, 0, row)[1] + dy
-            rails.append(box(0, y - w / 2, size, y + w / 2))
-    border = box(0, 0, size, size).difference(box(2.5, 2.5, size - 2.5, size - 2.5))
-    clear = (kit.peg_d + kit.fit) / 2 + kit.rail_gap
-    gaps = unary_union([Point(c).buffer(clear, quad_segs=16) for c in cup_centres(kit)])
-    lattice = unary_union(rails + [border]).difference(gaps).union(border)
-    return _label(Part("rail layer", lattice, material="rail_layer"), "RAILS", 3.5, 2.2, 1.6)
+    h = rail_break(kit.peg_d, kit.fit, kit.rail_gap)
+    lines = cup_lines(kit)
+    dashes = []
+    for a, b in zip(lines, lines[1:]):
+        for x in lines:
+            dashes.append(box(x - w / 2, a + h, x + w / 2, b - h))   # along a column
+            dashes.append(box(a + h, x - w / 2, b - h, x + w / 2))   # along a row
+    edge = lines[0] - h                   # the border keeps the rails' gap from the outermost pegs
+    border = box(0, 0, size, size).difference(box(edge, edge, size - edge, size - edge))
+    part = Part("rail layer", MultiPolygon([border] + dashes), material="rail_layer")
+    return _label(part, "RAILS", 3.5, 2.2, 1.6)
 
 
 def base_plate(kit: Kit) -> Part:
@@ -186,28 +218,56 @@ def frame(kit: Kit) -> Part:
 
 # ---------------------------------------------------------------- cubes, pegs, pawns
 
-def cube_parts(kit: Kit, king: bool = False) -> list[Part]:
-    """One cube's parts: a finger-jointed box, a top ring (plain cubes) and four pegs."""
+def cube_panels(kit: Kit, king: bool = False) -> list[Panel]:
+    """A cube's box: four walls finger-jointed at the corners and to the top panel, standing on a
+    plain bottom plate glued under them. The cups' outer lines lie 3/8 of a cell from the centre,
+    so the pegs sit near the cube's sides, over where a finger-jointed bottom would meet the
+    walls: a whole plate keeps every peg on one piece of wood."""
     t = kit.t("cube")
-    ring_t = kit.t("ring")
-    height = kit.king_height if king else kit.cube - ring_t
+    height = kit.king_height if king else kit.cube - kit.t("ring")
+    wall = height - t                    # the walls stand on the bottom plate
+    fw, fh = finger_count(kit.cube, t), finger_count(wall, t)
+    male, female, plain = (lambda n: Edge("male", n)), (lambda n: Edge("female", n)), Edge()
+    # Edges: top, right, bottom, left (as in joints.box_panels: front and back own the corners).
+    return [Panel("front", kit.cube, wall, (male(fw), male(fh), plain, male(fh))),
+            Panel("back", kit.cube, wall, (male(fw), male(fh), plain, male(fh))),
+            Panel("left", kit.cube, wall, (male(fw), female(fh), plain, female(fh))),
+            Panel("right", kit.cube, wall, (male(fw), female(fh), plain, female(fh))),
+            Panel("top", kit.cube, kit.cube, (female(fw),) * 4),
+            Panel("bottom", kit.cube, kit.cube, (plain,) * 4)]
+
+
+def peg_marks(kit: Kit) -> list[tuple[float, float]]:
+    """Where the pegs go on the bottom plate, from its centre, as the laser sees its face (which
+    is the face that goes down): the cups seen from below, so the cups' pattern mirrored. The
+    square's turn has a hand; unmirrored, the pegs would form the other hand and miss the cups."""
+    return [(-dx, dy) for dx, dy in cup_offsets(kit.cell)]
+
+
+def cube_parts(kit: Kit, king: bool = False) -> list[Part]:
+    """One cube's parts: the box (cube_panels), a top ring (plain cubes) and four pegs."""
+    t = kit.t("cube")
     tag = "K" if king else "C"
     parts = []
-    for panel in box_panels(kit.cube, kit.cube, height, t, top=True):
+    for panel in cube_panels(kit, king):
         part = panel.part(t, material="cube")
-        h = panel.h
         if panel.name == "bottom":
-            # Where the pegs go, scored on the outside face: the pattern's turn must match the cups.
-            c = kit.cube / 2
-            for dx, dy in cup_offsets(kit.u):
-                part.score.append(LineString(Point(c + dx, c + dy).buffer(kit.peg_d / 2, quad_segs=8).exterior.coords))
+            # Where the pegs go, scored on the face that goes down; ticks square the notches with
+            # the cube's sides (they must run along the rails).
+            c, r = kit.cube / 2, kit.peg_d / 2
+            for dx, dy in peg_marks(kit):
+                x, y = c + dx, c + dy
+                part.score.append(LineString(Point(x, y).buffer(r, quad_segs=8).exterior.coords))
+                for ux, uy in ((1, 0), (0, 1), (-1, 0), (0, -1)):
+                    part.score.append(LineString([(x + ux * (r + 0.3), y + uy * (r + 0.3)),
+                                                  (x + ux * (r + 1.0), y + uy * (r + 1.0))]))
             _label(part, f"{tag} OUT", c - 5, c + 1, 2.4)
         elif panel.name == "top" and king:
             crown = Polygon([(8, 21), (8, 11), (11.5, 15), (15, 9), (18.5, 15), (22, 11), (22, 21)])
             part.engrave.append(crown)
             _label(part, "", 0, 0)
         else:
-            _label(part, f"{tag} {panel.name}", t + 1.5, h / 2 + 1, 2.4)
+            _label(part, f"{tag} {panel.name}", t + 1.5, panel.h / 2 + 1, 2.4)
         parts.append(part)
     if not king:
         ring = Part("ring", box(0, 0, kit.cube, kit.cube).difference(
@@ -232,7 +292,7 @@ def pawn_plates(kit: Kit, player: int) -> list[Part]:
     # Foot, body, neck, head; the neck keeps 2.3 mm of wood each side of the slot that crosses it.
     neck = t + 4.6
     head_r = neck / 2 + 0.4
-    head_y = head_r + 0.2
+    head_y = head_r                     # the head's top is the pawn's top: 25 mm from its foot
     profile = unary_union([
         box(0, H - 3, D, H),                                             # foot
         Polygon([(1.0, H - 3), (D - 1.0, H - 3), (D / 2 + neck / 2, head_y + head_r * 0.6),

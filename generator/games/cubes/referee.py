@@ -4,10 +4,11 @@ Record (YAML):
     game: cubes
     variant: two-player          # or four-player (11 x 11, four kings, 5 pawns each)
     players: [White, Black]      # optional: the kit's setup names them
-    entries:
+    entries:                     # from the kit's setup:
       - {move: "d4-d6"}                 # a pawn move, like a rook, over cubes only
-      - {move: "e7:e8>n1"}              # push the line e7..e8 north 1 (or "e7>n1": the line through e7)
-      - {move: "d6-g6 g5:g7>n1"}        # both, in either order, the second perpendicular to the first
+      - {move: "e8:e3>s1"}              # push the line e8..e3 south 1 (or "e8>s1": the line through e8)
+      - {move: "c3-c5 c5:h5>w2"}        # both, in either order, the second perpendicular to the first
+A line is pushed along its own length: a row e or w, a column n or s.
 Cells: columns a.. from the left, rows 1.. from the bottom, as the first player sees the board.
 """
 from __future__ import annotations
@@ -168,5 +169,5 @@ REFEREE = RefereeRules(
     game="cubes", record_kind="cubes-record", new_game=new_game, apply=apply, summary=summary,
     parse_move=parse_move, render=render, prompt=prompt, final_text=final_text,
     header_from_args=header_from_args,
-    help_text="Turns: c3-c7 (pawn) | d4>e2 or d4:d8>e2 (push the line through d4 / from d4 to d8, east 2) |\n"
-              "  both in either order, perpendicular: c3-c7 d7:d9>e1")
+    help_text="Turns: c3-c6 (pawn) | d4>e2 or c4:h4>e2 (push the line through d4 / from c4 to h4, east 2;\n"
+              "  a row goes e or w, a column n or s) | both in either order, perpendicular: d4-d6 c6:h6>w1")

@@ -46,6 +46,11 @@ class PawnMove:
     def axis(self) -> str:
         return "h" if self.src[1] == self.dst[1] else "v"
 
+    @property
+    def straight(self) -> bool:
+        """Along a row or a column, to another cell: the only moves a pawn has."""
+        return self.src != self.dst and (self.src[0] == self.dst[0] or self.src[1] == self.dst[1])
+
 
 @dataclass(frozen=True)
 class Push:
@@ -106,12 +111,17 @@ def parse_turn(text: str, n: int) -> list:
     return moves
 
 
+def check_rook_move(mv: PawnMove) -> None:
+    if not mv.straight:
+        raise Refused("rook move", f"{cell_name(mv.src)}-{cell_name(mv.dst)}: a pawn moves along its row or its "
+                                   f"column, like a rook")
+
+
 def move_pawn(pos: Position, player: int, mv: PawnMove) -> Position:
     found = pos.pawn_at(mv.src)
     if not found or found[1] != player:
         raise Refused("own pawn", f"no pawn of yours on {cell_name(mv.src)}")
-    if mv.src == mv.dst or (mv.src[0] != mv.dst[0] and mv.src[1] != mv.dst[1]):
-        raise Refused("rook move", "a pawn moves along its row or its column, like a rook")
+    check_rook_move(mv)
     step = ((mv.dst[0] > mv.src[0]) - (mv.dst[0] < mv.src[0]), (mv.dst[1] > mv.src[1]) - (mv.dst[1] < mv.src[1]))
     c = mv.src
     while c != mv.dst:
@@ -142,11 +152,27 @@ def line_through(pos: Position, cell: Cell, axis: str) -> list[Cell]:
     return run
 
 
+def check_segment_along_push(mv: Push) -> None:
+    """A named segment start:end must lie along the push: "on déplace les cubes en poussant une
+    rangée ou une colonne", a row east or west, a column north or south, never sideways."""
+    seg = f"{cell_name(mv.start)}:{cell_name(mv.end)}"
+    same_row, same_col = mv.start[1] == mv.end[1], mv.start[0] == mv.end[0]
+    if not (same_row or same_col):
+        raise Refused("along the push", f"{seg} is not part of a row or a column")
+    if not (same_row if mv.axis == "h" else same_col):
+        lies, way = (f"column {cell_name(mv.start)[0]}", "n or s") if same_col else (f"row {mv.start[1] + 1}", "e or w")
+        raise Refused("along the push", f"the segment {seg} lies along {lies}, but >{mv.direction} pushes along a "
+                                        f"{'row' if mv.axis == 'h' else 'column'}: a line is pushed along its own "
+                                        f"length (this one {way})")
+
+
 def push(pos: Position, mv: Push) -> Position:
     if mv.start not in pos.cubes:
         raise Refused("no cube", f"there is no cube on {cell_name(mv.start)} to push")
     if mv.distance < 1:
         raise Refused("distance", "a push moves one cell at least")
+    if mv.end is not None:
+        check_segment_along_push(mv)
     run = line_through(pos, mv.start, mv.axis)
     if mv.end is not None:
         ends = {run[0], run[-1]}
@@ -212,6 +238,9 @@ class TurnResult:
 def play_turn(pos: Position, player: int, moves: list) -> tuple[Position, TurnResult]:
     if len(moves) > 2 or (len(moves) == 2 and type(moves[0]) is type(moves[1])):
         raise Refused("one of each", "a turn is one pawn move, one push, or one of each; never two of a kind")
+    for mv in moves:   # a crooked pawn move has no direction to be perpendicular to: say what is wrong
+        if isinstance(mv, PawnMove):
+            check_rook_move(mv)
     if len(moves) == 2 and moves[0].axis == moves[1].axis:
         raise Refused("perpendicular", "the second move must be perpendicular to the first")
     nxt = pos
@@ -228,7 +257,8 @@ def play_turn(pos: Position, player: int, moves: list) -> tuple[Position, TurnRe
     winner = None
     for pid in captured:
         if pid.startswith("K"):
-            del nxt.kings[int(pid[1:])]
+            # "se capture de la même manière qu'un pion": taken, it leaves the game, cube and all
+            nxt.cubes.discard(nxt.kings.pop(int(pid[1:])))
             winner = player
         else:
             victim = nxt.pawns.pop(pid)[0]
