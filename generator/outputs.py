@@ -170,6 +170,16 @@ class Plan:
     def add_bytes(self, name: str, make: Callable[[], bytes]) -> str:
         return self.add(name, lambda path: Path(path).write_bytes(make()))
 
+    def write_into(self, folder: Path) -> list[Path]:
+        """Write every product straight into folder (tests and tools; a build stages its writes)."""
+        written = []
+        for product in self.products.values():
+            path = output_path(Path(folder), product.rel)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            product.write(path)
+            written.append(path)
+        return written
+
 
 # ---------------------------------------------------------------- the output folder, whole
 

@@ -11,11 +11,12 @@ from shapely.ops import unary_union
 from shapely.strtree import STRtree
 
 from conftest import ROOT
-from generator.build import write_laser_kit
+from generator.build import add_laser_kit
 from generator.errors import SpecError
 from generator.laser.export import sheet_svg
 from generator.laser.joints import box_joints, mates
 from generator.laser.nest import nest
+from generator.outputs import Plan
 from generator.games.cubes.kit import (cube_panels, cube_parts, cup_layer, cup_lines, kit_parts, load_kit, pawn_plates,
                                        rail_break, rail_layer)
 from generator.spec import load_spec
@@ -36,7 +37,9 @@ def kit_out(tmp_path_factory, kit):
     dashes are written as SVG only, to keep the test quick."""
     out = tmp_path_factory.mktemp("cubes-kit")
     parts = [cup_layer(kit)] + cube_parts(kit) + pawn_plates(kit, 1)
-    write_laser_kit(load_spec(KIT_YAML), parts, kit.sheet, kit.kerf, kit.margin, kit.spacing, out, "cubes-2p")
+    plan = Plan()
+    add_laser_kit(load_spec(KIT_YAML), parts, kit.sheet, kit.kerf, kit.margin, kit.spacing, plan, "cubes-2p")
+    plan.write_into(out)
     rail_sheet, = nest([rail_layer(kit)], *kit.sheet, kerf=kit.kerf, margin=kit.margin, spacing=kit.spacing)
     (out / "cubes-2p-rail-layer-sheet1.svg").write_text(sheet_svg(rail_sheet))
     return out

@@ -123,10 +123,7 @@ def test_dxf_reads_back_in_mm_with_closed_cut_polylines(tmp_path):
     sheet = nest([part], 100, 60, kerf=0.2)[0]
     plan = Plan()
     add_sheets([sheet], plan, "test")
-    written = []
-    for product in plan.products.values():
-        written.append(tmp_path / product.rel)
-        product.write(written[-1])
+    written = plan.write_into(tmp_path)
     dxf = next(p for p in written if p.suffix == ".dxf")
     doc = ezdxf.readfile(dxf)
     assert doc.header["$INSUNITS"] == 4
