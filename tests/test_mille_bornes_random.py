@@ -13,7 +13,7 @@ equals the referee's; the same hand entered as tallies scores the same; undo (re
 but the last) restores the state before the last entry exactly; and one record a configuration goes
 through YAML and the record schema and replays to the same state.
 
-PNP_RANDOM_GAMES sets how many hands (default 150); the test prints the figures."""
+PNP_RANDOM_GAMES sets how many hands (default 100); the test prints the figures."""
 import os
 import random
 import time
@@ -26,7 +26,7 @@ from generator.games.mille_bornes.rules import HAZARD_OF, HAZARDS, PROTECTS, car
 from generator.referee import session
 from generator.referee.session import Refused
 
-HANDS = int(os.environ.get("PNP_RANDOM_GAMES", "150"))
+HANDS = int(os.environ.get("PNP_RANDOM_GAMES", "100"))
 SIX = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 CONFIGS = [  # deck, players, teams, short
     ("decks/mille_bornes.yaml", SIX[:2], None, False),

@@ -188,7 +188,7 @@ def apply(state: MBGame, entry: dict) -> tuple[MBGame, TurnReport]:
             return nxt, _report(nxt, f"hand {result.number} ends", result)
         raise Refused("event", f"no event {entry['event']!r} (draw-pile-empty, end-of-hand)")
     player = entry.get("player")
-    if player not in state.team_of:
+    if not isinstance(player, str) or player not in state.team_of:
         raise Refused("player", f"{player!r} is not playing ({', '.join(state.seats)})")
     seats = list(state.seats)
     seat = seats.index(player)

@@ -358,7 +358,7 @@ def play_card(hand: Hand, seats: list, team_of: dict, card_of, scoring: dict, en
         return h
     if cat == "attack":
         target = entry.get("target")
-        if target not in team_of:
+        if not isinstance(target, str) or target not in team_of:
             raise Refused("target", f"an attack names its target: one of {', '.join(seats)}")
         tt_name = team_of[target]
         if tt_name == team:
