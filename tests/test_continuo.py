@@ -1,4 +1,8 @@
-"""Continuo: the tile family and its 42, the patent's worked scores, refusals, `best`, the prompt."""
+"""Continuo: the tile family and its 42, the patent's worked scores (both variants, whichever way the
+record names them), refusals one rule a test, exact types, `best`, the prompt. Records are replayed
+in-process; the command line is run where its exit code and output are the point."""
+import argparse
+import io
 import json
 from collections import Counter
 from itertools import product
@@ -7,10 +11,14 @@ import pytest
 import yaml
 
 from conftest import ROOT, run_pnp
+from generator.games.continuo import REFEREE as CONTINUO
+from generator.games.continuo.count import REFEREE as COUNT
 from generator.games.continuo.deck import load_deck
+from generator.games.continuo.referee import best_text
 from generator.games.continuo.rules import Layout, Placement, best_placements, place
 from generator.games.continuo.tiles import (band_sequences, band_tile, canonical, deck_sequences,
                                             regions, rotate_tile)
+from generator.referee import session
 from generator.referee.session import Refused
 from generator.spec import load_spec
 
@@ -88,23 +96,72 @@ def write_record(tmp_path, entries, **header):
     return path
 
 
-@pytest.mark.parametrize("variant, scores, chains", [
-    ("continuo", [14, 10, 18], [[6, 4, 4], [6, 4], [7, 7, 4]]),
-    ("count-continuo", [34, 16, 40], [[6, 4, 4], [6, 4], [7, 7, 4]]),
+def replay(path, rules=CONTINUO):
+    """(error line or None, state, the --json summary), as `pnp referee GAME score --json`."""
+    try:
+        state, reports, _ = session.replay(rules, session.load_record(path, rules))
+    except session.RecordError as exc:
+        return str(exc), None, None
+    return None, state, rules.summary(state, reports)
+
+
+PLAIN, COUNTED = [14, 10, 18], [34, 16, 40]
+
+
+@pytest.mark.parametrize("rules, header, scores", [
+    (CONTINUO, {}, PLAIN),
+    (CONTINUO, {"variant": "continuo"}, PLAIN),
+    (CONTINUO, {"variant": "count-continuo"}, COUNTED),
+    (CONTINUO, {"game": "count-continuo"}, COUNTED),
+    # The count-continuo referee: the game id decides, whatever the record says or omits.
+    (COUNT, {}, COUNTED),
+    (COUNT, {"game": "count-continuo"}, COUNTED),
+    (COUNT, {"variant": "continuo"}, COUNTED),
+    (COUNT, {"game": "count-continuo", "variant": "continuo"}, COUNTED),
 ])
-def test_patent_worked_figures(tmp_path, variant, scores, chains):
-    path = write_record(tmp_path, FIG, variant=variant, openings=1)
-    r = run_pnp("referee", "continuo", "score", path, "--json")
-    assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)
+def test_patent_worked_figures(tmp_path, rules, header, scores):
+    err, _, out = replay(write_record(tmp_path, FIG, openings=1, **header), rules)
+    assert err is None, err
     scored = [p for p in out["placements"] if not p["opening"]]
     assert [p["score"] for p in scored] == scores
-    assert [sorted((c["size"] for c in p["chains"]), reverse=True) for p in scored] == chains
+    assert out["game"] == out["variant"] == ("count-continuo" if scores == COUNTED else "continuo")
+    assert [sorted((c["size"] for c in p["chains"]), reverse=True) for p in scored] == [[6, 4, 4], [6, 4], [7, 7, 4]]
     colours = [sorted((c["colour"], c["size"]) for c in p["chains"]) for p in scored]
     assert colours == [[("blue", 4), ("blue", 4), ("green", 6)], [("blue", 6), ("red", 4)],
                        [("blue", 7), ("blue", 7), ("green", 4)]]
     assert out["totals"] == {"Ann": scores[0] + scores[2], "Bob": scores[1]}
     assert out["winner"] is None and out["complete"] is False
+
+
+def test_count_continuo_from_the_command_line(tmp_path):
+    # A record that does not say its variant, scored and searched by `count-continuo`: Count rules.
+    path = write_record(tmp_path, FIG, openings=1)
+    r = run_pnp("referee", "count-continuo", "score", path, "--json")
+    assert r.returncode == 0, r.stderr
+    assert [p["score"] for p in json.loads(r.stdout)["placements"]][1:] == COUNTED
+    r = run_pnp("referee", "count-continuo", "best", path, "7", "--top", "1")
+    assert r.returncode == 0, r.stderr
+    best = int(r.stdout.splitlines()[1].split()[0])
+    _, state, _ = replay(path, COUNT)
+    assert best == best_placements(state.layout, state.deck.tiles[6], state.numbers)[0][0] == 40
+
+
+def test_best_ranks_by_the_variant_of_the_game(tmp_path):
+    # The same layout and tile: plain Continuo counts compartments, Count continuo their numbers; the
+    # placement `best` puts first is accepted with the score `best` gives it, under either referee.
+    path = write_record(tmp_path, FIG, openings=1)
+    for rules in (CONTINUO, COUNT):
+        _, state, _ = replay(path, rules)
+        text = best_text(state, 7, 1)
+        score, at = text.splitlines()[1].split()[0], text.splitlines()[1].split("at ")[1]
+        r, c = (int(v) for v in at.split()[0].split(","))
+        rot = int(at.split("turned ")[1]) if "turned" in at else 0
+        nxt, report = rules.apply(state, {"tile": 7, "at": [r, c], "rotation": rot})
+        assert report.data["score"] == int(score)
+        counted = sum(ch.value for ch in place(state.layout, Placement(state.deck.tiles[6], r, c, rot),
+                                               {"R": 1, "B": 2, "G": 3, "Y": 4})[1])
+        plain = sum(ch.size for ch in place(state.layout, Placement(state.deck.tiles[6], r, c, rot))[1])
+        assert int(score) == (counted if rules is COUNT else plain)
 
 
 def test_chain_joined_through_the_new_tile_counts_once():
@@ -121,8 +178,7 @@ def test_chain_within_the_new_tile_alone_does_not_score():
 
 
 def test_winner_when_all_tiles_down(tmp_path):
-    path = write_record(tmp_path, FIG, openings=1, end=4)
-    out = json.loads(run_pnp("referee", "continuo", "score", path, "--json").stdout)
+    _, _, out = replay(write_record(tmp_path, FIG, openings=1, end=4))
     assert out["complete"] and out["winner"] == "Ann" and out["totals"] == {"Ann": 32, "Bob": 10}
 
 
@@ -132,27 +188,78 @@ def test_winner_when_all_tiles_down(tmp_path):
     ({"tile": 5, "at": [1, 1]}, "no overlap"),
     ({"tile": 5, "at": [-4, -4]}, "edge contact"),         # corner to corner only
     ({"tile": 5, "at": [8, 8]}, "edge contact"),
-    ({"tile": 999, "at": [0, 8]}, "tile number"),
+    ({"tile": 43, "at": [0, 8]}, "tile number"),
     ({"tile": 5, "at": [0, 8], "player": "Bob"}, "turn order"),  # Ann, Bob, then Ann again
     ({"tile": 5, "at": [0, 8], "opening": True}, "opening"),
     ({"tile": ["XXXX", "XXXX", "XXXX", "XXXX"], "at": [0, 8]}, "tile colours"),
+    ({"tile": 2.0, "at": [0, 8]}, "tile number"),           # JSON Schema's integer; not a whole number here
+    ({"tile": 5, "at": [0.0, 8]}, "at"),
+    ({"tile": 5, "at": [0, 8], "rotation": 90.0}, "rotation"),
 ])
 def test_refused_entries(tmp_path, entry, rule):
     entries = FIG[:3]  # card 6 sits at rows 4-7, cols 4-7: a tile at (8, 8) meets only its corner
     path = write_record(tmp_path, entries + [entry], openings=1)
-    r = run_pnp("referee", "continuo", "score", path)
-    assert r.returncode == 2
-    line = r.stderr.strip()
-    assert line.startswith(f"{path}:") and "entries[3]: refused (" + rule + ")" in line, line
-    n = int(line.split(":")[1])
+    err, _, _ = replay(path)
+    assert err.startswith(f"{path}:") and "entries[3]: refused (" + rule + ")" in err, err
+    n = int(err.split(":")[1])
     assert yaml.safe_load(path.read_text()) and path.read_text().splitlines()[n - 1].lstrip().startswith("- ")
 
 
+@pytest.mark.parametrize("entry, field", [
+    ({"tile": 5, "at": [0, 8], "opening": "yes"}, "entries[3].opening"),
+    ({"tile": True, "at": [0, 8]}, "entries[3].tile"),
+    ({"tile": "5", "at": [0, 8]}, "entries[3].tile"),
+    ({"tile": 5, "at": [0, 8], "rotation": 45}, "entries[3].rotation"),
+    ({"tile": 145, "at": [0, 8]}, "entries[3].tile"),
+    ({"tile": 5, "at": [0, 5000]}, "entries[3].at[1]"),
+])
+def test_wrong_types_name_file_line_and_field(tmp_path, entry, field):
+    path = write_record(tmp_path, FIG[:3] + [entry], openings=1)
+    err, _, _ = replay(path)
+    assert err.startswith(f"{path}:") and f": {field}: expected " in err, err
+
+
+def test_the_game_counts_its_tiles(tmp_path):
+    assert "refused (end)" in replay(write_record(tmp_path, FIG, end=43))[0]          # a pack of 42
+    assert "refused (openings)" in replay(write_record(tmp_path, FIG, end=4, openings=5))[0]
+    assert "refused (openings)" in replay(write_record(tmp_path, FIG, openings=2.0))[0]
+
+
 def test_each_tile_once(tmp_path):
-    path = write_record(tmp_path, [{"tile": 1, "at": [0, 0], "opening": True},
-                                   {"tile": 1, "at": [0, 4], "opening": True}])
-    r = run_pnp("referee", "continuo", "score", path)
-    assert r.returncode == 2 and "refused (each tile once)" in r.stderr
+    err, _, _ = replay(write_record(tmp_path, [{"tile": 1, "at": [0, 0], "opening": True},
+                                               {"tile": 1, "at": [0, 4], "opening": True}]))
+    assert "refused (each tile once)" in err
+
+
+def test_rows_of_a_pack_tile_are_that_tile(tmp_path):
+    # "no two cards of the pack are identical": tile 1's rows, turned, are tile 1 again.
+    one = deck().tiles[0]
+    entries = [{"tile": 1, "at": [0, 0], "opening": True},
+               {"tile": list(rotate_tile(one, 90)), "at": [0, 4], "opening": True}]
+    err, _, _ = replay(write_record(tmp_path, entries, openings=2))
+    assert "refused (each tile once)" in err and "tile 1" in err
+
+
+def test_the_two_opening_tiles_score_the_most_they_can(tmp_path):
+    # "the top two cards are ... placed ... so that the maximum score is obtained" (not recorded).
+    tiles = deck().tiles
+    layout, _ = place(Layout(), Placement(tiles[0], 0, 0))
+    ranked = best_placements(layout, tiles[1])
+    most = ranked[0][0]
+    worse = next(r for r in ranked if r[0] < most)
+    opening = {"tile": 1, "at": [0, 0], "opening": True}
+    second = lambda r: {"tile": 2, "at": [r[1], r[2]], "rotation": r[3], "opening": True}
+    err, _, _ = replay(write_record(tmp_path, [opening, second(worse)]))
+    assert "refused (opening maximum)" in err and f"{most} with this tile, not {worse[0]}" in err
+    err, state, out = replay(write_record(tmp_path, [opening, second(ranked[0])]))
+    assert err is None and out["totals"] == {"Ann": 0, "Bob": 0}
+    # `best` for the second opening tile lists just the maximal placements.
+    _, state, _ = replay(write_record(tmp_path, [opening]))
+    text = best_text(state, 2, 100)
+    assert "only the maximum" in text and all(int(ln.split()[0]) == most for ln in text.splitlines()[1:])
+    # Three opening tiles (three players): which total is meant is not said; not checked.
+    err, _, _ = replay(write_record(tmp_path, [opening, second(worse)], openings=3))
+    assert err is None
 
 
 def test_refused_placement_leaves_layout_unchanged():
@@ -161,12 +268,6 @@ def test_refused_placement_leaves_layout_unchanged():
     with pytest.raises(Refused):
         place(layout, Placement(tuple(FIG[1]["tile"]), 2, 2))
     assert layout.cells == before
-
-
-def test_bad_record_field_names_line(tmp_path):
-    path = write_record(tmp_path, [{"tile": 1, "at": [0, "x"]}])
-    r = run_pnp("referee", "continuo", "score", path)
-    assert r.returncode == 2 and "entries[0].at[1]" in r.stderr and f"{path}:" in r.stderr
 
 
 # ---------------------------------------------------------------- best
@@ -213,21 +314,48 @@ def test_best_command(tmp_path):
 
 def test_play_journals_undoes_and_resumes(tmp_path):
     journal = tmp_path / "j.yaml"
-    moves = "open 1 0,0\nopen 2 0,4\n3 4,0\n3 4,4\n5 9,9\nundo\n4 4,0 90\nquit\n"
-    r = run_pnp("referee", "continuo", "play", "--journal", journal, "--players", "Ann,Bob",
-                cwd=tmp_path, input=moves)
-    assert "refused, entry 3 (each tile once)" in r.stdout
-    assert "refused, entry 3 (edge contact)" in r.stdout
-    assert r.returncode == 2  # refused input, not at a terminal
+    tiles = deck().tiles
+    layout, _ = place(Layout(), Placement(tiles[0], 0, 0))
+
+    def at_best(n):   # "N ROW,COL ROT" at the best place for tile n, and the layout after it
+        _, r, c, rot = best_placements(layout, tiles[n - 1])[0]
+        return f"{n} {r},{c} {rot}", place(layout, Placement(tiles[n - 1], r, c, rot))[0]
+    second, layout = at_best(2)                                 # the second opening tile scores the most
+    third, _ = at_best(3)
+    fourth, after = at_best(4)
+    moves = f"open 1 0,0\nopen {second}\n{third}\n{third}\nbest 4 1\n5 99,99\nundo\n{fourth}\nquit\n"
+    args = argparse.Namespace(players="Ann,Bob", variant="continuo", openings=None)
+    out = io.StringIO()
+    code = session.play(CONTINUO, journal, args, inp=io.StringIO(moves), out=out)
+    text = out.getvalue()
+    assert "refused, entry 3 (each tile once)" in text and "refused, entry 3 (edge contact)" in text, text
+    assert "legal placements of tile 4" in text
+    assert code == 2  # refused input, not at a terminal
     rec = yaml.safe_load(journal.read_text())
-    assert rec["players"] == ["Ann", "Bob"]
+    assert rec["players"] == ["Ann", "Bob"] and rec["game"] == "continuo"
     assert [e["tile"] for e in rec["entries"]] == [1, 2, 4]  # 3 was undone, 4 replaced it
     # resume: the journal is a record; play takes up where it stopped
-    r = run_pnp("referee", "continuo", "play", "--journal", journal, cwd=tmp_path, input="5 -4,0\nquit\n")
-    assert "Resumed" in r.stdout and r.returncode == 0
-    out = json.loads(run_pnp("referee", "continuo", "score", journal, "--json").stdout)
-    assert [p["tile"] for p in out["placements"]] == [1, 2, 4, 5]
-    assert [p["player"] for p in out["placements"]] == [None, None, "Ann", "Bob"]
+    out = io.StringIO()
+    layout = after
+    fifth, _ = at_best(5)
+    assert session.play(CONTINUO, journal, args, inp=io.StringIO(f"{fifth}\nquit\n"), out=out) == 0, out.getvalue()
+    assert "Resumed" in out.getvalue()
+    _, _, summary = replay(journal)
+    assert [p["tile"] for p in summary["placements"]] == [1, 2, 4, 5]
+    assert [p["player"] for p in summary["placements"]] == [None, None, "Ann", "Bob"]
+
+
+def test_count_continuo_play_writes_a_count_continuo_journal(tmp_path):
+    journal = tmp_path / "j.yaml"
+    args = argparse.Namespace(players="Ann,Bob", openings=1)
+    out = io.StringIO()
+    assert session.play(COUNT, journal, args, inp=io.StringIO("open 1 0,0\n2 0,4\nquit\n"), out=out) == 0
+    rec = yaml.safe_load(journal.read_text())
+    assert rec["game"] == "count-continuo" and "variant" not in rec
+    _, state, summary = replay(journal, COUNT)
+    assert summary["variant"] == "count-continuo" and state.numbers
+    # The plain referee scores it as its game id says: Count continuo.
+    assert replay(journal, CONTINUO)[2]["totals"] == summary["totals"]
 
 
 @pytest.mark.parametrize("game, stem", [("continuo", "continuo"), ("count-continuo", "count_continuo")])

@@ -32,9 +32,10 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions) -> None:
     add_decks(specs.values(), deck_art, plan, opts)
 
 
-def play_options(parser, default_variant: str = "continuo") -> None:
+def play_options(parser, variants: bool = True) -> None:
     parser.add_argument("--players", help="names, comma-separated (a new game; default two players)")
-    parser.add_argument("--variant", choices=["continuo", "count-continuo"], default=default_variant)
+    if variants:   # count-continuo is always Count continuo: its game id decides
+        parser.add_argument("--variant", choices=["continuo", "count-continuo"], default="continuo")
     parser.add_argument("--openings", type=int, help="unscored opening tiles (default 2, or 3 for three players)")
 
 

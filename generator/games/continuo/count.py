@@ -9,7 +9,7 @@ REFEREE = make_rules("count-continuo")
 
 
 def play_options(parser) -> None:
-    _play_options(parser, default_variant="count-continuo")
+    _play_options(parser, variants=False)
 
 
 def referee_commands(sub) -> dict:

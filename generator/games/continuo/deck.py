@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from ...colour import Colour
@@ -31,6 +32,11 @@ class ContinuoDeck:
     back: dict
     rules: str
     example: list[Placement]
+
+    @cached_property
+    def number_by_shape(self) -> dict[Tile, int]:
+        """Tile number (1-based) by its canonical shape: rows naming a pack tile are that tile."""
+        return {canonical(t): i for i, t in enumerate(self.tiles, 1)}
 
     @property
     def numbers(self) -> dict[str, int] | None:

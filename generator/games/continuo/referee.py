@@ -2,8 +2,8 @@
 entry (rules.py does the placing and the chains); session.py does records, prompt and journal.
 
 Record (YAML):
-    game: continuo
-    variant: continuo            # or count-continuo (chains score the sum of their numbers)
+    game: continuo               # or count-continuo: chains score the sum of their numbers
+    variant: continuo            # (game: continuo only) count-continuo, as `play --variant` writes it
     players: [Ann, Bob]
     openings: 2                  # unscored opening tiles; default 2, or 3 for three players
     entries:
@@ -13,6 +13,8 @@ Record (YAML):
       - {tile: [RRGG, RRGG, BBYY, BBYY], at: [4, 4]}  # a house tile, given inline
 `at` is the [row, column] of the tile's top-left compartment after turning it (rows down,
 columns right, any integers); `rotation` is clockwise, in degrees.
+The game id decides the variant: `pnp referee count-continuo` always plays Count continuo, and so does
+a record saying `game: count-continuo`; `pnp referee continuo` reads `variant:` (default continuo).
 Prompt notation: `[open] TILE ROW,COL [ROTATION]`, e.g. `open 12 0,0`, `30 4,0 90`,
 `RRGG/RRGG/BBYY/BBYY 4,4`; and `best TILE` for the best placements of a tile.
 """
@@ -25,10 +27,11 @@ from ...referee.session import RefereeRules, Refused, TurnReport, names, record_
 from ...spec import load_spec
 from ...errors import SpecError
 from .deck import ContinuoDeck, load_deck
-from .rules import Layout, Placement, best_placements, place
-from .tiles import Tile
+from .rules import ROTATIONS, Layout, Placement, best_placements, place
+from .tiles import Tile, canonical
 
 DECK_FILES = {"continuo": "decks/continuo.yaml", "count-continuo": "decks/count_continuo.yaml"}
+ENTRY_KEYS = {"tile", "at", "rotation", "opening", "player"}
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,11 @@ class ContinuoState:
     @property
     def numbers(self):
         return {k: c.number for k, c in self.deck.colours.items()} if self.variant == "count-continuo" else None
+
+    @property
+    def pack_number(self) -> dict:
+        """A pack tile's number, by its shape however turned."""
+        return self.deck.number_by_shape
 
     @property
     def placed(self) -> int:
@@ -72,38 +80,78 @@ def load_variant_deck(variant: str, deck_path: str | None, record_path: Path | N
         raise Refused("deck", str(exc)) from None
 
 
-def new_game(header: dict, record_path: Path | None) -> ContinuoState:
-    variant = header.get("variant", "continuo")
+def whole(value, where: str, rule: str) -> int:
+    # Exact: a YAML 2.0 or true is not a whole number (JSON Schema lets 2.0 pass as an integer).
+    if type(value) is not int:
+        raise Refused(rule, f"{where}: expected a whole number, got {value!r}")
+    return value
+
+
+def variant_of(game: str, header: dict) -> str:
+    """The game id decides: count-continuo (the command's, or the record's game:) is Count continuo;
+    plain continuo reads the record's variant:, Continuo by default."""
+    if game == "count-continuo" or header.get("game") == "count-continuo":
+        return "count-continuo"
+    return header.get("variant", "continuo")
+
+
+def new_game(header: dict, record_path: Path | None, game: str = "continuo") -> ContinuoState:
+    variant = variant_of(game, header)
     deck = load_variant_deck(variant, header.get("deck"), record_path)
     players = tuple(header["players"])
     if len(set(players)) != len(players):
         raise Refused("players", "two players with the same name")
-    openings = header.get("openings", 3 if len(players) == 3 else 2)
-    return ContinuoState(deck, variant, players, openings, header.get("end", len(deck.tiles)), Layout(),
-                         (0,) * len(players))
+    openings = whole(header.get("openings", 3 if len(players) == 3 else 2), "openings", "openings")
+    end = whole(header.get("end", len(deck.tiles)), "end", "end")
+    if not 1 <= end <= len(deck.tiles):
+        raise Refused("end", f"a game uses at most the {len(deck.tiles)} tiles of the pack, not {end}")
+    if openings > end:
+        raise Refused("openings", f"{openings} opening tiles in a game of {end}")
+    return ContinuoState(deck, variant, players, openings, end, Layout(), (0,) * len(players))
 
 
 def _tile_of(state: ContinuoState, spec) -> tuple[Tile, str, int | None]:
-    if isinstance(spec, int):
-        n = len(state.deck.tiles)
-        if not 1 <= spec <= n:
-            raise Refused("tile number", f"the deck has tiles 1 to {n}, not {spec}")
-        if spec in state.used:
-            raise Refused("each tile once", f"tile {spec} is already on the table")
-        return state.deck.tiles[spec - 1], str(spec), spec
-    tile = tuple(spec)
-    bad = sorted({ch for row in tile for ch in row} - set(state.deck.colours))
-    if bad:
-        raise Refused("tile colours", f"colour letter(s) {', '.join(bad)} not in the deck's colours "
-                                      f"({', '.join(state.deck.colours)})")
-    return tile, "/".join(tile), None
+    """The tile an entry names: (its rows, how to show it, its number in the pack or None)."""
+    n = len(state.deck.tiles)
+    if isinstance(spec, (list, tuple)):
+        tile = tuple(spec)
+        if len(tile) != 4 or any(not isinstance(row, str) or len(row) != 4 for row in tile):
+            raise Refused("tile", "a tile is four rows of four colour letters")
+        bad = sorted({ch for row in tile for ch in row} - set(state.deck.colours))
+        if bad:
+            raise Refused("tile colours", f"colour letter(s) {', '.join(bad)} not in the deck's colours "
+                                          f"({', '.join(state.deck.colours)})")
+        # "no two cards of the pack are identical": rows that are a pack tile (turned or not) are that tile.
+        number = state.pack_number.get(canonical(tile))
+        if number in state.used:
+            raise Refused("each tile once", f"these rows are tile {number}, already on the table")
+        return tile, "/".join(tile), number
+    number = whole(spec, "tile", "tile number")
+    if not 1 <= number <= n:
+        raise Refused("tile number", f"the deck has tiles 1 to {n}, not {number}")
+    if number in state.used:
+        raise Refused("each tile once", f"tile {number} is already on the table")
+    return state.deck.tiles[number - 1], str(number), number
+
+
+def must_maximise(state: ContinuoState) -> bool:
+    """The two-card opening: "placed ... so that the maximum score is obtained" (the patent). Two
+    cards score the same whichever is laid first, so the second must make the most it can.
+    (Three cards: which total is maximal is not said; we do not check it.)"""
+    return state.openings == 2 and state.placed == 1
 
 
 def apply(state: ContinuoState, entry: dict) -> tuple[ContinuoState, TurnReport]:
     if state.complete:
         raise Refused("game over", f"all {state.end} tiles are down")
+    extra = sorted(set(entry) - ENTRY_KEYS, key=str) if isinstance(entry, dict) else ["(not a mapping)"]
+    if extra or "tile" not in entry or "at" not in entry:
+        raise Refused("entry", f"an entry is a tile, at [row, column], and perhaps rotation, opening, player"
+                               + (f" (not {extra[0]})" if extra else ""))
     tile, label, number = _tile_of(state, entry["tile"])
-    opening = bool(entry.get("opening", False))
+    opening = entry.get("opening", False)
+    if type(opening) is not bool:
+        raise Refused("opening", f"opening: expected true or false, got {opening!r}")
     if opening and state.opening_done:
         raise Refused("opening", f"the game opened with {state.openings} tile(s); this one is a player's turn")
     if not opening and not state.opening_done:
@@ -112,10 +160,22 @@ def apply(state: ContinuoState, entry: dict) -> tuple[ContinuoState, TurnReport]
     player = None if opening else state.to_play
     if "player" in entry and not opening and entry["player"] != player:
         raise Refused("turn order", f"it is {player}'s turn, not {entry['player']}'s")
-    row, col = entry["at"]
-    p = Placement(tile, row, col, entry.get("rotation", 0), opening, label)
+    at = entry["at"]
+    if not isinstance(at, (list, tuple)) or len(at) != 2:
+        raise Refused("at", "at is [row, column]")
+    row, col = (whole(v, "at", "at") for v in at)
+    rotation = whole(entry.get("rotation", 0), "rotation", "rotation")
+    if rotation not in ROTATIONS:
+        raise Refused("rotation", f"a tile turns by 0, 90, 180 or 270 degrees, not {rotation}")
+    p = Placement(tile, row, col, rotation, opening, label)
     layout, chains = place(state.layout, p, state.numbers)
-    score = 0 if opening else sum(c.value for c in chains)
+    made = sum(c.value for c in chains)
+    if opening and must_maximise(state):
+        most = best_placements(state.layout, tile, state.numbers)[0][0]
+        if made < most:
+            raise Refused("opening maximum", f"the two opening tiles are laid so that the maximum score is "
+                                             f"obtained: {most} with this tile, not {made} (best shows where)")
+    score = 0 if opening else made
     totals = list(state.totals)
     if player is not None:
         totals[state.players.index(player)] += score
@@ -132,7 +192,7 @@ def apply(state: ContinuoState, entry: dict) -> tuple[ContinuoState, TurnReport]
     else:
         standing = ", ".join(f"{n} {t}" for n, t in zip(state.players, totals))
         text = f"{nxt.placed:2d}. {who}: tile {label} at {row},{col}{rot}: {chain_text} = {score}   [{standing}]"
-    data = {"index": nxt.placed - 1, "player": player, "tile": number if number else list(tile),
+    data = {"index": nxt.placed - 1, "player": player, "tile": number if label.isdigit() else list(tile),
             "at": [row, col], "rotation": p.rotation, "opening": opening, "score": score,
             "chains": [{"colour": names[c.colour], "size": c.size, "value": c.value, "tiles": list(c.tiles)}
                        for c in chains]}
@@ -148,7 +208,7 @@ def winner(state: ContinuoState) -> str | None:
 
 
 def summary(state: ContinuoState, reports: list[TurnReport]) -> dict:
-    return {"game": "continuo", "variant": state.variant, "players": list(state.players),
+    return {"game": state.variant, "variant": state.variant, "players": list(state.players),
             "placements": [r.data for r in reports],
             "totals": dict(zip(state.players, state.totals)),
             "winner": winner(state), "complete": state.complete, "placed": state.placed, "end": state.end}
@@ -225,12 +285,25 @@ def prompt(state: ContinuoState) -> str:
     return f"{state.to_play} ({state.totals[state.players.index(state.to_play)]})"
 
 
+def ranked_placements(state: ContinuoState, tile: Tile) -> list[tuple[int, int, int, int]]:
+    """Every placement of tile the next entry may make, best first: [(score, row, col, rotation)].
+    (A symmetric tile's turns that put down the same compartments are listed once; on an empty
+    table the first tile may go anywhere, and is listed at 0,0.)"""
+    if state.complete:
+        raise Refused("game over", f"all {state.end} tiles are down")
+    ranked = best_placements(state.layout, tile, state.numbers)
+    if ranked and must_maximise(state):
+        ranked = [r for r in ranked if r[0] == ranked[0][0]]
+    return ranked
+
+
 def best_text(state: ContinuoState, tile_spec, top: int = 10) -> str:
     tile, label, _ = _tile_of(state, tile_spec)
-    ranked = best_placements(state.layout, tile, state.numbers)
+    ranked = ranked_placements(state, tile)
     if not ranked:
         return f"tile {label} cannot be placed"
-    lines = [f"{len(ranked)} legal placements of tile {label}; the best {min(top, len(ranked))}:"]
+    opening = " (the second opening tile: only the maximum is allowed)" if must_maximise(state) else ""
+    lines = [f"{len(ranked)} legal placements of tile {label}{opening}; the best {min(top, len(ranked))}:"]
     for score, r, c, rot in ranked[:top]:
         lines.append(f"  {score:4d}  at {r},{c}" + (f" turned {rot}" if rot else ""))
     return "\n".join(lines)
@@ -245,17 +318,22 @@ def _best_command(state: ContinuoState, rest: str) -> str:
 
 def header_from_args(args) -> dict:
     players = names(args.players, "Player 1,Player 2")
-    header = {"variant": args.variant, "players": players}
+    header = {"players": players}
+    if getattr(args, "variant", None):          # count-continuo's play has no --variant: its id decides
+        header["variant"] = args.variant
     if args.openings is not None:
         header["openings"] = args.openings
     return header
 
 
-def make_rules(default_variant: str) -> RefereeRules:
+def make_rules(game: str) -> RefereeRules:
+    """The referee of `continuo` or `count-continuo`; records of either game are accepted, and
+    count-continuo's are always scored as Count continuo (variant_of)."""
     return RefereeRules(
-        game="count-continuo" if default_variant == "count-continuo" else "continuo",
-        games=("continuo",),
-        record_kind="continuo-record", new_game=new_game, apply=apply, summary=summary,
+        game=game,
+        games=(game, "count-continuo" if game == "continuo" else "continuo"),
+        record_kind="continuo-record", new_game=lambda header, path: new_game(header, path, game),
+        apply=apply, summary=summary,
         parse_move=parse_move, render=render, prompt=prompt, final_text=final_text,
         header_from_args=header_from_args,
         help_text="Moves: [open] TILE ROW,COL [ROTATION]  e.g. open 12 0,0 | 30 4,0 90 | RRGG/RRGG/BBYY/BBYY 4,4\n"

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ...referee.session import Refused
 from .tiles import Tile, rotate_tile
+from .tiles import regions as tile_regions
 
 Cell = tuple[int, int]
 ROTATIONS = (0, 90, 180, 270)
@@ -107,8 +108,27 @@ def place(layout: Layout, p: Placement, numbers: dict[str, int] | None = None) -
 
 # ---------------------------------------------------------------- the best-placement finder
 
+@dataclass(frozen=True)
+class Shape:
+    """A turned tile, analysed once: its compartments, and its own one-colour regions, each with the
+    cells just outside the tile that border it (each outside cell borders exactly one compartment)."""
+    cells: tuple        # ((row, col), ...) inside the tile
+    regions: tuple      # ((colour, size, ((row, col), ...) outside), ...)
+
+
+def shape_of(turned: Tile) -> Shape:
+    regions = []
+    for region in tile_regions(turned):
+        r, c = next(iter(region))
+        outside = sorted({(y + dy, x + dx) for (y, x) in region for dy, dx in NEIGHBOURS
+                          if not (0 <= y + dy < 4 and 0 <= x + dx < 4)})
+        regions.append((turned[r][c], len(region), tuple(outside)))
+    return Shape(tuple((r, c) for r in range(4) for c in range(4)), tuple(regions))
+
+
 class RegionIndex:
-    """The layout's chains labelled once, so each candidate placement is scored in O(16)."""
+    """The layout's chains labelled once, so each candidate placement is scored by looking only at
+    the cells just outside the new tile."""
 
     def __init__(self, layout: Layout, numbers: dict[str, int] | None):
         self.layout = layout
@@ -135,87 +155,53 @@ class RegionIndex:
             self.colour.append(colour)
             self.value.append(n if numbers is None else numbers[colour] * n)
 
-    def score(self, new: dict[Cell, str]) -> int | None:
-        """Score of putting these compartments down, or None if not a legal placement."""
+    def score(self, shape: Shape, r0: int, c0: int) -> int | None:
+        """Score of putting the shape down with its top-left at (r0, c0), or None if not legal."""
         cells = self.layout.cells
-        if any(c in cells for c in new):
-            return None
-        # Union-find over the new compartments, merged through same-colour neighbours.
-        parent = {c: c for c in new}
-
-        def find(c):
-            while parent[c] != c:
-                parent[c] = parent[parent[c]]
-                c = parent[c]
-            return c
+        for r, c in shape.cells:
+            if (r0 + r, c0 + c) in cells:
+                return None
         touching = False
-        ext: dict[Cell, set[int]] = {}
-        for (y, x), colour in new.items():
-            for dy, dx in NEIGHBOURS:
-                nb = (y + dy, x + dx)
-                if nb in new:
-                    if new[nb] == colour:
-                        parent[find(nb)] = find((y, x))
-                elif nb in cells:
+        chains: list[list] = []     # [value of the new compartments, old regions joined], disjoint
+        for colour, size, outside in shape.regions:
+            rids = set()
+            for r, c in outside:
+                got = cells.get((r0 + r, c0 + c))
+                if got is not None:
                     touching = True
-                    if cells[nb][0] == colour:
-                        ext.setdefault((y, x), set()).add(self.region[nb])
+                    if got[0] == colour:
+                        rids.add(self.region[(r0 + r, c0 + c)])
+            if not rids:
+                continue            # a region reaching no other tile scores nothing
+            chain = [size if self.numbers is None else self.numbers[colour] * size, rids]
+            # Two regions of the new tile joined through an old chain are one chain.
+            kept = []
+            for other in chains:
+                if other[1] & chain[1]:
+                    chain[0] += other[0]
+                    chain[1] |= other[1]
+                else:
+                    kept.append(other)
+            chains = kept + [chain]
         if cells and not touching:
             return None
-        # Two new groups reaching the same old chain are one chain.
-        groups: dict[Cell, set[int]] = {}
-        for c in new:
-            groups.setdefault(find(c), set())
-        for c, rids in ext.items():
-            groups[find(c)] |= rids
-        merged: list[tuple[set[Cell], set[int]]] = []
-        for root, rids in groups.items():
-            members = {c for c in new if find(c) == root}
-            for m in merged:
-                if m[1] & rids:
-                    m[0].update(members)
-                    m[1].update(rids)
-                    break
-            else:
-                merged.append((members, set(rids)))
-        # Chains joined through old regions can chain further merges; settle until stable.
-        changed = True
-        while changed:
-            changed = False
-            for i in range(len(merged)):
-                for j in range(i + 1, len(merged)):
-                    if merged[i][1] & merged[j][1]:
-                        merged[i][0].update(merged[j][0]); merged[i][1].update(merged[j][1])
-                        del merged[j]
-                        changed = True
-                        break
-                if changed:
-                    break
-        total = 0
-        for members, rids in merged:
-            if not rids:
-                continue
-            colour = new[next(iter(members))]
-            k = len(members) if self.numbers is None else self.numbers[colour] * len(members)
-            total += k + sum(self.value[r] for r in rids)
-        return total
+        return sum(k + sum(self.value[r] for r in rids) for k, rids in chains)
 
 
 def candidate_origins(layout: Layout) -> set[Cell]:
-    """Top-left cells at which a tile could touch the layout (a superset; legality is checked)."""
+    """Top-left cells at which a tile could touch the layout (a superset; legality is checked).
+    A tile touching the layout covers an empty cell next to it, so its origin is within 3 of one."""
     if not layout.cells:
         return {(0, 0)}
-    out = set()
-    for (y, x) in layout.cells:
-        for dy in range(-4, 2):
-            for dx in range(-4, 2):
-                out.add((y + dy, x + dx))
-    return out
+    cells = layout.cells
+    frontier = {(y + dy, x + dx) for (y, x) in cells for dy, dx in NEIGHBOURS} - cells.keys()
+    return {(y - dy, x - dx) for (y, x) in frontier for dy in range(4) for dx in range(4)}
 
 
 def best_placements(layout: Layout, tile: Tile, numbers: dict[str, int] | None = None):
     """Every legal placement of tile, best first: [(score, row, col, rotation)]."""
     index = RegionIndex(layout, numbers)
+    origins = candidate_origins(layout)
     seen_shapes = set()
     results = []
     for rot in ROTATIONS:
@@ -223,9 +209,9 @@ def best_placements(layout: Layout, tile: Tile, numbers: dict[str, int] | None =
         if turned in seen_shapes:  # a symmetric tile: the same placement twice
             continue
         seen_shapes.add(turned)
-        for (r0, c0) in candidate_origins(layout):
-            new = {(r0 + r, c0 + c): turned[r][c] for r in range(4) for c in range(4)}
-            s = index.score(new)
+        shape = shape_of(turned)
+        for (r0, c0) in origins:
+            s = index.score(shape, r0, c0)
             if s is not None:
                 results.append((s, r0, c0, rot))
     results.sort(key=lambda t: (-t[0], t[1], t[2], t[3]))

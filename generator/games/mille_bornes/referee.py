@@ -13,31 +13,42 @@ Record (YAML):
       - {player: Bob, card: priority-vehicle, coup_fourre: true}   # right after the matching attack
       - {player: Dan, discard: 25}
       - {event: draw-pile-empty}              # later completion earns the delayed action
+      - {player: Ann, pass: true}             # the pile is empty and Ann has no card left
+      - {event: end-of-hand}                  # only once the draw pile is empty
       - {tallies: {North-South: {miles: 1000, safeties: 1, trip: true}, East-West: {miles: 450}}}
-Prompt notation: `[PLAYER:] CARD [TARGET] [cf | over | extend]`, `discard CARD`, `pile-empty`,
-`end-hand`, `tallies TEAM miles=700 safeties=2 ...; TEAM ...`.
+      - {tallies: {Ann: {miles: 1000, trip: true}, Bob: {miles: 825}}, extended: true}   # short game
+Prompt notation: `[PLAYER:] CARD [TARGET] [cf | over | extend]`, `discard CARD`, `pass`, `pile-empty`,
+`end-hand`, `tallies [extended;] TEAM miles=700 safeties=2 trip ...; TEAM ...`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 from ...errors import SpecError
 from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
 from .deck import MilleBornesDeck, load_deck
-from .rules import Hand, HandResult, Tableau, check_tallies, hand_tallies, play_card, score_tallies
+from .rules import (DEALT, DeckFacts, Hand, HandResult, Tableau, cards_left, check_tallies, exact_flag,
+                    hand_tallies, pass_turn, play_card, score_tallies, take_card)
 
 DECK = "decks/mille_bornes.yaml"
+# The keys each kind of entry may have (a mixture is refused rather than half-read).
+FORMS = {"card": {"player", "card", "target", "coup_fourre", "override", "extend"},
+         "discard": {"player", "discard"}, "pass": {"player", "pass"}, "event": {"event"},
+         "tallies": {"tallies", "extended"}}
 
 
 @dataclass(frozen=True)
 class MBGame:
     deck: MilleBornesDeck
+    facts: DeckFacts
     scoring: dict
     seats: tuple[str, ...]
     team_of: dict
     teams: tuple[str, ...]
+    card_of: Callable | None = field(default=None, compare=False)   # name -> (id, category, points): card_lookup
     short: bool = False
     hand: Hand | None = None
     results: tuple = ()
@@ -46,6 +57,13 @@ class MBGame:
 
     def totals(self) -> dict:
         return {tm: sum(r.points(tm) for r in self.results) for tm in self.teams}
+
+
+def deck_facts(deck: MilleBornesDeck) -> DeckFacts:
+    return DeckFacts(size=deck.total, counts={c.id: c.count for c in deck.cards},
+                     safeties=sum(c.count for c in deck.cards if c.category.key == "immunity"),
+                     precedence=tuple(c.points for c in deck.expanded() if c.category.key == "precedence"),
+                     distance=sum(c.miles * c.count for c in deck.cards if c.category.key == "progress"))
 
 
 def new_game(header: dict, record_path: Path | None) -> MBGame:
@@ -65,13 +83,18 @@ def new_game(header: dict, record_path: Path | None) -> MBGame:
         for m in members:
             if m not in seats:
                 raise Refused("teams", f"{m} is not among the players")
+            if m in team_of:
+                raise Refused("teams", f"{m} is in two teams ({team_of[m]} and {name})")
             team_of[m] = name
     if set(team_of) != set(seats):
         raise Refused("teams", "every player belongs to one team")
-    short = bool(header.get("short"))
+    short = exact_flag(header.get("short", False), "short", "short")
     if short and "short_trip" not in deck.spec.data["scoring"]:
         raise Refused("short", "this deck's scoring has no short game")
-    return MBGame(deck, deck.spec.data["scoring"], seats, team_of, tuple(teams), short)
+    facts = deck_facts(deck)
+    if facts.size <= DEALT * len(seats):
+        raise Refused("players", f"{len(seats)} players need more than the {facts.size} cards of this deck")
+    return MBGame(deck, facts, deck.spec.data["scoring"], seats, team_of, tuple(teams), card_lookup(deck), short)
 
 
 def card_lookup(deck: MilleBornesDeck):
@@ -82,6 +105,8 @@ def card_lookup(deck: MilleBornesDeck):
                 by[key.lower()] = c
 
     def find(name):
+        if isinstance(name, bool) or not isinstance(name, (str, int)):
+            raise Refused("card", f"a card is named by its id or corner index, not {name!r}")
         c = by.get(str(name).strip().lower())
         if c is None:
             raise Refused("card", f"no card {name!r} in {deck.title}")
@@ -112,54 +137,80 @@ def _close(state: MBGame, result: HandResult) -> MBGame:
 
 
 def _hand_result(state: MBGame, hand: Hand) -> HandResult:
-    tallies = hand_tallies(hand, state.scoring)
-    return HandResult(hand.number, "cards", score_tallies(state.scoring, tallies), tallies)
+    tallies = hand_tallies(hand)
+    return HandResult(hand.number, "cards", score_tallies(state.scoring, state.facts, tallies), tallies,
+                      hand.extended)
+
+
+def _form(entry) -> str:
+    if not isinstance(entry, dict):
+        raise Refused("entry", "an entry is a mapping: a card, a discard, a pass, an event or tallies")
+    for form in ("tallies", "event", "pass", "discard", "card"):
+        if form in entry:
+            extra = sorted(set(entry) - FORMS[form], key=str)
+            if extra:
+                raise Refused("entry", f"{extra[0]}: not part of a {form} entry (its keys: "
+                                       f"{', '.join(sorted(FORMS[form]))})")
+            return form
+    raise Refused("entry", "an entry plays a card, discards one, passes, names an event, or gives tallies")
 
 
 def apply(state: MBGame, entry: dict) -> tuple[MBGame, TurnReport]:
     if state.winner:
         raise Refused("game over", f"{state.winner} has won")
-    if "tallies" in entry:
+    form = _form(entry)
+    if form == "tallies":
         if state.hand is not None:
             raise Refused("tallies", "tallies replace a whole hand; this hand is being played card by card")
-        unknown = [t for t in entry["tallies"] if t not in state.teams]
-        if unknown:
-            raise Refused("tallies", f"{unknown[0]}: not a team ({', '.join(state.teams)})")
-        tallies = check_tallies(state.scoring, entry["tallies"], state.short)
-        for tm in state.teams:
-            tallies.setdefault(tm, check_tallies(state.scoring, {tm: {}}, state.short)[tm])
-        result = HandResult(state.hands_played + 1, "tallies", score_tallies(state.scoring, tallies), tallies)
+        tallies, extended = check_tallies(state.facts, state.scoring, state.teams, entry["tallies"], state.short,
+                                          entry.get("extended", False))
+        result = HandResult(state.hands_played + 1, "tallies", score_tallies(state.scoring, state.facts, tallies),
+                            tallies, extended)
         nxt = _close(state, result)
-        return nxt, _report(nxt, f"hand {result.number} (tallies)", result)
+        return nxt, _report(nxt, f"hand {result.number} (tallies{', extended' if extended else ''})", result)
     hand = state.hand or _start_hand(state)
-    if entry.get("event") == "draw-pile-empty":
-        nxt = replace(state, hand=replace(hand, pile_empty=True))
-        return nxt, TurnReport("     the draw pile is empty", {"event": "draw-pile-empty"})
-    if entry.get("event") == "end-of-hand":
-        result = _hand_result(state, hand)
-        nxt = _close(state, result)
-        return nxt, _report(nxt, f"hand {result.number} ends", result)
+    if form == "event":
+        if entry["event"] == "draw-pile-empty":
+            if hand.pile_empty:
+                raise Refused("draw pile", "the draw pile is already empty")
+            nxt = replace(state, hand=replace(hand, pile_empty=True))
+            return nxt, TurnReport("     the draw pile is empty", {"event": "draw-pile-empty"})
+        if entry["event"] == "end-of-hand":
+            if not hand.pile_empty:
+                raise Refused("end of hand", "a hand ends when the trip is completed, or after the draw pile "
+                                             "runs out (enter pile-empty first)")
+            result = _hand_result(state, hand)
+            nxt = _close(state, result)
+            return nxt, _report(nxt, f"hand {result.number} ends", result)
+        raise Refused("event", f"no event {entry['event']!r} (draw-pile-empty, end-of-hand)")
     player = entry.get("player")
-    if player not in state.team_of:
+    if not isinstance(player, str) or player not in state.team_of:
         raise Refused("player", f"{player!r} is not playing ({', '.join(state.seats)})")
-    if "discard" in entry:
-        seat = state.seats.index(player)
+    seats = list(state.seats)
+    seat = seats.index(player)
+    if form == "pass":
+        if entry["pass"] is not True:
+            raise Refused("pass", "a pass is written pass: true")
+        hand = pass_turn(hand, seats, seat)
+        return replace(state, hand=hand), TurnReport(f"     {player} has no card left: the turn passes",
+                                                     {"player": player, "pass": True})
+    if form == "discard":
         if seat != hand.to_move:
             raise Refused("turn order", f"it is {state.seats[hand.to_move]}'s turn, not {player}'s")
-        card_lookup(state.deck)(entry["discard"])
-        hand = replace(hand, to_move=(seat + 1) % len(state.seats), last=None)
+        cid = state.card_of(entry["discard"])[0]
+        hand = take_card(replace(hand, to_move=(seat + 1) % len(seats), last=None), state.facts, seats, seat, cid)
         return replace(state, hand=hand), TurnReport(f"     {player} discards {entry['discard']}",
                                                      {"player": player, "discard": str(entry["discard"])})
-    if "card" not in entry:
-        raise Refused("entry", "an entry plays a card, discards one, names an event, or gives tallies")
-    hand = play_card(hand, list(state.seats), state.team_of, card_lookup(state.deck), state.scoring, entry)
+    hand = play_card(hand, seats, state.team_of, state.card_of, state.scoring, entry)
+    hand = take_card(hand, state.facts, seats, seat, state.card_of(entry["card"])[0])
     tm = state.team_of[player]
     t = hand.tableaux[tm]
     what = f"{player} plays {entry['card']}" + (f" on {entry['target']}" if entry.get("target") else "")
     what += " (coup fourré)" if entry.get("coup_fourre") else " (overrides)" if entry.get("override") else ""
+    what += f": extension to {hand.trip}" if entry.get("extend") else ""
     data = {"player": player, "card": str(entry["card"]), "target": entry.get("target"),
             "coup_fourre": bool(entry.get("coup_fourre")), "override": bool(entry.get("override")),
-            "miles": {k: v.miles for k, v in hand.tableaux.items()}}
+            "extend": bool(entry.get("extend")), "miles": {k: v.miles for k, v in hand.tableaux.items()}}
     if hand.completer:
         result = _hand_result(state, hand)
         nxt = _close(state, result)
@@ -176,13 +227,13 @@ def _report(state: MBGame, head: str, result: HandResult) -> TurnReport:
         lines.append(f"    {tm}: {items} = {result.points(tm)}   (total {state.totals()[tm]})")
     if state.winner:
         lines.append(f"  {state.winner} wins")
-    return TurnReport("\n".join(lines), {"hand": result.number, "mode": result.mode,
+    return TurnReport("\n".join(lines), {"hand": result.number, "mode": result.mode, "extended": result.extended,
                                          "scores": {tm: {"items": result.items[tm], "points": result.points(tm)}
                                                     for tm in state.teams}})
 
 
 def summary(state: MBGame, reports) -> dict:
-    hands = [{"hand": r.number, "mode": r.mode,
+    hands = [{"hand": r.number, "mode": r.mode, "extended": r.extended,
               "teams": {tm: {"items": r.items[tm], "points": r.points(tm), "tallies": r.tallies[tm]}
                         for tm in state.teams}} for r in state.results]
     return {"game": "mille-bornes", "players": list(state.seats), "teams": list(state.teams),
@@ -192,8 +243,14 @@ def summary(state: MBGame, reports) -> dict:
 def render(state: MBGame, colour: bool = False) -> str:
     if state.hand is None:
         return "Totals: " + ", ".join(f"{tm} {v}" for tm, v in state.totals().items())
-    lines = [f"Hand {state.hand.number}, trip {state.hand.trip}:"]
-    for tm, t in state.hand.tableaux.items():
+    hand = state.hand
+    if hand.pile_empty:
+        pile = "draw pile empty; cards left: " + ", ".join(f"{p} {cards_left(hand, i)}"
+                                                          for i, p in enumerate(state.seats))
+    else:
+        pile = f"draw pile: {state.facts.size - DEALT * len(state.seats) - hand.drawn} cards at most"
+    lines = [f"Hand {hand.number}, trip {hand.trip}{' (extended)' if hand.extended else ''}; {pile}:"]
+    for tm, t in hand.tableaux.items():
         lines.append(f"  {tm}: {t.miles} miles; battle {t.battle[-1] if t.battle else '-'}; "
                      f"speed {t.speed[-1] if t.speed else '-'}; safeties {', '.join(t.safeties) or '-'}")
     return "\n".join(lines)
@@ -209,6 +266,19 @@ def prompt(state: MBGame) -> str:
     return state.seats[hand.to_move]
 
 
+def _tally_value(team: str, word: str):
+    key, eq, value = word.partition("=")
+    if not eq:
+        return key, True                      # a bare flag: trip, delayed, safe_trip...
+    if value.isdigit():
+        return key, int(value)
+    if value.lower() in ("yes", "true"):
+        return key, True
+    if value.lower() in ("no", "false"):
+        return key, False
+    raise ValueError(f"{team} {word}: a count is a whole number (miles=700), a flag yes or no (trip=yes)")
+
+
 def parse_move(text: str, state: MBGame) -> dict:
     words = text.split()
     if words == ["pile-empty"]:
@@ -216,24 +286,25 @@ def parse_move(text: str, state: MBGame) -> dict:
     if words == ["end-hand"]:
         return {"event": "end-of-hand"}
     if words and words[0] == "tallies":
-        tallies = {}
+        tallies, extended = {}, False
         for part in " ".join(words[1:]).split(";"):
             bits = part.split()
+            if bits == ["extended"]:
+                extended = True
+                continue
             if not bits:
                 continue
-            team, fields = bits[0], {}
-            for b in bits[1:]:
-                k, _, v = b.partition("=")
-                fields[k] = int(v) if v.isdigit() else v.lower() in ("yes", "true", "1", "")
-            tallies[team] = fields
-        return {"tallies": tallies}
+            tallies[bits[0]] = dict(_tally_value(bits[0], b) for b in bits[1:])
+        return {"tallies": tallies, **({"extended": True} if extended else {})}
     player = prompt(state)
     if words and words[0].endswith(":"):
         player, words = words[0][:-1], words[1:]
+    if words == ["pass"]:
+        return {"player": player, "pass": True}
     if words and words[0] == "discard" and len(words) == 2:
         return {"player": player, "discard": words[1]}
     if not words:
-        raise ValueError("a card, e.g. go, 75, stop Bob, ace cf, discard 25")
+        raise ValueError("a card, e.g. go, 75, stop Bob, ace cf, discard 25, pass")
     entry = {"player": player, "card": words[0]}
     for w in words[1:]:
         if w in ("cf", "coup-fourre"):
@@ -242,6 +313,8 @@ def parse_move(text: str, state: MBGame) -> dict:
             entry["override"] = True
         elif w == "extend":
             entry["extend"] = True
+        elif "target" in entry:
+            raise ValueError(f"one target only ({entry['target']}, then {w})")
         else:
             entry["target"] = w
     return entry
@@ -265,4 +338,5 @@ REFEREE = RefereeRules(
     game="mille-bornes", record_kind="mille-bornes-record", new_game=new_game, apply=apply, summary=summary,
     parse_move=parse_move, render=render, prompt=prompt, final_text=final_text, header_from_args=header_from_args,
     help_text="Plays: [PLAYER:] CARD [TARGET] [cf|over|extend], e.g.  go | 75 | stop Bob | Bob: ace cf |\n"
-              "  discard 25 | pile-empty | end-hand | tallies Ann miles=700 safeties=2 trip; Bob miles=450")
+              "  discard 25 | pass | pile-empty | end-hand |\n"
+              "  tallies [extended;] Ann miles=700 safeties=2 trip; Bob miles=450")
