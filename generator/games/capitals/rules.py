@@ -21,8 +21,9 @@ Our readings of the patent (said in the README too):
   enclosure; one that shares a side with it is inside it too;
 - "Wall-pieces may overlap only by the amount of their projections": no two walls on one unit
   edge; walls may meet end to end, at a right angle, end against side, or cross;
-- "may not himself ... form a crossing": a wall may cross another player's wall, never one of
-  the same player's (this turn's or an earlier one);
+- "may not himself play cards and place corresponding wall-pieces to form a crossing": the walls
+  of one turn may not cross each other (the shape rule below already keeps them apart); any wall
+  on the map may be crossed, whoever laid it (the patent's wall-pieces carry no owner);
 - several cards in one turn: all their walls together form one straight line without gaps or
   overlaps, or one right angle (two such lines meeting at an end of each);
 - a special card's walls must complete an enclosure: at least one of its unit edges lies on the
@@ -242,17 +243,6 @@ def closed_rectangles(walled, new_edges) -> set[Rect]:
     return found
 
 
-def _crossing(a: Wall, b: Wall) -> tuple[int, int] | None:
-    """The lattice point where two perpendicular walls cross, inside both (not a T or an L)."""
-    if a.horizontal == b.horizontal:
-        return None
-    inner_a = set(a.points()[1:-1])
-    for p in b.points()[1:-1]:
-        if p in inner_a:
-            return p
-    return None
-
-
 def _shape_ok(segs: list[Wall]) -> bool:
     """One straight line without gaps or overlaps, or one right angle of two such lines."""
     def line_of(group: list[Wall]):
@@ -434,18 +424,13 @@ def play_turn(pos: Position, player: str, plays: list[tuple[str, list[str]]]) ->
                                              "walls may not share a side of a square; they may meet, touch or cross)")
                 if any(sq in owners for sq in edge_squares(b, e)):
                     raise Refused("enclosure", f"{w.name()} enters an enclosure")
-            for other in list(pos.walls) + new_walls:
-                p = _crossing(w, other)
-                if p and other.player == player:
-                    raise Refused("own-crossing", f"{w.name()} crosses {other.name()}, {player}'s own wall "
-                                                  f"at {point_name(*p)}: a player may not himself lay crossing walls")
             for e in w.edges():
                 laid[e] = w
             new_walls.append(w)
         cards.append(card)
     if len(cards) > 1 and not _shape_ok(new_walls):
-        raise Refused("turn-shape", "several cards in one turn lay their walls in one straight line "
-                                    "or one right angle")
+        raise Refused("turn-shape", "several cards in one turn lay their walls in one straight line or one "
+                                    "right angle (a player may not himself lay walls that cross)")
 
     # The enclosures this turn closes: rectangles walled all round with a new wall on their edge.
     rects = closed_rectangles({**walled, **laid}, list(laid))
