@@ -351,7 +351,7 @@ def test_the_vatican_lays_a_right_angle_of_up_to_sixteen_units():
     assert special(big, "Vatican City", "J2E8", "B10S8").closed           # exactly 16
 
 
-def test_the_united_nations_lays_one_straight_line_completing_enclosures():
+def test_the_united_nations_line_is_as_long_as_its_enclosures_require():
     """"to form a straight line which completes one or more enclosures, the wall-pieces containing
     such a total of units as may be required for the purpose"."""
     first, second = ring("C3", 2, 2), ring("C7", 2, 2)
@@ -359,6 +359,8 @@ def test_the_united_nations_lays_one_straight_line_completing_enclosures():
     res = special(pos, "United Nations", "C3E6")                    # both tops in one line
     assert [a.name() for a in res.closed] == ["C-3..D-4", "C-7..D-8"]
     assert totals(res.position)["Ann"] == 2
+    refused("line-length", special, pos, "United Nations", "C2E7")  # one unit too far west
+    refused("line-length", special, pos, "United Nations", "C3E7")  # one unit too far east
     assert special(pos, "United Nations", "C3E2").closed             # one of them is enough
     refused("special-enclosure", special, pos, "United Nations", "H1E4")
     refused("straight-line", special, pos, "United Nations", "C3E2", "C7E2")

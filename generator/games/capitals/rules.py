@@ -28,6 +28,8 @@ Our readings of the patent (said in the README too):
   overlaps, or one right angle (two such lines meeting at an end of each);
 - a special card's walls must complete an enclosure: at least one of its unit edges lies on the
   edge of an enclosure that this turn closes;
+- the United Nations' line has "such a total of units as may be required for the purpose": its
+  first and last units each lie on the edge of an enclosure it closes (it overshoots nothing);
 - the first round is the patent's "one card drawn": at most one card a turn.
 """
 from __future__ import annotations
@@ -440,6 +442,11 @@ def play_turn(pos: Position, player: str, plays: list[tuple[str, list[str]]]) ->
         mine = [e for w in new_walls if w.card == card.name for e in w.edges()]
         if not any(on_rect_edge(e, rect) for e in mine for rect in rects):
             raise Refused("special-enclosure", f"{card.name} is played only to complete an enclosure")
+        if "straight_line" in card.special:
+            for end in (mine[0], mine[-1]):
+                if not any(on_rect_edge(end, rect) for rect in rects):
+                    raise Refused("line-length", f"{card.name}'s line runs on past the enclosures it closes; "
+                                                   "it has as many units as they require, no more")
     turn_no = pos.turn + 1
     new = [Enclosure(rect, player, turn_no) for rect in sorted(rects)]
     new_owners = dict(owners)
