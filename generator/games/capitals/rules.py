@@ -37,6 +37,8 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass, replace
+from functools import cached_property
+from types import MappingProxyType
 
 from ...referee.session import Refused
 
@@ -85,19 +87,29 @@ class Wall:
     player: str = ""
     card: str = ""
 
-    def points(self) -> list[tuple[int, int]]:
-        dr, dc = DIRS[self.d]
-        return [(self.r + dr * k, self.c + dc * k) for k in range(self.n + 1)]
+    # Walls are looked at many times (every entry tried against every wall): their points and
+    # unit edges are worked out once.
+    def points(self) -> tuple[tuple[int, int], ...]:
+        return self._points
 
-    def edges(self) -> list[Edge]:
-        pts = self.points()
+    def edges(self) -> tuple[Edge, ...]:
+        return self._edges
+
+    @cached_property
+    def _points(self) -> tuple[tuple[int, int], ...]:
+        dr, dc = DIRS[self.d]
+        return tuple((self.r + dr * k, self.c + dc * k) for k in range(self.n + 1))
+
+    @cached_property
+    def _edges(self) -> tuple[Edge, ...]:
+        pts = self._points
         out = []
         for (r1, c1), (r2, c2) in zip(pts, pts[1:]):
             if r1 == r2:
                 out.append(("h", r1, min(c1, c2)))
             else:
                 out.append(("v", min(r1, r2), c1))
-        return out
+        return tuple(out)
 
     @property
     def horizontal(self) -> bool:
@@ -187,11 +199,26 @@ class Position:
     def over(self) -> bool:
         return self.hands is not None
 
-    def owners(self) -> dict[Square, str]:
-        return dict(self.owner)
+    # Computed once per position (a referee tries many entries on one position), read-only.
+    @cached_property
+    def _owners(self) -> MappingProxyType:
+        return MappingProxyType(dict(self.owner))
 
-    def wall_edges(self) -> dict[Edge, Wall]:
-        return {e: w for w in self.walls for e in w.edges()}
+    @cached_property
+    def _wall_edges(self) -> MappingProxyType:
+        return MappingProxyType({e: w for w in self.walls for e in w._edges})
+
+    @cached_property
+    def _totals(self) -> MappingProxyType:
+        return MappingProxyType(_score(self))
+
+    def owners(self) -> MappingProxyType:
+        """Enclosed square -> the player credited (read-only)."""
+        return self._owners
+
+    def wall_edges(self) -> MappingProxyType:
+        """Unit edge -> the wall along it (read-only)."""
+        return self._wall_edges
 
 
 # ----------------------------------------------------------------- geometry
@@ -509,6 +536,10 @@ def points(board: Board, markers, variant: str) -> int:
 def totals(pos: Position) -> dict[str, int]:
     """Markers (or population brackets) enclosed; minus the letters of cards left in hand when
     the objective is most, plus them when it is fewest or least (they count against you)."""
+    return dict(pos._totals)
+
+
+def _score(pos: Position) -> dict[str, int]:
     b, v = pos.board, pos.variant
     score = {p: 0 for p in pos.players}
     for sq, player in pos.owner:
