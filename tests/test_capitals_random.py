@@ -246,6 +246,7 @@ def check_game(states, entries, reports, stats):
         for sq in squares:
             owner[sq] = movers[t]
         assert after.owners() == owner
+        stats["positions credited as the oracle says"] += 1
         check_report(board, variant, entry["player"], report.data, squares, previous, stats)
     # Scores are the sum of their parts: what each player's squares hold, and the hands.
     want = {p: 0 for p in final.players}
@@ -342,20 +343,26 @@ def test_random_games_keep_every_invariant(tmp_path):
         board = world if on_world else crowded_board(rng)
         states, entries, reports = random_game(rng, board, stats, max_turns=60 if on_world else 40)
         stats["games"] += 1
-        stats["turns"] += len(entries)
+        stats["world-map games"] += on_world
+        stats["entries"] += len(entries)
+        stats["plays"] += sum("play" in e for e in entries)
+        stats["passes"] += sum("pass" in e for e in entries)
+        stats["ends"] += sum("end" in e for e in entries)
         stats["cards played"] += len(states[-1].played)
         stats["multi-card turns"] += sum(len(e.get("play", [])) > 1 for e in entries)
         stats["special cards played"] += sum(board.cards[c].special is not None for c in states[-1].played)
         stats["enclosures"] += len(states[-1].enclosures)
         check_game(states, entries, reports, stats)
         check_replay(states, entries)
+        stats["entries replayed"] += len(entries)
         if on_world and g < 8 * 2:                               # two through the record file too
             record = tmp_path / f"game{g}.yaml"
             header = {"game": "capitals", "players": list(states[0].players), "variant": states[0].variant}
             record.write_text(yaml.safe_dump({**header, "entries": entries}, sort_keys=False))
             final, replayed, _ = replay(REFEREE, load_record(record, REFEREE))
             assert final == states[-1] and [r.data for r in replayed] == [r.data for r in reports]
-    print(dict(stats))
+            stats["games through a record file"] += 1
+    print("\n".join(f"{k}: {v}" for k, v in sorted(stats.items())))
     # The games reached every rule they check.
     for key in ("take-overs", "nested", "multi-card turns", "special cards played", "refused enclosure",
                 "refused overlap", "refused turn-shape", "refused special-enclosure"):
