@@ -23,7 +23,8 @@ from ...errors import SpecError
 from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
 from .data import load_board
-from .rules import WALL_RE, Board, Card, Position, end_game, pass_turn, play_turn, totals, winner
+from .rules import (WALL_RE, Board, Card, Closed, Nested, Position, end_game, pass_turn, play_turn, points,
+                    totals, winner)
 
 BOARD = "boards/capitals_world_map.yaml"
 
@@ -61,8 +62,8 @@ def _walls_of(play: dict) -> list[str]:
 
 
 def apply(pos: Position, entry: dict) -> tuple[Position, TurnReport]:
-    before = totals(pos)
     if "end" in entry:
+        before = totals(pos)
         nxt = end_game(pos, {str(k): [str(c) for c in (v or [])] for k, v in entry["end"].items()})
         after = totals(nxt)
         w = winner(nxt)
@@ -77,23 +78,63 @@ def apply(pos: Position, entry: dict) -> tuple[Position, TurnReport]:
                                                       "cards": [], "walls": [], "enclosed": [], "scored": {}})
     plays = [(str(p["card"]), _walls_of(p)) for p in entry.get("play") or []]
     res = play_turn(pos, player, plays)
-    after = totals(res.position)
+    before, after = totals(pos), totals(res.position)
     scored = {p: after[p] - before[p] for p in pos.players if after[p] != before[p]}
     cards = list(dict.fromkeys(w.card for w in res.walls))
-    enclosed = [{"squares": len(e.squares), "markers": e.sites,
-                 "taken_from": {p: k for p, k in e.taken if p != player}} for e in res.enclosures]
     text = f"{player}: {', '.join(cards)}: " + ", ".join(w.name() for w in res.walls) + "."
-    for e in res.enclosures:
-        text += f" Encloses {len(e.squares)} square(s) with {len(e.sites)} marker(s)"
-        text += f" ({', '.join(e.sites)})." if e.sites else "."
-        for p, k in e.taken:
-            if p != player:
-                text += f" Takes {k} from {p}'s enclosure inside it."
+    for area in res.closed:
+        text += " " + _area_text(pos, player, area)
     if res.discarded:
         text += f" Discard the cards of {', '.join(res.discarded)}."
     data = {"turn": pos.turn + 1, "player": player, "cards": cards, "walls": [w.name() for w in res.walls],
-            "enclosed": enclosed, "discard": res.discarded, "scored": scored}
+            "enclosed": [_area_json(pos, player, a) for a in res.closed], "discard": res.discarded,
+            "scored": scored}
     return res.position, TurnReport(text, data)
+
+
+# What a turn walled off, for --json and for people. One measure per field: `squares` and `markers`
+# count everything inside the area (what lies in enclosures inside it too), `points` is what those
+# markers are worth under the variant, `taken_from` the points that were other players' before this
+# turn and `already_held` those that were already the mover's; so the mover scores `points` less
+# `already_held`, and each other player loses their `taken_from`.
+
+def _nested_json(pos: Position, node: Nested) -> dict:
+    e = node.enclosure
+    return {"rectangle": e.name(), "closed_by": e.player, "turn": e.turn, "squares": len(e.squares()),
+            "markers": node.sites, "points": points(pos.board, node.sites, pos.variant),
+            "inside": [_nested_json(pos, n) for n in node.inside]}
+
+
+def _area_json(pos: Position, player: str, area: Closed) -> dict:
+    def value(markers):
+        return points(pos.board, markers, pos.variant)
+    return {"rectangle": area.name(), "squares": len(area.squares), "markers": area.sites,
+            "points": value(area.sites),
+            "taken_from": {p: value(m) for p, m in area.held_before.items() if p != player},
+            "already_held": value(area.held_before.get(player, [])),
+            "inside": [_nested_json(pos, n) for n in area.inside]}
+
+
+def _nested_text(pos: Position, node: Nested) -> str:
+    e = node.enclosure
+    when = "this turn" if e.turn == pos.turn + 1 else f"by {e.player}, turn {e.turn}"
+    inner = f" [inside: {', '.join(_nested_text(pos, n) for n in node.inside)}]" if node.inside else ""
+    return f"{e.name()} ({when}){inner}"
+
+
+def _area_text(pos: Position, player: str, area: Closed) -> str:
+    n = len(area.sites)
+    text = f"Walls off {area.name()}: {len(area.squares)} square(s), {n} marker(s)"
+    text += f" ({', '.join(area.sites)})" if area.sites else ""
+    if pos.variant.endswith("population"):
+        text += f", {points(pos.board, area.sites, pos.variant)} point(s)"
+    text += "."
+    if area.inside:
+        text += f" Inside it: {', '.join(_nested_text(pos, node) for node in area.inside)}."
+    for p, markers in area.held_before.items():
+        if p != player:
+            text += f" Takes {points(pos.board, markers, pos.variant)} point(s) from {p}."
+    return text
 
 
 def summary(pos: Position, reports: list[TurnReport]) -> dict:

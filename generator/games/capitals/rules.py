@@ -6,24 +6,39 @@ The lattice: a point is named like the square whose top-left corner it is, "D22"
 corner of square D-22; the bottom edge is row Z (after Y) and the right edge column 57. A wall is
 a start point, a direction (N, E, S or W: E is towards higher columns, S towards later rows) and a
 length in units, written "D22E8" or "D22 E 8". A unit edge is ("h", r, c), from point (r, c) to
-(r, c+1), or ("v", r, c), from (r, c) to (r+1, c); rows and columns count from 0.
+(r, c+1), or ("v", r, c), from (r, c) to (r+1, c); rows and columns count from 0. A rectangle is
+(top, left, bottom, right) in lattice lines: squares top..bottom-1 by left..right-1.
 
 Our readings of the patent (said in the README too):
+- "each player who has walled off a square or oblong area, is credited with all the flag-sites
+  within it": an enclosure is a rectangle of squares with a wall along every unit of its edge
+  (walls inside it change nothing); a walled-in region of any other shape is not an enclosure;
 - the map's edge is not a wall: an enclosure is closed by walls all round;
-- "may not himself ... form a crossing": a wall may cross another player's wall, never one of
-  the same player's (this turn's or an earlier one);
+- "unless the enclosed area has been walled up within a larger one. In the latter event, all the
+  flag-sites within the larger area are credited to the player whose move completed it": every
+  square is credited to the player whose turn closed the last enclosure around it. A larger
+  enclosure is always closed after (or with) the ones inside it, since no wall may enter an
+  enclosure; one that shares a side with it is inside it too;
+- "Wall-pieces may overlap only by the amount of their projections": no two walls on one unit
+  edge; walls may meet end to end, at a right angle, end against side, or cross;
+- "may not himself play cards and place corresponding wall-pieces to form a crossing": the walls
+  of one turn may not cross each other (the shape rule below already keeps them apart); any wall
+  on the map may be crossed, whoever laid it (the patent's wall-pieces carry no owner);
 - several cards in one turn: all their walls together form one straight line without gaps or
   overlaps, or one right angle (two such lines meeting at an end of each);
-- a special card's walls must complete an enclosure: at least one of its unit edges borders a
-  square that this turn encloses;
+- a special card's walls must complete an enclosure: at least one of its unit edges lies on the
+  edge of an enclosure that this turn closes;
+- the United Nations' line has "such a total of units as may be required for the purpose": its
+  first and last units each lie on the edge of an enclosure it closes (it overshoots nothing);
 - the first round is the patent's "one card drawn": at most one card a turn.
 """
 from __future__ import annotations
 
 import re
 import string
-from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from functools import cached_property
+from types import MappingProxyType
 
 from ...referee.session import Refused
 
@@ -33,6 +48,7 @@ VARIANTS = ("most-capitals", "fewest-capitals", "most-population", "least-popula
 
 Edge = tuple[str, int, int]
 Square = tuple[int, int]
+Rect = tuple[int, int, int, int]        # top, left, bottom, right (lattice lines)
 
 
 @dataclass(frozen=True)
@@ -71,19 +87,29 @@ class Wall:
     player: str = ""
     card: str = ""
 
-    def points(self) -> list[tuple[int, int]]:
-        dr, dc = DIRS[self.d]
-        return [(self.r + dr * k, self.c + dc * k) for k in range(self.n + 1)]
+    # Walls are looked at many times (every entry tried against every wall): their points and
+    # unit edges are worked out once.
+    def points(self) -> tuple[tuple[int, int], ...]:
+        return self._points
 
-    def edges(self) -> list[Edge]:
-        pts = self.points()
+    def edges(self) -> tuple[Edge, ...]:
+        return self._edges
+
+    @cached_property
+    def _points(self) -> tuple[tuple[int, int], ...]:
+        dr, dc = DIRS[self.d]
+        return tuple((self.r + dr * k, self.c + dc * k) for k in range(self.n + 1))
+
+    @cached_property
+    def _edges(self) -> tuple[Edge, ...]:
+        pts = self._points
         out = []
         for (r1, c1), (r2, c2) in zip(pts, pts[1:]):
             if r1 == r2:
                 out.append(("h", r1, min(c1, c2)))
             else:
                 out.append(("v", min(r1, r2), c1))
-        return out
+        return tuple(out)
 
     @property
     def horizontal(self) -> bool:
@@ -112,12 +138,47 @@ def parse_wall(text: str) -> Wall:
     return Wall(row, int(m.group(2)) - 1, m.group(3).upper(), n)
 
 
-@dataclass
+def rect_squares(rect: Rect) -> list[Square]:
+    top, left, bottom, right = rect
+    return [(r, c) for r in range(top, bottom) for c in range(left, right)]
+
+
+def rect_name(rect: Rect) -> str:
+    """Its first and last squares, as the cards name squares: C-3..D-8 (one square: C-3)."""
+    top, left, bottom, right = rect
+    first, last = f"{string.ascii_uppercase[top]}-{left + 1}", f"{string.ascii_uppercase[bottom - 1]}-{right}"
+    return first if first == last else f"{first}..{last}"
+
+
+def rect_within(inner: Rect, outer: Rect) -> bool:
+    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+def rects_overlap(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def on_rect_edge(e: Edge, rect: Rect) -> bool:
+    """Is unit edge e part of the rectangle's outline?"""
+    kind, r, c = e
+    top, left, bottom, right = rect
+    if kind == "h":
+        return r in (top, bottom) and left <= c < right
+    return c in (left, right) and top <= r < bottom
+
+
+@dataclass(frozen=True)
 class Enclosure:
+    """A rectangle walled all round: closed on turn `turn` (1 = the first) by `player`'s move."""
+    rect: Rect
     player: str
-    squares: list[Square]
-    sites: list[str]                 # country names of the markers inside (nested ones included)
-    taken: list[tuple[str, int]] = field(default_factory=list)   # (previous owner, markers) swallowed
+    turn: int
+
+    def squares(self) -> list[Square]:
+        return rect_squares(self.rect)
+
+    def name(self) -> str:
+        return rect_name(self.rect)
 
 
 @dataclass(frozen=True)
@@ -126,7 +187,8 @@ class Position:
     players: tuple[str, ...]
     variant: str = "most-capitals"
     walls: tuple[Wall, ...] = ()
-    owner: tuple[tuple[Square, str], ...] = ()      # enclosed square -> player credited
+    enclosures: tuple[Enclosure, ...] = ()          # every rectangle walled all round, in the order closed
+    owner: tuple[tuple[Square, str], ...] = ()      # enclosed square -> player credited (the last enclosure's)
     played: frozenset = frozenset()                 # country names (lower-case)
     to_move: int = 0
     turn: int = 0                                   # turns taken (passes included)
@@ -137,11 +199,26 @@ class Position:
     def over(self) -> bool:
         return self.hands is not None
 
-    def owners(self) -> dict[Square, str]:
-        return dict(self.owner)
+    # Computed once per position (a referee tries many entries on one position), read-only.
+    @cached_property
+    def _owners(self) -> MappingProxyType:
+        return MappingProxyType(dict(self.owner))
 
-    def wall_edges(self) -> dict[Edge, Wall]:
-        return {e: w for w in self.walls for e in w.edges()}
+    @cached_property
+    def _wall_edges(self) -> MappingProxyType:
+        return MappingProxyType({e: w for w in self.walls for e in w._edges})
+
+    @cached_property
+    def _totals(self) -> MappingProxyType:
+        return MappingProxyType(_score(self))
+
+    def owners(self) -> MappingProxyType:
+        """Enclosed square -> the player credited (read-only)."""
+        return self._owners
+
+    def wall_edges(self) -> MappingProxyType:
+        """Unit edge -> the wall along it (read-only)."""
+        return self._wall_edges
 
 
 # ----------------------------------------------------------------- geometry
@@ -152,73 +229,47 @@ def edge_squares(board: Board, e: Edge) -> list[Square]:
     return [(a, b) for a, b in cand if 0 <= a < board.rows and 0 <= b < board.columns]
 
 
-def _neighbours(board: Board, sq: Square, walled: set[Edge]):
-    """Squares next to sq not parted from it by a wall; None stands for 'off the map'."""
-    r, c = sq
-    for (dr, dc, e) in ((-1, 0, ("h", r, c)), (1, 0, ("h", r + 1, c)),
-                        (0, -1, ("v", r, c)), (0, 1, ("v", r, c + 1))):
-        if e in walled:
-            continue
-        nr, nc = r + dr, c + dc
-        yield (nr, nc) if 0 <= nr < board.rows and 0 <= nc < board.columns else None
+def _rects_along(walled, r: int, c: int, flip: bool) -> set[Rect]:
+    """Rectangles walled all round that have the horizontal unit edge (r, c) on their top or
+    bottom side. With flip, rows and columns trade places: the same search for a vertical edge."""
+    def h(a, b):
+        return (("v", b, a) if flip else ("h", a, b)) in walled
+
+    def v(a, b):
+        return (("h", b, a) if flip else ("v", a, b)) in walled
+
+    left = c
+    while h(r, left - 1):
+        left -= 1
+    right = c + 1
+    while h(r, right):
+        right += 1
+    found = set()
+    for down in (True, False):        # line r is the rectangle's top, then its bottom
+        def depth(col):
+            d = 0
+            while v(r + d if down else r - 1 - d, col):
+                d += 1
+            return d
+        lefts = [(c0, d) for c0 in range(left, c + 1) if (d := depth(c0))]
+        rights = [(c1, d) for c1 in range(c + 1, right + 1) if (d := depth(c1))]
+        for c0, d0 in lefts:
+            for c1, d1 in rights:
+                for k in range(1, min(d0, d1) + 1):
+                    r2 = r + k if down else r - k
+                    if all(h(r2, x) for x in range(c0, c1)):
+                        top, bottom = min(r, r2), max(r, r2)
+                        found.add((c0, top, c1, bottom) if flip else (top, c0, bottom, c1))
+    return found
 
 
-def enclosed_squares(board: Board, walled: set[Edge]) -> set[Square]:
-    """Squares from which no wall-free path leads off the map."""
-    seen: set[Square] = set()
-    q: deque = deque()
-    for r in range(board.rows):
-        for c in range(board.columns):
-            if None in _neighbours(board, (r, c), walled):
-                seen.add((r, c))
-                q.append((r, c))
-    while q:
-        sq = q.popleft()
-        for nb in _neighbours(board, sq, walled):
-            if nb is not None and nb not in seen:
-                seen.add(nb)
-                q.append(nb)
-    return {(r, c) for r in range(board.rows) for c in range(board.columns)} - seen
-
-
-def _components(board: Board, squares: set[Square], walled: set[Edge]) -> list[set[Square]]:
-    left, comps = set(squares), []
-    while left:
-        start = left.pop()
-        comp, q = {start}, deque([start])
-        while q:
-            for nb in _neighbours(board, q.popleft(), walled):
-                if nb in left:
-                    left.discard(nb)
-                    comp.add(nb)
-                    q.append(nb)
-        comps.append(comp)
-    return sorted(comps, key=lambda s: min(s))
-
-
-def _hole(board: Board, ring: set[Square]) -> set[Square]:
-    """Squares the region `ring` surrounds: cut off from the map's edge by it, walls ignored."""
-    seen = {(r, c) for r in range(board.rows) for c in range(board.columns)
-            if (r in (0, board.rows - 1) or c in (0, board.columns - 1)) and (r, c) not in ring}
-    q = deque(seen)
-    while q:
-        r, c = q.popleft()
-        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if 0 <= nr < board.rows and 0 <= nc < board.columns and (nr, nc) not in ring and (nr, nc) not in seen:
-                seen.add((nr, nc))
-                q.append((nr, nc))
-    return {(r, c) for r in range(board.rows) for c in range(board.columns)} - seen - ring
-
-
-def _crossing(a: Wall, b: Wall) -> tuple[int, int] | None:
-    """The lattice point where two perpendicular walls cross, inside both (not a T or an L)."""
-    if a.horizontal == b.horizontal:
-        return None
-    inner_a = set(a.points()[1:-1])
-    for p in b.points()[1:-1]:
-        if p in inner_a:
-            return p
-    return None
+def closed_rectangles(walled, new_edges) -> set[Rect]:
+    """The rectangles walled all round that have one of new_edges on their outline: those the
+    new edges close (every other walled rectangle was closed before)."""
+    found: set[Rect] = set()
+    for kind, r, c in new_edges:
+        found |= _rects_along(walled, r, c, False) if kind == "h" else _rects_along(walled, c, r, True)
+    return found
 
 
 def _shape_ok(segs: list[Wall]) -> bool:
@@ -252,13 +303,88 @@ def _shape_ok(segs: list[Wall]) -> bool:
     return bool(a and b and set(a) & set(b))
 
 
+# ----------------------------------------------------------------- what a turn closed, nested
+
+@dataclass
+class Nested:
+    """An enclosure lying wholly inside one a turn closed (closed that turn or before)."""
+    enclosure: Enclosure
+    sites: list[str]                 # the markers inside it, its own nested ones' included
+    inside: list["Nested"]
+
+
+@dataclass
+class Closed:
+    """One area a turn walled off: its largest new rectangle (rarely two or more that overlap),
+    everything in it, who held which of its markers before, and the enclosures inside it."""
+    player: str
+    rects: list[Rect]
+    squares: list[Square]
+    sites: list[str]                              # every marker inside
+    held_before: dict[str, list[str]]             # player credited before this turn -> their markers inside
+    inside: list[Nested]
+
+    def name(self) -> str:
+        return " + ".join(rect_name(r) for r in self.rects)
+
+
+def _sites_in(board: Board, squares) -> list[str]:
+    return [n for sq in sorted(squares) for n in board.sites.get(sq, ())]
+
+
+def _areas(board: Board, player: str, new: list[Enclosure], every: list[Enclosure],
+           owners_before: dict[Square, str]) -> list[Closed]:
+    """The turn's new enclosures as areas, outermost first, each with what lies inside it.
+
+    The areas are the largest new rectangles, those that overlap joined into one, so that
+    areas never share a square. Inside an area we list, as a tree, the enclosures wholly in it
+    that overlap no other one partly (a grid of walls makes rectangles that overlap in every
+    way; the ones kept nest like boxes, and a grid shows as its cells)."""
+    largest = [e for e in new if not any(o.rect != e.rect and rect_within(e.rect, o.rect) for o in new)]
+    groups: list[list[Enclosure]] = []
+    for e in sorted(largest, key=lambda e: e.rect):
+        joined = [g for g in groups if any(rects_overlap(e.rect, o.rect) for o in g)]
+        merged = [e] + [o for g in joined for o in g]
+        groups = [g for g in groups if g not in joined] + [sorted(merged, key=lambda o: o.rect)]
+    areas = []
+    for group in sorted(groups, key=lambda g: g[0].rect):
+        squares = {sq for e in group for sq in e.squares()}
+        own = {e.rect for e in group}
+        def within(rect):
+            if len(group) == 1:
+                return rect_within(rect, group[0].rect)
+            return set(rect_squares(rect)) <= squares
+        members = [e for e in every if e.rect not in own and within(e.rect)]
+        kept = [e for e in members
+                if not any(rects_overlap(e.rect, o.rect) and not rect_within(e.rect, o.rect)
+                           and not rect_within(o.rect, e.rect) for o in members + group)]
+        nodes: dict[Rect, Nested] = {}
+        roots: list[Nested] = []
+        # Largest first, so that a rectangle's parent (the smallest kept one around it) has its node.
+        for e in sorted(kept, key=lambda e: (-len(e.squares()), e.rect)):
+            node = Nested(e, _sites_in(board, e.squares()), [])
+            around = [o for o in kept if o.rect != e.rect and rect_within(e.rect, o.rect)]
+            parent = min(around, key=lambda o: len(o.squares()), default=None)
+            (nodes[parent.rect].inside if parent else roots).append(node)
+            nodes[e.rect] = node
+        for node in [*nodes.values()]:
+            node.inside.sort(key=lambda n: n.enclosure.rect)
+        held: dict[str, list[str]] = {}
+        for sq in sorted(squares):
+            if sq in owners_before and board.sites.get(sq):
+                held.setdefault(owners_before[sq], []).extend(board.sites[sq])
+        areas.append(Closed(player, [e.rect for e in group], sorted(squares), _sites_in(board, squares),
+                            held, sorted(roots, key=lambda n: n.enclosure.rect)))
+    return areas
+
+
 # ----------------------------------------------------------------- turns
 
 @dataclass
 class TurnResult:
     position: Position
     walls: list[Wall]
-    enclosures: list[Enclosure]
+    closed: list[Closed]
     discarded: list[str]
 
 
@@ -276,6 +402,7 @@ def play_turn(pos: Position, player: str, plays: list[tuple[str, list[str]]]) ->
         raise Refused("first-round", "in the first round each player plays the one card drawn")
     owners = pos.owners()
     walled = pos.wall_edges()
+    laid: dict[Edge, Wall] = {}             # this turn's unit edges
     new_walls: list[Wall] = []
     cards: list[Card] = []
     seen_cards: set[str] = set()
@@ -321,58 +448,45 @@ def play_turn(pos: Position, player: str, plays: list[tuple[str, list[str]]]) ->
                 if not (0 <= pr <= b.rows and 0 <= pc <= b.columns):
                     raise Refused("map-edge", f"{w.name()} runs beyond the edge of the map")
             for e in w.edges():
-                if e in walled:
-                    raise Refused("overlap", f"{w.name()} overlaps {walled[e].name()} (walls meet only at their ends)")
-                inside = [sq for sq in edge_squares(b, e) if sq in owners]
-                if inside:
+                if e in walled or e in laid:
+                    raise Refused("overlap", f"{w.name()} lies along {(walled.get(e) or laid[e]).name()} (two "
+                                             "walls may not share a side of a square; they may meet, touch or cross)")
+                if any(sq in owners for sq in edge_squares(b, e)):
                     raise Refused("enclosure", f"{w.name()} enters an enclosure")
-            for other in list(pos.walls) + new_walls:
-                p = _crossing(w, other)
-                if p and other.player == player:
-                    raise Refused("own-crossing", f"{w.name()} crosses {other.name()}, {player}'s own wall "
-                                                  f"at {point_name(*p)}: a player may not himself lay crossing walls")
             for e in w.edges():
-                walled[e] = w
+                laid[e] = w
             new_walls.append(w)
         cards.append(card)
     if len(cards) > 1 and not _shape_ok(new_walls):
-        raise Refused("turn-shape", "several cards in one turn lay their walls in one straight line "
-                                    "or one right angle")
+        raise Refused("turn-shape", "several cards in one turn lay their walls in one straight line or one "
+                                    "right angle (a player may not himself lay walls that cross)")
 
-    # Enclosures this turn completes.
-    edges = set(walled)
-    enclosed = enclosed_squares(b, edges)
-    new = enclosed - set(owners)
-    new_owners = dict(owners)
-    enclosures = []
-    covered: set[Square] = set()
-    # Largest first: a region nested inside another completed this same turn is part of it.
-    for region in sorted(_components(b, new, edges), key=len, reverse=True):
-        if region <= covered:
-            continue
-        hole = _hole(b, region)
-        taken: dict[str, int] = {}
-        for sq in hole:
-            if sq in owners:
-                taken[owners[sq]] = taken.get(owners[sq], 0) + len(b.sites.get(sq, ()))
-        inside = region | hole
-        covered |= inside
-        for sq in inside:
-            new_owners[sq] = player
-        enclosures.append(Enclosure(player, sorted(region), [n for sq in sorted(inside) for n in b.sites.get(sq, ())],
-                                    sorted(taken.items())))
+    # The enclosures this turn closes: rectangles walled all round with a new wall on their edge.
+    rects = closed_rectangles({**walled, **laid}, list(laid))
     for card in cards:
-        if card.special:
-            mine = [w for w in new_walls if w.card == card.name]
-            touches = any(sq in new for w in mine for e in w.edges() for sq in edge_squares(b, e))
-            if not touches:
-                raise Refused("special-enclosure", f"{card.name} is played only to complete an enclosure")
-    discarded = sorted({n for sq in new for n in b.sites.get(sq, ())
-                        if n.lower() not in pos.played and n.lower() not in seen_cards})
-    nxt = replace(pos, walls=pos.walls + tuple(new_walls), owner=tuple(sorted(new_owners.items())),
-                  played=pos.played | frozenset(seen_cards), to_move=(pos.to_move + 1) % len(pos.players),
-                  turn=pos.turn + 1)
-    return TurnResult(nxt, new_walls, enclosures, discarded)
+        if not card.special:
+            continue
+        mine = [e for w in new_walls if w.card == card.name for e in w.edges()]
+        if not any(on_rect_edge(e, rect) for e in mine for rect in rects):
+            raise Refused("special-enclosure", f"{card.name} is played only to complete an enclosure")
+        if "straight_line" in card.special:
+            for end in (mine[0], mine[-1]):
+                if not any(on_rect_edge(end, rect) for rect in rects):
+                    raise Refused("line-length", f"{card.name}'s line runs on past the enclosures it closes; "
+                                                   "it has as many units as they require, no more")
+    turn_no = pos.turn + 1
+    new = [Enclosure(rect, player, turn_no) for rect in sorted(rects)]
+    new_owners = dict(owners)
+    for e in new:
+        for sq in e.squares():
+            new_owners[sq] = player
+    closed = _areas(b, player, new, list(pos.enclosures) + new, owners)
+    fresh = [sq for sq in new_owners if sq not in owners]
+    discarded = sorted({n for n in _sites_in(b, fresh) if n.lower() not in pos.played and n.lower() not in seen_cards})
+    nxt = replace(pos, walls=pos.walls + tuple(new_walls), enclosures=pos.enclosures + tuple(new),
+                  owner=tuple(sorted(new_owners.items())), played=pos.played | frozenset(seen_cards),
+                  to_move=(pos.to_move + 1) % len(pos.players), turn=turn_no)
+    return TurnResult(nxt, new_walls, closed, discarded)
 
 
 def pass_turn(pos: Position, player: str) -> Position:
@@ -412,18 +526,24 @@ def end_game(pos: Position, hands: dict[str, list[str]]) -> Position:
 
 # ----------------------------------------------------------------- score
 
-def _value(board: Board, country: str, variant: str) -> int:
-    card = board.cards[country.lower()]
-    return card.bracket if variant.endswith("population") else 1
+def points(board: Board, markers, variant: str) -> int:
+    """What markers are worth: 1 each, or in the population forms their cards' population brackets."""
+    if variant.endswith("population"):
+        return sum(board.cards[n.lower()].bracket for n in markers)
+    return len(list(markers))
 
 
 def totals(pos: Position) -> dict[str, int]:
     """Markers (or population brackets) enclosed; minus the letters of cards left in hand when
     the objective is most, plus them when it is fewest or least (they count against you)."""
+    return dict(pos._totals)
+
+
+def _score(pos: Position) -> dict[str, int]:
     b, v = pos.board, pos.variant
     score = {p: 0 for p in pos.players}
     for sq, player in pos.owner:
-        score[player] += sum(_value(b, n, v) for n in b.sites.get(sq, ()))
+        score[player] += points(b, b.sites.get(sq, ()), v)
     sign = -1 if v.startswith("most") else 1
     for player, cards in (pos.hands or ()):
         score[player] += sign * sum(b.cards[c.lower()].letters for c in cards)
