@@ -34,10 +34,10 @@ def main() -> int:
     ap.add_argument("--seed", default="2026")
     ap.add_argument("--plan", action="store_true")
     a = ap.parse_args()
-    import generator.cli as cli
+    import generator.pipeline as pipeline
     if not a.plan:
-        real = cli._plan_game
-        cli._plan_game = lambda plan, game, specs, opts: real(plan, game, specs, opts) if game in QUICK else []
+        real = pipeline.run_jobs
+        pipeline.run_jobs = lambda jobs, *args, **kw: real([j for j in jobs if j.game in QUICK], *args, **kw)
     work = Path(tempfile.mkdtemp(prefix="pnp-fuzz-"))
     shutil.copytree(ROOT / "decks", work / "decks")
     shutil.copytree(ROOT / "boards", work / "boards")

@@ -14,23 +14,11 @@ from .draw import Drawing
 from .draw.pdf import PdfDocument
 from .draw.raster import png_bytes
 from .layout.cards import CardSize, LayoutError, contact_sheet, impose_cards, sheet_pages, shop_pages
+from .options import LAYOUTS, BuildOptions  # noqa: F401  (build options are named here too)
 from .outputs import Plan, atomic_path, safe_name
 from .units import PAPER_SIZES
 
-LAYOUTS = ("sheet", "shop")
 MAX_CARDS = 2000   # cards in one deck: a count beyond this is a typo, not a game
-
-
-@dataclass
-class BuildOptions:
-    out: Path = Path("output")
-    paper: str = "a4"
-    flip: str = "long"
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    layouts: tuple[str, ...] = LAYOUTS
-    cmyk: bool = False
-    interleave: bool = False
-    progress: bool = True
 
 
 @dataclass

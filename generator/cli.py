@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import signal
 import sys
 from pathlib import Path
 
-from .build import LAYOUTS, BuildOptions
+from .options import LAYOUTS, BuildOptions
 from .errors import SpecError, UsageError, one_line, show
 from .games import GAMES, check_spec, game_module, game_of_kind
-from .outputs import OutputFolder, Plan, UnsafeName
+from .outputs import OutputFolder, UnsafeName
 from .spec import display_path, find_specs, load_spec
 from .spec.loader import SpecErrors
 from .paths import project_root
@@ -68,40 +69,39 @@ def _options(args, out: Path | None = None) -> BuildOptions:
                         cmyk=args.cmyk, interleave=getattr(args, "interleave", False))
 
 
-def _plan_game(plan: Plan, game: str, specs: dict, opts: BuildOptions) -> list:
-    """Name and lay out every product of one game into the plan (parts nested, cards imposed,
-    faces drawn): what remains is writing bytes. Anything a build could reject is found here,
-    before a file is written; `validate` runs this too. Returns the errors."""
-    try:
-        game_module(game).build({str(p): s for p, s in specs.items()}, plan.sub(game), opts)
-    except SpecErrors as exc:
-        return list(exc.errors)
-    except SpecError as exc:
-        return [exc]
-    return []
+def _failed(results) -> int:
+    """Print every job's errors once, in job order; the exit code they call for (0 if none)."""
+    lines = [line for r in results for line in r.errors]
+    for line in dict.fromkeys(lines):
+        print(line, file=sys.stderr)
+    return max((r.exit_code for r in results), default=0)
 
 
 def cmd_validate(args) -> int:
+    from .pipeline import Job, run_jobs
     root = project_root()
     paths = [Path(p) for p in args.paths] or find_specs(root)
     specs, errors = _load(paths, root)
-    if not errors:
-        # Then planned as a build would be (nothing is written): a spec that passes `validate`
-        # is one that `build` can make.
-        by_game: dict[str, dict] = {}
-        for p, spec in specs.items():
-            by_game.setdefault(game_of_kind(spec.kind), {})[p] = spec
-        plan = Plan()
-        for game, group in by_game.items():
-            if game is not None:
-                errors += _plan_game(plan, game, group, _options(args))
     _print_errors(errors)
-    if not errors:
-        print(f"{len(specs)} spec(s) valid")
-    return 1 if errors else 0
+    # Then each good spec is planned as a build would plan it (nothing is written): a spec that
+    # passes `validate` is one that `build` can make.
+    jobs = []
+    for p, spec in specs.items():
+        game = game_of_kind(spec.kind)
+        if game is not None:
+            rel = display_path(p, root)
+            parts = getattr(game_module(game), "PARTS", {}).get(rel, (None,))
+            jobs += [Job(game, rel if not os.path.isabs(rel) else str(p.resolve()), part) for part in parts]
+    code = _failed(run_jobs(jobs, root, _options(args), staging=None))
+    if errors or code:
+        return max(code, 1)
+    print(f"{len(specs)} spec(s) valid")
+    return 0
 
 
 def cmd_build(args) -> int:
+    from .pipeline import (build_jobs, code_digest, job_key, manifest_entry, read_manifest, run_jobs, up_to_date,
+                           write_manifest)
     root = project_root()
     games = list(dict.fromkeys(args.games)) or list(GAMES)
     for g in games:
@@ -109,22 +109,46 @@ def cmd_build(args) -> int:
             raise UsageError(f"unknown game {show(g)}; known: {', '.join(GAMES)}")
     out = Path(args.out) if args.out else root / "output"
     opts = _options(args, out)
-    plan, errors = Plan(), []
-    for g in games:
-        specs, spec_errors = _load([root / s for s in game_module(g).SPECS], root)
-        errors += spec_errors or _plan_game(plan, g, specs, opts)
-    if errors:
-        _print_errors(errors)
-        return 1
+    jobs = build_jobs(games)
+    code = code_digest()
+    keys = {job.id: job_key(job, opts, code) for job in jobs}
+    old = {} if args.force else read_manifest(out)
+    todo = [job for job in jobs if not up_to_date(old.get(job.id), keys[job.id], out)]
+    if not todo:
+        print(f"pnp: up to date ({len(jobs)} jobs); --force builds again", file=sys.stderr)
+        return 0
     # Written into a staging copy of the output folder, which takes its place only when every
-    # product of every game is written: --out is left as it was on any failure, Ctrl-C or kill.
+    # product of every job is written: --out is left as it was on any failure, Ctrl-C or kill.
     with OutputFolder(out) as staged:
         for g in games:
-            staged.clear(g)
-        written = [staged.write(product) for product in plan.products.values()]
+            # Built again from nothing (--force), or no record of what is ours in this game's
+            # folder: it starts empty.
+            if args.force or not any(job_id.split("|")[0] == g for job_id in old):
+                staged.clear(g)
+        if old:       # the files of the jobs run again go (some may not be made again)
+            current = {job.id for job in jobs}
+            stale = [entry for job_id, entry in old.items()
+                     if job_id in {j.id for j in todo} or (job_id.split("|")[0] in games and job_id not in current)]
+            for entry in stale:
+                for rel in entry.get("products", []):
+                    try:
+                        staged.path(rel).unlink(missing_ok=True)
+                    except (UnsafeName, OSError):
+                        pass
+            old = {k: v for k, v in old.items() if not (k.split("|")[0] in games and k not in current)}
+        longest = sorted(range(len(todo)), key=lambda i: -(old.get(todo[i].id) or {}).get("seconds", 1.0))
+        results = run_jobs(todo, root, opts, staged.staging, order=longest)
+        failed = _failed(results)
+        if failed:
+            return failed
+        manifest = dict(old)
+        for r in results:
+            manifest[r.job.id] = manifest_entry(r, keys[r.job.id])
+        write_manifest(staged.staging, manifest)
         staged.commit()
-    for w in written:
-        print(display_path(w, root))
+    for r in results:
+        for rel in r.products:
+            print(display_path(out / rel, root))
     return 0
 
 
@@ -179,6 +203,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--layout", action="append", choices=list(LAYOUTS),
                    help="print layout(s) to write (default all): sheet = imposed for home printing, "
                         "shop = one card a page with bleed and TrimBox")
+    b.add_argument("--force", action="store_true", help="build everything again, even what is up to date")
     b.add_argument("--interleave", action="store_true", help="shop PDF: face, back, face, back... "
                                                              "instead of all faces then all backs")
     print_options(b)

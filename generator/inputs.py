@@ -7,8 +7,10 @@ the caller names (the spec's own tree, or the project's specs), symbolic links i
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 from .errors import SpecError
@@ -18,6 +20,30 @@ from .errors import SpecError
 MAX_SPEC_BYTES = 2 * 1024 * 1024
 MAX_RECORD_BYTES = 4 * 1024 * 1024
 MAX_DATA_BYTES = 16 * 1024 * 1024
+
+
+_trackers: list[dict] = []
+
+
+@contextmanager
+def track_reads():
+    """Collect {real path: sha256} of every file read through read_bytes inside the block: what a
+    build's products depend on, so an incremental build knows when they are stale."""
+    found: dict[str, str] = {}
+    _trackers.append(found)
+    try:
+        yield found
+    finally:
+        _trackers.remove(found)
+
+
+def file_digest(path) -> str | None:
+    """sha256 of a file's bytes, or None if it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
 
 
 def read_bytes(path: Path, file: str, limit: int) -> bytes:
@@ -47,7 +73,12 @@ def read_bytes(path: Path, file: str, limit: int) -> bytes:
             if size > limit:  # the file grew while we read it
                 raise SpecError(file, None, "", f"too large (over {limit} bytes)")
             chunks.append(chunk)
-        return b"".join(chunks)
+        data = b"".join(chunks)
+        if _trackers:
+            digest = hashlib.sha256(data).hexdigest()
+            for found in _trackers:
+                found[os.path.realpath(path)] = digest
+        return data
     except OSError as exc:
         raise SpecError(file, None, "", f"cannot read: {exc.strerror or exc}") from None
     finally:

@@ -141,9 +141,9 @@ def test_a_good_build_keeps_what_else_the_folder_holds(project):
     assert code == 0, err
     assert (project / "output" / "keep.txt").read_text() == "untouched"
     assert (project / "output" / "continuo" / "continuo-shop.pdf").stat().st_size > 1000
-    # A rebuild drops files a game no longer makes.
+    # A forced rebuild starts the game's folder from nothing.
     (project / "output" / "continuo" / "stale.pdf").write_text("old")
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(["build", "continuo", "--force"], project)
     assert code == 0 and not (project / "output" / "continuo" / "stale.pdf").exists()
 
 

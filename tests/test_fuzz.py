@@ -45,12 +45,12 @@ def quick_plans(monkeypatch):
     """Plan only the quick games (see the module's doc), unless PNP_FUZZ_FULL=1."""
     if FULL:
         return
-    import generator.cli as cli
-    real = cli._plan_game
+    import generator.pipeline as pipeline
+    real = pipeline.run_jobs
 
-    def plan_game(plan, game, specs, opts):
-        return real(plan, game, specs, opts) if game in QUICK_GAMES else []
-    monkeypatch.setattr(cli, "_plan_game", plan_game)
+    def run_jobs(jobs, *args, **kwargs):
+        return real([j for j in jobs if j.game in QUICK_GAMES], *args, **kwargs)
+    monkeypatch.setattr(pipeline, "run_jobs", run_jobs)
 
 
 def _check(case: str, code, err, seconds, before, after, changed: set[str]):

@@ -3,9 +3,7 @@ numbers and row letters, a marker at every capital coloured by population bracke
 patent's Figs. 1A and 1B, the board as two complementary halves."""
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from pathlib import Path
 
 from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
@@ -18,10 +16,10 @@ from .data import Country, WorldMap, load_board
 
 
 @lru_cache(maxsize=4)
-def land_polygons(path: Path) -> tuple:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    polys = [Polygon(rings[0], rings[1:]) for rings in data["polygons"]]
-    return tuple(polys)
+def land_polygons(land: tuple) -> tuple:
+    # A hand-made file may hold a self-touching ring; mend it rather than fail in the middle of drawing.
+    polys = (Polygon(rings[0], rings[1:]) for rings in land)
+    return tuple(p if p.is_valid else p.buffer(0) for p in polys)
 
 
 def map_xy(wm: WorldMap, lat: float, lon: float) -> tuple[float, float]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ...colour import Colour
+from ...errors import SpecError
 from ...layout.cards import CardSize
 from ...spec import Spec, load_related
 from .flags import check_flag
@@ -159,7 +159,7 @@ class WorldMap:
     label_size: float
     halves_paper: str
     palette: dict[str, Colour]
-    land: Path
+    land: tuple    # polygons: ([exterior ring], [hole ring], ...) in (longitude, latitude)
     deck: Deck
     sites: dict[tuple[int, int], list[Country]] = field(default_factory=dict)
 
@@ -170,6 +170,46 @@ class WorldMap:
     @property
     def height(self) -> float:
         return self.projection.rows * self.square + 2 * self.margin
+
+
+MAX_LAND_POINTS = 500_000
+
+
+def load_land(spec: Spec) -> tuple:
+    """The land polygons the board names (JSON: {"polygons": [[ring, hole...], ...]}, a ring a list
+    of [lon, lat]), checked: a file that is not that is the spec's error at its `land` line."""
+    import json
+    import math
+    from ...inputs import MAX_DATA_BYTES, read_text
+    from ...spec.loader import related_path
+    path, display = related_path(spec, "land")
+    try:
+        data = json.loads(read_text(path, display, MAX_DATA_BYTES))
+    except SpecError as exc:
+        raise spec.error(("land",), exc.message) from None
+    except (ValueError, RecursionError) as exc:
+        raise spec.error(("land",), f"{display} is not valid JSON ({str(exc)[:80]})") from None
+    polygons = data.get("polygons") if isinstance(data, dict) else None
+    points = 0
+    good = isinstance(polygons, list)
+    for poly in polygons if good else ():
+        if not (isinstance(poly, list) and poly and all(isinstance(r, list) and len(r) >= 3 for r in poly)):
+            good = False
+            break
+        for ring in poly:
+            points += len(ring)
+            if points > MAX_LAND_POINTS or not all(
+                    isinstance(p, list) and len(p) == 2 and all(
+                        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in p)
+                    and -180 <= p[0] <= 180 and -90 <= p[1] <= 90 for p in ring):
+                good = False
+                break
+        if not good:
+            break
+    if not good:
+        raise spec.error(("land",), f"{display}: expected {{\"polygons\": [[ring, ...], ...]}}, each ring at least "
+                                    f"3 [longitude, latitude] points, {MAX_LAND_POINTS} points in all at most")
+    return tuple(tuple(tuple(tuple(p) for p in ring) for ring in poly) for poly in polygons)
 
 
 def load_board(spec: Spec) -> WorldMap:
@@ -187,9 +227,7 @@ def load_board(spec: Spec) -> WorldMap:
         if found[0].square != want:
             raise spec.error(("anchor",), f"{anchor['capital']} falls in {found[0].coords}, not "
                                           f"{square_name(*want)}: change the projection")
-    land = Path(spec.path or spec.file).parent / d["land"]
-    if not land.exists():
-        raise spec.error(("land",), f"no such file: {d['land']}")
+    land = load_land(spec)
     pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
     m = d["marker"]
     wm = WorldMap(d["title"], projection, float(d["square"]), float(d.get("margin", 12)), m["radius"],

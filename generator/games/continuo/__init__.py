@@ -1,35 +1,26 @@
-"""Continuo and Count continuo: the 42 tiles, the rules and example cards, and the referee."""
+"""Continuo and Count continuo: the 42 tiles, the rules and example cards, and the referee.
+
+A game package stays light to import (the referee's start-up time matters): its checks, build and
+referee import their modules when they are first used.
+"""
 from __future__ import annotations
 
-
-from ...build import BuildOptions, DeckArt, add_decks, stem_of
-from ...outputs import Plan
-from ...spec import Spec
-from .deck import load_deck
-from .faces import draw_back, draw_example, draw_rules, draw_tile
-from ...referee.session import Refused, record_command
-from .referee import best_text, make_rules, parse_tile
-
-REFEREE = make_rules("continuo")
+from functools import lru_cache
 
 SPECS = ["decks/continuo.yaml"]
-CHECKS = {"continuo-deck": load_deck}
 
 
-def deck_art(spec: Spec) -> DeckArt:
-    deck = load_deck(spec)
-    art = DeckArt(stem_of(spec), deck.title, deck.size, back=draw_back(deck))
-    for i, tile in enumerate(deck.tiles, 1):
-        art.faces.append((draw_tile(deck, i, tile), 1, f"{i}"))
-    # The patent's extra pieces, "not used in play": the rules, and a pictorial scoring example.
-    art.faces.append((draw_rules(deck), 1, "rules"))
-    if deck.example:
-        art.faces.append((draw_example(deck), 1, "scoring example"))
-    return art
+def _check_deck(spec):
+    from .deck import load_deck
+    return load_deck(spec)
 
 
-def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions) -> None:
-    add_decks(specs.values(), deck_art, plan, opts)
+CHECKS = {"continuo-deck": _check_deck}
+
+
+def build(specs, plan, opts, part=None) -> None:
+    from .products import build
+    build(specs, plan, opts, part)
 
 
 def play_options(parser, variants: bool = True) -> None:
@@ -41,6 +32,8 @@ def play_options(parser, variants: bool = True) -> None:
 
 def referee_commands(sub, rules=None) -> dict:
     """`best RECORD TILE`: every legal placement of TILE after RECORD, best first."""
+    from ...referee.session import Refused, record_command
+    from .referee import best_text, parse_tile
     b = sub.add_parser("best", help="rank every legal placement of a tile after a record")
     b.add_argument("record")
     b.add_argument("tile", help="a tile number, or four rows like RRGG/RRGG/BBYY/BBYY")
@@ -53,4 +46,16 @@ def referee_commands(sub, rules=None) -> dict:
             raise Refused("tile", str(exc)) from None
         print(best_text(state, tile, args.top))
         return 0
-    return {"best": record_command(rules or REFEREE, best)}
+    return {"best": record_command(rules or _referee("continuo"), best)}
+
+
+@lru_cache(maxsize=None)
+def _referee(game: str):
+    from .referee import make_rules
+    return make_rules(game)
+
+
+def __getattr__(name):
+    if name == "REFEREE":   # the referee the CLI finds here, made when asked for
+        return _referee("continuo")
+    raise AttributeError(name)

@@ -1,11 +1,10 @@
 """Count continuo: the Continuo module with the numbered pack (chains score their numbers)."""
 from . import CHECKS, build  # noqa: F401  (the same checks and build as Continuo)
-from . import referee_commands as _commands
+from . import _referee
 from . import play_options as _play_options
-from .referee import make_rules
+from . import referee_commands as _commands
 
 SPECS = ["decks/count_continuo.yaml"]
-REFEREE = make_rules("count-continuo")
 
 
 def play_options(parser) -> None:
@@ -13,4 +12,10 @@ def play_options(parser) -> None:
 
 
 def referee_commands(sub) -> dict:
-    return _commands(sub, REFEREE)
+    return _commands(sub, _referee("count-continuo"))
+
+
+def __getattr__(name):
+    if name == "REFEREE":
+        return _referee("count-continuo")
+    raise AttributeError(name)

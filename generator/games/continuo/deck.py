@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 from ...colour import Colour
 from ...layout.cards import CardSize
 from ...spec import Spec, load_spec
+from ...spec.loader import related_path
 from .rules import Layout, Placement, Refused, place
 from .tiles import Tile, canonical, regions
 
@@ -63,10 +63,8 @@ def load_deck(spec: Spec) -> ContinuoDeck:
     data = spec.data
     if "tiles_from" in data:
         # The numbered pack shares the coloured pack's tiles and colours: one source of truth.
-        source_path = (spec.path or Path(spec.file)).parent / data["tiles_from"]
-        if not source_path.exists():
-            raise spec.error(("tiles_from",), f"no such deck: {data['tiles_from']}")
-        source = load_spec(source_path, display=str(Path(spec.file).parent / data["tiles_from"]))
+        source_path, display = related_path(spec, "tiles_from")
+        source = load_spec(source_path, display=display)
         if source.kind != "continuo-deck" or "tiles_from" in source.data:
             raise spec.error(("tiles_from",), "must name a continuo deck that lists its own tiles")
         colour_spec, tile_spec = source, source

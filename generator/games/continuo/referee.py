@@ -146,7 +146,7 @@ def apply(state: ContinuoState, entry: dict) -> tuple[ContinuoState, TurnReport]
         raise Refused("game over", f"all {state.end} tiles are down")
     extra = sorted(set(entry) - ENTRY_KEYS, key=str) if isinstance(entry, dict) else ["(not a mapping)"]
     if extra or "tile" not in entry or "at" not in entry:
-        raise Refused("entry", f"an entry is a tile, at [row, column], and perhaps rotation, opening, player"
+        raise Refused("entry", "an entry is a tile, at [row, column], and perhaps rotation, opening, player"
                                + (f" (not {extra[0]})" if extra else ""))
     tile, label, number = _tile_of(state, entry["tile"])
     opening = entry.get("opening", False)

@@ -1,18 +1,17 @@
-"""Cubes (FR 2 672 509): the laser-cut kit, a printable paper board, and the move referee."""
+"""Cubes (FR 2 672 509): the laser-cut kit, a printable paper board, and the move referee.
+
+A game package stays light to import (the referee's start-up time matters): its checks, build and
+referee import their modules when they are first used.
+"""
 from __future__ import annotations
 
-
-from ...build import BuildOptions, add_board, add_laser_kit
-from ...outputs import Plan
-from ...spec import Spec
-from .kit import kit_parts, load_kit
-from .paper import paper_board
-from .referee import REFEREE  # noqa: F401  (the referee the CLI finds here)
-
 SPECS = ["boards/cubes_kit.yaml"]
+# The two-player and four-player kits are built apart (in parallel, and rebuilt apart).
+PARTS = {"boards/cubes_kit.yaml": ("2p", "4p")}
 
 
-def _check(spec: Spec):
+def _check(spec):
+    from .kit import load_kit
     from .referee import setup_position
     load_kit(spec)
     setup_position(spec, False)
@@ -24,16 +23,18 @@ def _check(spec: Spec):
 CHECKS = {"cubes-kit": _check}
 
 
+def build(specs, plan, opts, part=None) -> None:
+    from .products import build
+    build(specs, plan, opts, part)
+
+
 def play_options(parser) -> None:
     parser.add_argument("--players", help="names, comma-separated (default: the kit's setup)")
     parser.add_argument("--four", action="store_true", help="the four-player game (11 x 11)")
 
 
-def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions) -> None:
-    for spec in specs.values():
-        for four in (False, True) if "four_player" in spec.data else (False,):
-            kit = load_kit(spec, four)
-            tag = "4p" if four else "2p"
-            add_laser_kit(spec, kit_parts(kit), kit.sheet, kit.kerf, kit.margin, kit.spacing,
-                          plan.sub(f"kit-{tag}"), f"cubes-{tag}")
-            add_board(paper_board(kit), plan, f"paper-board-{tag}", f"Cubes board, {kit.grid} x {kit.grid}", opts)
+def __getattr__(name):
+    if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
+        from .referee import REFEREE
+        return REFEREE
+    raise AttributeError(name)

@@ -1,17 +1,29 @@
-"""Mille Bornes (GB 963,821): the decks (106 cards, and the patent's 112), the card shoe, the referee."""
+"""Mille Bornes (GB 963,821): the decks (106 cards, and the patent's 112), the card shoe, the referee.
+
+A game package stays light to import (the referee's start-up time matters): its checks, build and
+referee import their modules when they are first used.
+"""
 from __future__ import annotations
 
-
-from ...build import BuildOptions, DeckArt, add_decks, add_laser_kit, stem_of
-from ...outputs import Plan
-from ...spec import Spec
-from .deck import load_deck
-from .faces import draw_back, draw_face
-from .referee import REFEREE  # noqa: F401  (the referee the CLI finds here)
-from .shoe import load_shoe, shoe_parts
-
 SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml", "boards/mille_bornes_shoe.yaml"]
-CHECKS = {"mille-bornes-deck": load_deck, "mille-bornes-shoe": load_shoe}
+
+
+def _check_deck(spec):
+    from .deck import load_deck
+    return load_deck(spec)
+
+
+def _check_shoe(spec):
+    from .shoe import load_shoe
+    return load_shoe(spec)
+
+
+CHECKS = {"mille-bornes-deck": _check_deck, "mille-bornes-shoe": _check_shoe}
+
+
+def build(specs, plan, opts, part=None) -> None:
+    from .products import build
+    build(specs, plan, opts, part)
 
 
 def play_options(parser) -> None:
@@ -21,20 +33,8 @@ def play_options(parser) -> None:
     parser.add_argument("--short", action="store_true", help="the short game (700 miles)")
 
 
-def deck_art(spec: Spec) -> DeckArt:
-    deck = load_deck(spec)
-    stem = stem_of(spec)
-    art = DeckArt(stem, deck.title, deck.size, back=draw_back(deck))
-    for card in deck.cards:
-        art.faces.append((draw_face(card, deck), card.count, f"×{card.count}  {card.name}"))
-    return art
-
-
-def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions) -> None:
-    decks = [s for s in specs.values() if s.kind == "mille-bornes-deck"]
-    add_decks(decks, deck_art, plan, opts)
-    for spec in specs.values():
-        if spec.kind == "mille-bornes-shoe":
-            shoe = load_shoe(spec)
-            add_laser_kit(spec, shoe_parts(shoe), shoe.sheet, shoe.kerf, shoe.margin, shoe.spacing,
-                          plan.sub("shoe"), "mille-bornes-shoe")
+def __getattr__(name):
+    if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
+        from .referee import REFEREE
+        return REFEREE
+    raise AttributeError(name)

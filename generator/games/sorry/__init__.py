@@ -1,16 +1,29 @@
-"""Sorry (US 1,903,661): the 44 cards, the board, and the move referee."""
+"""Sorry (US 1,903,661): the 44 cards, the board, and the move referee.
+
+A game package stays light to import (the referee's start-up time matters): its checks, build and
+referee import their modules when they are first used.
+"""
 from __future__ import annotations
 
-
-from ...build import BuildOptions, add_board, add_decks, stem_of
-from ...outputs import Plan
-from ...spec import Spec
-from .board import draw_board, load_geometry
-from .deck import deck_art, load_deck
-from .referee import REFEREE, moves_command
-
 SPECS = ["decks/sorry.yaml", "boards/sorry.yaml"]
-CHECKS = {"sorry-deck": load_deck, "sorry-board": load_geometry}
+
+
+def _check_deck(spec):
+    from .deck import load_deck
+    return load_deck(spec)
+
+
+def _check_board(spec):
+    from .board import load_geometry
+    return load_geometry(spec)
+
+
+CHECKS = {"sorry-deck": _check_deck, "sorry-board": _check_board}
+
+
+def build(specs, plan, opts, part=None) -> None:
+    from .products import build
+    build(specs, plan, opts, part)
 
 
 def play_options(parser) -> None:
@@ -19,6 +32,7 @@ def play_options(parser) -> None:
 
 
 def referee_commands(sub) -> dict:
+    from .referee import REFEREE, moves_command
     m = sub.add_parser("moves", help="every legal move with a card, from a position (a record)")
     m.add_argument("position", help="a record or position file (YAML)")
     m.add_argument("card")
@@ -26,9 +40,8 @@ def referee_commands(sub) -> dict:
     return {"moves": moves_command(REFEREE)}
 
 
-def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions) -> None:
-    decks = [s for s in specs.values() if s.kind == "sorry-deck"]
-    add_decks(decks, deck_art, plan, opts)
-    for spec in specs.values():
-        if spec.kind == "sorry-board":
-            add_board(draw_board(spec), plan, f"{stem_of(spec)}-board", f"{spec.data['title']} board", opts)
+def __getattr__(name):
+    if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
+        from .referee import REFEREE
+        return REFEREE
+    raise AttributeError(name)

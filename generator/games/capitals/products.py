@@ -1,0 +1,24 @@
+"""What a Capitals build makes: the pack, the world map (large, tiles, Figs. 1A/1B halves), the
+wall pieces (print-and-fold and laser)."""
+from __future__ import annotations
+
+from ...build import BuildOptions, add_board, add_decks, add_pdf, stem_of
+from ...outputs import Plan
+from ...spec import Spec
+from .board import board_from_spec, halves
+from .faces import deck_art
+from .walls import add_walls
+
+
+def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
+    decks = [s for s in specs.values() if s.kind == "capitals-deck"]
+    add_decks(decks, deck_art, plan, opts)
+    for spec in specs.values():
+        if spec.kind == "capitals-board":
+            wm, board = board_from_spec(spec)
+            stem = stem_of(spec)
+            add_board(board, plan, stem, f"{wm.title} board", opts)
+            add_pdf(plan, f"{stem}-halves-{wm.halves_paper}.pdf", f"{wm.title} board, Figs. 1A and 1B",
+                    halves(wm, board), opts.cmyk)
+        if spec.kind == "capitals-walls":
+            add_walls(spec, plan, opts)

@@ -1,0 +1,20 @@
+"""What a Cubes build makes: the laser kit and the paper board, for two players and for four."""
+from __future__ import annotations
+
+from ...build import BuildOptions, add_board, add_laser_kit
+from ...outputs import Plan
+from ...spec import Spec
+from .kit import kit_parts, load_kit
+from .paper import paper_board
+
+
+def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
+    for spec in specs.values():
+        for four in (False, True) if "four_player" in spec.data else (False,):
+            tag = "4p" if four else "2p"
+            if part not in (None, tag):
+                continue
+            kit = load_kit(spec, four)
+            add_laser_kit(spec, kit_parts(kit), kit.sheet, kit.kerf, kit.margin, kit.spacing,
+                          plan.sub(f"kit-{tag}"), f"cubes-{tag}")
+            add_board(paper_board(kit), plan, f"paper-board-{tag}", f"Cubes board, {kit.grid} x {kit.grid}", opts)

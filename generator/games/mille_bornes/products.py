@@ -1,0 +1,27 @@
+"""What a Mille Bornes build makes: each deck's print products and the card shoe's laser kit."""
+from __future__ import annotations
+
+from ...build import BuildOptions, DeckArt, add_decks, add_laser_kit, stem_of
+from ...outputs import Plan
+from ...spec import Spec
+from .deck import load_deck
+from .faces import draw_back, draw_face
+from .shoe import load_shoe, shoe_parts
+
+
+def deck_art(spec: Spec) -> DeckArt:
+    deck = load_deck(spec)
+    art = DeckArt(stem_of(spec), deck.title, deck.size, back=draw_back(deck))
+    for card in deck.cards:
+        art.faces.append((draw_face(card, deck), card.count, f"×{card.count}  {card.name}"))
+    return art
+
+
+def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
+    decks = [s for s in specs.values() if s.kind == "mille-bornes-deck"]
+    add_decks(decks, deck_art, plan, opts)
+    for spec in specs.values():
+        if spec.kind == "mille-bornes-shoe":
+            shoe = load_shoe(spec)
+            add_laser_kit(spec, shoe_parts(shoe), shoe.sheet, shoe.kerf, shoe.margin, shoe.spacing,
+                          plan.sub("shoe"), "mille-bornes-shoe")

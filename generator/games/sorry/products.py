@@ -1,0 +1,16 @@
+"""What a Sorry build makes: the pack's print products and the board's."""
+from __future__ import annotations
+
+from ...build import BuildOptions, add_board, add_decks, stem_of
+from ...outputs import Plan
+from ...spec import Spec
+from .board import draw_board
+from .deck import deck_art
+
+
+def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
+    decks = [s for s in specs.values() if s.kind == "sorry-deck"]
+    add_decks(decks, deck_art, plan, opts)
+    for spec in specs.values():
+        if spec.kind == "sorry-board":
+            add_board(draw_board(spec), plan, f"{stem_of(spec)}-board", f"{spec.data['title']} board", opts)

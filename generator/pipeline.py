@@ -1,0 +1,288 @@
+"""Running a build: its jobs, a pool of processes for them, what is already up to date, progress.
+
+A job is one spec of one game (or one part of it: the Cubes kit for two players, or for four): it
+loads and checks the spec, plans its products (faces drawn, cards imposed, parts nested) and, in a
+build, writes them into the staging folder (outputs.OutputFolder). Jobs run in a pool of processes,
+one per core; each writes its own files, so the output is the same, byte for byte and in the same
+order, as a serial build's.
+
+Incremental builds: the output folder keeps a manifest (.pnp-build.json) of every job's products
+and of everything the job read (each file's sha256, recorded by inputs.track_reads), keyed by the
+options and by a digest of the code and of the libraries that draw and write. A job whose key and
+inputs are unchanged and whose files are still there, unchanged in size, is not run again; any
+change to what it read, to the options or to the code runs it again. `--force` runs every job.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import SpecError, one_line
+from .options import BuildOptions
+
+MANIFEST = ".pnp-build.json"
+MANIFEST_FORMAT = 1
+# The libraries whose versions change the bytes we write.
+LIBRARIES = ("reportlab", "svgwrite", "cairosvg", "cairocffi", "pillow", "ezdxf", "shapely", "fonttools",
+             "pyyaml", "jsonschema", "hershey-fonts")
+
+
+@dataclass(frozen=True)
+class Job:
+    game: str
+    spec: str                 # the spec's path: relative to the project for a build's own specs
+    part: str | None = None
+
+    @property
+    def id(self) -> str:
+        return f"{self.game}|{self.spec}|{self.part or ''}"
+
+    @property
+    def title(self) -> str:
+        return f"{self.game}: {self.spec}" + (f" ({self.part})" if self.part else "")
+
+
+@dataclass
+class JobResult:
+    job: Job
+    products: list[str] = field(default_factory=list)   # rels, in the order the game made them
+    sizes: dict[str, int] = field(default_factory=dict)
+    reads: dict[str, str] = field(default_factory=dict)  # real path -> sha256
+    errors: list[str] = field(default_factory=list)
+    exit_code: int = 0
+    seconds: float = 0.0
+
+
+def build_jobs(games: list[str]) -> list[Job]:
+    """Every job of these games, in the order a serial build would run them."""
+    from .games import game_module
+    jobs = []
+    for g in games:
+        module = game_module(g)
+        parts = getattr(module, "PARTS", {})
+        for spec in module.SPECS:
+            for part in parts.get(spec, (None,)):
+                jobs.append(Job(g, spec, part))
+    return jobs
+
+
+def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None) -> JobResult:
+    """Load, check, plan and (given a staging folder) write one job. Never raises for bad input:
+    its errors come back as lines, with the exit code they call for."""
+    from .games import check_spec, game_module
+    from .inputs import track_reads
+    from .outputs import Plan, UnsafeName, output_path
+    from .spec import display_path, load_spec
+    from .spec.loader import SpecErrors
+    result = JobResult(job)
+    start = time.perf_counter()
+    path = Path(job.spec) if os.path.isabs(job.spec) else root / job.spec
+    try:
+        with track_reads() as reads:
+            spec = load_spec(path, display=display_path(path, root))
+            check_spec(spec)
+            plan = Plan()
+            game_module(job.game).build({str(path): spec}, plan.sub(job.game), opts, job.part)
+            for product in plan.products.values():
+                if staging is not None:
+                    target = output_path(staging, product.rel)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    product.write(target)
+                    result.sizes[product.rel] = target.stat().st_size
+                result.products.append(product.rel)
+        result.reads = dict(reads)
+    except SpecErrors as exc:
+        result.errors, result.exit_code = [SpecError.__str__(e) for e in exc.errors], 1
+    except SpecError as exc:
+        result.errors, result.exit_code = [str(exc)], 1
+    except UnsafeName as exc:
+        result.errors, result.exit_code = [one_line(f"pnp: {exc}")], 1
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        result.errors, result.exit_code = [one_line(f"pnp: cannot write{where}: {exc.strerror or exc}")], 2
+    except Exception as exc:  # noqa: BLE001  a bug: one line, and the build stops
+        result.errors = [one_line(f"pnp: internal error in {job.title} ({type(exc).__name__}: {exc}); this is "
+                                  "a bug, please report it with the command and files that caused it")]
+        result.exit_code = 70
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+# ---------------------------------------------------------------- what is up to date
+
+def code_digest() -> str:
+    """A digest of our code, schemas and data files and of the drawing libraries' versions: any
+    change to them may change the bytes a job writes."""
+    from importlib import metadata
+    h = hashlib.sha256()
+    package = Path(__file__).resolve().parent
+    for p in sorted(package.rglob("*")):
+        if p.suffix in (".py", ".yaml", ".json", ".ttf", ".txt") and "__pycache__" not in p.parts:
+            h.update(str(p.relative_to(package)).encode() + b"\0" + p.read_bytes() + b"\0")
+    for lib in LIBRARIES:
+        try:
+            version = metadata.version(lib)
+        except metadata.PackageNotFoundError:
+            version = "-"
+        h.update(f"{lib}={version}\0".encode())
+    h.update(f"python={sys.version_info[:2]}".encode())
+    return h.hexdigest()
+
+
+def job_key(job: Job, opts: BuildOptions, code: str) -> str:
+    text = json.dumps({"job": job.id, "options": opts.products_key(), "code": code}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def read_manifest(folder: Path) -> dict:
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT or not isinstance(data.get("jobs"), dict):
+        return {}
+    return data["jobs"]
+
+
+def up_to_date(entry: dict | None, key: str, out: Path) -> bool:
+    from .inputs import file_digest
+    if not isinstance(entry, dict) or entry.get("key") != key:
+        return False
+    try:
+        if any(file_digest(p) != digest for p, digest in entry["reads"].items()):
+            return False
+        return all((out / rel).is_file() and (out / rel).stat().st_size == size
+                   for rel, size in entry["sizes"].items())
+    except (KeyError, AttributeError, TypeError, OSError):
+        return False
+
+
+def manifest_entry(result: JobResult, key: str) -> dict:
+    return {"key": key, "reads": dict(sorted(result.reads.items())), "products": result.products,
+            "sizes": result.sizes, "seconds": round(result.seconds, 2)}
+
+
+def write_manifest(folder: Path, jobs: dict) -> None:
+    text = json.dumps({"format": MANIFEST_FORMAT, "jobs": dict(sorted(jobs.items()))}, indent=1, sort_keys=True)
+    (folder / MANIFEST).write_text(text + "\n", encoding="utf-8")
+
+
+# ---------------------------------------------------------------- running jobs
+
+class Progress:
+    """One line on a terminal that says what is being built and how far along it is; silent when
+    stderr is not a terminal (a log, a pipe, CI)."""
+
+    def __init__(self, total: int, stream=None):
+        self.stream = stream or sys.stderr
+        self.on = total > 0 and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.total, self.done, self.running = total, 0, []
+        self.start = time.perf_counter()
+
+    def _show(self) -> None:
+        if not self.on:
+            return
+        doing = ", ".join(self.running[:2]) + (" ..." if len(self.running) > 2 else "")
+        width = 20
+        filled = width * self.done // max(1, self.total)
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}  {doing}"
+        self.stream.write("\r\x1b[2K" + line[:max(20, _columns() - 1)])
+        self.stream.flush()
+
+    def started(self, job: Job) -> None:
+        self.running.append(job.title)
+        self._show()
+
+    def finished(self, job: Job) -> None:
+        if job.title in self.running:
+            self.running.remove(job.title)
+        self.done += 1
+        self._show()
+
+    def close(self) -> None:
+        if self.on:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+
+
+def _columns() -> int:
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError):
+        return 80
+
+
+def workers_for(count: int) -> int:
+    """How many processes: one per core (PNP_JOBS overrides), never more than the jobs."""
+    try:
+        wanted = int(os.environ.get("PNP_JOBS", "0"))
+    except ValueError:
+        wanted = 0
+    return max(1, min(count, wanted if wanted > 0 else (os.cpu_count() or 1)))
+
+
+_WORK: tuple = ()
+
+
+def _pool_start() -> None:
+    # Ctrl-C and SIGTERM are the parent's to handle: it stops the pool and tidies up. A worker
+    # reports everything through its results (run_job never raises), so what the pool's own
+    # machinery might print when the parent stops it midway (a broken pipe) is noise.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    sys.stderr = open(os.devnull, "w")
+    # A worker dies with its parent (even a parent killed outright), never writing on alone.
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _pool_run(index: int) -> tuple[int, JobResult]:
+    jobs, root, opts, staging = _WORK
+    return index, run_job(jobs[index], root, opts, staging)
+
+
+def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
+             order: list[int] | None = None) -> list[JobResult]:
+    """Every job's result, in the jobs' order. Run in a pool of forked processes when there is
+    more than one core and more than one job (started longest first, by `order`)."""
+    global _WORK
+    progress = Progress(len(jobs))
+    results: list[JobResult | None] = [None] * len(jobs)
+    order = order or list(range(len(jobs)))
+    workers = workers_for(len(jobs))
+    try:
+        if workers == 1 or not hasattr(os, "fork"):
+            for i in order:
+                progress.started(jobs[i])
+                results[i] = run_job(jobs[i], root, opts, staging)
+                progress.finished(jobs[i])
+        else:
+            import multiprocessing
+            _WORK = (jobs, root, opts, staging)
+            pool = multiprocessing.get_context("fork").Pool(workers, initializer=_pool_start)
+            try:
+                for i in order[:workers]:
+                    progress.started(jobs[i])
+                pending = list(order[workers:])
+                for i, result in pool.imap_unordered(_pool_run, order, chunksize=1):
+                    results[i] = result
+                    progress.finished(jobs[i])
+                    if pending:
+                        progress.started(jobs[pending.pop(0)])
+                pool.close()
+            finally:
+                pool.terminate()
+                pool.join()
+                _WORK = ()
+    finally:
+        progress.close()
+    return results
