@@ -100,7 +100,7 @@ def cmd_validate(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from .pipeline import (build_jobs, code_digest, job_key, manifest_entry, read_manifest, run_jobs, up_to_date,
+    from .pipeline import (build_jobs, check_jobs, code_digest, job_key, manifest_entry, read_manifest, run_jobs, up_to_date,
                            write_manifest)
     root = project_root()
     games = list(dict.fromkeys(args.games)) or list(GAMES)
@@ -117,6 +117,11 @@ def cmd_build(args) -> int:
     if not todo:
         print(f"pnp: up to date ({len(jobs)} jobs); --force builds again", file=sys.stderr)
         return 0
+    loaded, errors, failed = check_jobs(todo, root)
+    if errors:
+        for line in errors:
+            print(line, file=sys.stderr)
+        return failed
     # Written into a staging copy of the output folder, which takes its place only when every
     # product of every job is written: --out is left as it was on any failure, Ctrl-C or kill.
     with OutputFolder(out) as staged:
@@ -137,7 +142,7 @@ def cmd_build(args) -> int:
                         pass
             old = {k: v for k, v in old.items() if not (k.split("|")[0] in games and k not in current)}
         longest = sorted(range(len(todo)), key=lambda i: -(old.get(todo[i].id) or {}).get("seconds", 1.0))
-        results = run_jobs(todo, root, opts, staged.staging, order=longest)
+        results = run_jobs(todo, root, opts, staged.staging, order=longest, loaded=loaded)
         failed = _failed(results)
         if failed:
             return failed
@@ -250,8 +255,17 @@ def main(argv=None) -> int:
             signal.signal(sig, handler)
 
 
+def _check_environment() -> None:
+    # reportlab reads SOURCE_DATE_EPOCH for the date it writes in a PDF (builds are reproducible);
+    # a value that is not a whole number of seconds would stop it in the middle of a build.
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch and not (epoch.isdigit() and int(epoch) < 2**33):
+        raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, got {show(epoch)}")
+
+
 def _main(argv) -> int:
     try:
+        _check_environment()
         args = parser().parse_args(argv)
         return args.func(args)
     except UsageError as exc:

@@ -72,9 +72,39 @@ def build_jobs(games: list[str]) -> list[Job]:
     return jobs
 
 
-def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None) -> JobResult:
-    """Load, check, plan and (given a staging folder) write one job. Never raises for bad input:
-    its errors come back as lines, with the exit code they call for."""
+def job_path(job: Job, root: Path) -> Path:
+    return Path(job.spec) if os.path.isabs(job.spec) else root / job.spec
+
+
+def check_jobs(jobs: list[Job], root: Path) -> tuple[dict, list[str], int]:
+    """Every job's spec loaded and checked, before any job draws or writes: (job id -> (spec,
+    files read), error lines, exit code). Done once, in the build's own process, so that a bad spec
+    stops the build at once, and so that the pool's processes (forked after) start from them."""
+    from .games import check_spec
+    from .inputs import track_reads
+    from .spec import display_path, load_spec
+    from .spec.loader import SpecErrors
+    loaded, errors, code = {}, [], 0
+    for job in jobs:
+        path = job_path(job, root)
+        try:
+            with track_reads() as reads:
+                spec = load_spec(path, display=display_path(path, root))
+                check_spec(spec)
+            loaded[job.id] = (spec, dict(reads))
+        except SpecErrors as exc:
+            errors += [SpecError.__str__(e) for e in exc.errors]
+            code = max(code, 1)
+        except SpecError as exc:
+            errors.append(str(exc))
+            code = max(code, 1)
+    return loaded, list(dict.fromkeys(errors)), code
+
+
+def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, loaded=None) -> JobResult:
+    """Load, check (unless `loaded` has the spec already), plan and (given a staging folder)
+    write one job. Never raises for bad input: its errors come back as lines, with the exit code
+    they call for."""
     from .games import check_spec, game_module
     from .inputs import track_reads
     from .outputs import Plan, UnsafeName, output_path
@@ -82,11 +112,15 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None) -> J
     from .spec.loader import SpecErrors
     result = JobResult(job)
     start = time.perf_counter()
-    path = Path(job.spec) if os.path.isabs(job.spec) else root / job.spec
+    path = job_path(job, root)
     try:
         with track_reads() as reads:
-            spec = load_spec(path, display=display_path(path, root))
-            check_spec(spec)
+            if loaded is not None:
+                spec, checked_reads = loaded
+                reads.update(checked_reads)
+            else:
+                spec = load_spec(path, display=display_path(path, root))
+                check_spec(spec)
             plan = Plan()
             game_module(job.game).build({str(path): spec}, plan.sub(job.game), opts, job.part)
             for product in plan.products.values():
@@ -246,28 +280,29 @@ def _pool_start() -> None:
 
 
 def _pool_run(index: int) -> tuple[int, JobResult]:
-    jobs, root, opts, staging = _WORK
-    return index, run_job(jobs[index], root, opts, staging)
+    jobs, root, opts, staging, loaded = _WORK
+    return index, run_job(jobs[index], root, opts, staging, loaded.get(jobs[index].id))
 
 
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
-             order: list[int] | None = None) -> list[JobResult]:
+             order: list[int] | None = None, loaded: dict | None = None) -> list[JobResult]:
     """Every job's result, in the jobs' order. Run in a pool of forked processes when there is
     more than one core and more than one job (started longest first, by `order`)."""
     global _WORK
     progress = Progress(len(jobs))
     results: list[JobResult | None] = [None] * len(jobs)
     order = order or list(range(len(jobs)))
+    loaded = loaded or {}
     workers = workers_for(len(jobs))
     try:
         if workers == 1 or not hasattr(os, "fork"):
             for i in order:
                 progress.started(jobs[i])
-                results[i] = run_job(jobs[i], root, opts, staging)
+                results[i] = run_job(jobs[i], root, opts, staging, loaded.get(jobs[i].id))
                 progress.finished(jobs[i])
         else:
             import multiprocessing
-            _WORK = (jobs, root, opts, staging)
+            _WORK = (jobs, root, opts, staging, loaded)
             pool = multiprocessing.get_context("fork").Pool(workers, initializer=_pool_start)
             try:
                 for i in order[:workers]:

@@ -64,18 +64,42 @@ def test_sheet_letter(tmp_path):
     assert not (tmp_path / "mille-bornes" / "mille_bornes-shop.pdf").exists()
 
 
+def page_ops(page) -> str:
+    """A page's drawing operators, with those of the forms it draws (a face is drawn once per
+    document, as a form XObject, and referred to by every page that shows it)."""
+    ops, todo, seen = [page.get_contents().get_data().decode("latin-1")], [page.get("/Resources")], set()
+    while todo:
+        resources = todo.pop()
+        xobjects = resources.get_object().get("/XObject", {}) if resources is not None else {}
+        for ref in xobjects.values():
+            form = ref.get_object()
+            if id(form) in seen:
+                continue
+            seen.add(id(form))
+            ops.append(form.get_data().decode("latin-1"))
+            todo.append(form.get("/Resources"))
+    return "\n".join(ops)
+
+
 def test_cmyk_writes_no_rgb(tmp_path):
     r = run_pnp("build", "mille-bornes", "--layout", "shop", "--cmyk", "--out", tmp_path)
     assert r.returncode == 0, r.stderr
-    page = PdfReader(tmp_path / "mille-bornes" / "mille_bornes-shop.pdf").pages[5]
-    ops = page.get_contents().get_data().decode("latin-1")
-    assert re.search(r"\bk\b", ops)
+    ops = page_ops(PdfReader(tmp_path / "mille-bornes" / "mille_bornes-shop.pdf").pages[5])
+    assert re.search(r"\bk\b", ops) and "Do" in ops
     assert not re.search(r"\b(rg|RG)\b", ops)
 
 
 def test_default_is_rgb(built):
-    ops = PdfReader(built / "mille_bornes-shop.pdf").pages[5].get_contents().get_data().decode("latin-1")
+    ops = page_ops(PdfReader(built / "mille_bornes-shop.pdf").pages[5])
     assert re.search(r"\brg\b", ops)
+
+
+def test_a_face_is_written_once_however_many_cards_show_it(built):
+    """106 cards, 19 distinct faces and one back: the shop PDF holds 20 forms, each page draws one."""
+    reader = PdfReader(built / "mille_bornes-shop.pdf")
+    forms = {ref.idnum for page in reader.pages
+             for ref in page["/Resources"].get_object().get("/XObject", {}).values()}
+    assert len(reader.pages) == 212 and len(forms) == 20
 
 
 def test_contact_sheet(built):

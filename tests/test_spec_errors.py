@@ -5,6 +5,7 @@ import shutil
 import pytest
 
 from conftest import ROOT, run_pnp
+from fuzzing import run_cli
 
 DECK = (ROOT / "decks" / "mille_bornes.yaml").read_text()
 LINE_RE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): (?P<field>[^:]+): (?P<message>.+)$")
@@ -36,16 +37,17 @@ def break_deck(project, old: str, new: str) -> int:
 
 
 def assert_refused(project, line: int, field: str, message: str):
-    for command in (["validate"], ["build", "mille-bornes"]):
-        r = run_pnp(*command, cwd=project)
-        assert r.returncode == 1, (command, r.stdout, r.stderr)
-        errors = [m for m in (LINE_RE.match(l) for l in r.stderr.splitlines()) if m]
-        assert errors, r.stderr
+    # In-process (the command line itself is tested in test_bad_input and test_fuzz): quick.
+    for command in (["validate", "decks/mille_bornes.yaml"], ["build", "mille-bornes"]):
+        code, out, err, _ = run_cli(command, project)
+        assert code == 1, (command, out, err)
+        errors = [m for m in (LINE_RE.match(l) for l in err.splitlines()) if m]
+        assert errors, err
         hit = [e for e in errors if e["field"] == field]
-        assert hit, f"no error for {field}: {r.stderr}"
+        assert hit, f"no error for {field}: {err}"
         assert hit[0]["file"] == "decks/mille_bornes.yaml"
-        assert int(hit[0]["line"]) == line, r.stderr
-        assert message in hit[0]["message"], r.stderr
+        assert int(hit[0]["line"]) == line, err
+        assert message in hit[0]["message"], err
     # Nothing was written: output/ holds only what it held before.
     assert sorted(p.name for p in (project / "output").iterdir()) == ["keep.txt"]
 
@@ -90,7 +92,7 @@ def test_counts_do_not_add_up(project):
 
 def test_not_yaml(project):
     (project / "decks" / "mille_bornes.yaml").write_text(DECK.replace("cards:\n", "cards: [\n", 1))
-    r = run_pnp("validate", cwd=project)
+    r = run_pnp("validate", "decks/mille_bornes.yaml", cwd=project)
     assert r.returncode == 1
     assert re.match(r"^decks/mille_bornes\.yaml:\d+: not valid YAML: ", r.stderr), r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
@@ -108,7 +110,7 @@ def test_unknown_kind(project):
 
 def test_every_error_is_one_line(project):
     break_deck(project, "category: parade, count: 14,", "category: parade, cuont: 14,")
-    r = run_pnp("validate", cwd=project)
+    r = run_pnp("validate", "decks/mille_bornes.yaml", cwd=project)
     for line in r.stderr.strip().splitlines():
         assert LINE_RE.match(line), line
 

@@ -107,6 +107,8 @@ class Group:
     transform: Affine = IDENTITY
     clip: Path | Rect | None = None
     name: str | None = None     # a layer or part name, kept as an id in SVG
+    reused: bool = False        # a drawing placed in others (a card face): a backend may draw it once
+                                # and refer to it wherever it is placed (a PDF form XObject)
 
 
 class PathBuilder:
@@ -189,6 +191,7 @@ class Drawing:
 
     def place(self, other: "Drawing", transform: Affine = IDENTITY, clip=None, name=None):
         """Put another drawing's content here under a transform (how cards go on a sheet)."""
+        other.root.reused = True
         return self.add(Group(items=[other.root], transform=transform, clip=clip, name=name))
 
     # -- shapes

@@ -24,10 +24,30 @@ def _register(font: Font) -> str:
     return font.name
 
 
+FORM_EXTENT = 10_000.0   # mm: a form's bounding box, wide enough for any drawing placed in it
+
+
 class PdfRenderer:
     def __init__(self, canvas: Canvas, cmyk: bool = False):
         self.c = canvas
         self.cmyk = cmyk
+        # A drawing placed in others (a card face on every sheet and shop page, a board on every
+        # tile) is written once per document as a form XObject and referred to after: the file
+        # and the time to write it grow with the distinct faces, not with the cards.
+        self.forms: dict[int, tuple[str, Group]] = {}
+
+    def _form(self, group: Group) -> str:
+        known = self.forms.get(id(group))
+        if known is not None:
+            return known[0]
+        name = f"Form{len(self.forms) + 1}"
+        self.forms[id(group)] = (name, group)   # the group is kept, so its id is not reused
+        c = self.c
+        c.beginForm(name, -FORM_EXTENT, -FORM_EXTENT, FORM_EXTENT, FORM_EXTENT)
+        for child in group.items:
+            self.render(child)
+        c.endForm()
+        return name
 
     def _fill(self, colour: Colour):
         if self.cmyk or colour.rgb is None:
@@ -65,7 +85,10 @@ class PdfRenderer:
 
     def render(self, item):
         c = self.c
-        if isinstance(item, Group):
+        if isinstance(item, Group) and item.reused and item.transform == (1.0, 0.0, 0.0, 1.0, 0.0, 0.0) \
+                and item.clip is None:
+            c.doForm(self._form(item))
+        elif isinstance(item, Group):
             c.saveState()
             if item.transform != (1.0, 0.0, 0.0, 1.0, 0.0, 0.0):
                 c.transform(*item.transform)

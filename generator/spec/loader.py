@@ -2,6 +2,7 @@
 JSON Schema of its kind (one schema per kind, in schemas/). Errors name file, line and field."""
 from __future__ import annotations
 
+import hashlib
 import os
 
 import difflib
@@ -17,7 +18,7 @@ from referencing.jsonschema import DRAFT202012
 
 from ..colour import Colour, parse_colour
 from ..errors import SpecError, show
-from ..inputs import MAX_SPEC_BYTES, ReferenceError_, confined, read_text, spec_tree
+from ..inputs import MAX_SPEC_BYTES, ReferenceError_, confined, decode_text, read_bytes, spec_tree
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 PathKey = tuple  # ("cards", 12, "count")
@@ -344,12 +345,26 @@ class SpecErrors(SpecError):
         return "\n".join(SpecError.__str__(e) for e in self.errors)
 
 
+_LOADED: dict[tuple, Spec] = {}
+MAX_LOADED = 256
+
+
 def load_spec(path: str | Path, display: str | None = None, kind: str | None = None) -> Spec:
+    """The spec at path, validated. A build reads some specs many times (the Capitals deck and
+    board name each other): a file whose bytes were parsed before gives back the same Spec,
+    which nothing changes (Specs are read-only by convention)."""
     path = Path(path)
     file = display or str(path)
-    data, lines = parse_yaml(read_text(path, file, MAX_SPEC_BYTES), file)
+    raw = read_bytes(path, file, MAX_SPEC_BYTES)
+    key = (hashlib.sha256(raw).digest(), file, kind, str(path))
+    known = _LOADED.get(key)
+    if known is not None:
+        return known
+    data, lines = parse_yaml(decode_text(raw, file), file)
     spec = validate(data, lines, file, kind)
     spec.path = path
+    if len(_LOADED) < MAX_LOADED:
+        _LOADED[key] = spec
     return spec
 
 
