@@ -269,3 +269,11 @@ def test_a_semi_transparent_edge_is_written_unpremultiplied_as_cairo_did():
     _, old = pixels(_png_bytes_via_svg(d, 254))
     assert mode == "RGBA" and 0 < new[5, 50, 3] < 255
     assert np.array_equal(new, old)
+
+
+def test_a_drawing_with_no_pixels_is_refused_as_cairosvg_refused_it():
+    for w, h, dpi in ((0, 10, 96), (10, 0.01, 96), (0.1, 10, 50)):
+        with pytest.raises(ValueError, match="has no pixels"):
+            png_bytes(Drawing(w, h), dpi)
+        with pytest.raises(ValueError):
+            _png_bytes_via_svg(Drawing(w, h), dpi)

@@ -33,8 +33,11 @@ _SVG_MITER_LIMIT = 4.0   # SVG's default stroke-miterlimit (PDF's is 10)
 def raster_size(drawing: Drawing, dpi: float) -> tuple[int, int]:
     """Pixels wide and high at dpi, as cairosvg sized svg2png(output_width=...): the width
     rounded, the height keeping the aspect ratio, rounded."""
-    width_px = round(drawing.width / MM_PER_INCH * dpi)
-    return width_px, round(drawing.height * (width_px / drawing.width))
+    width_px = round(drawing.width / MM_PER_INCH * dpi) if drawing.width > 0 else 0
+    height_px = round(drawing.height * (width_px / drawing.width)) if width_px > 0 else 0
+    if width_px <= 0 or height_px <= 0:   # cairosvg refused these too ("The SVG size is undefined")
+        raise ValueError(f"a {drawing.width:g} x {drawing.height:g} mm drawing has no pixels at {dpi:g} dpi")
+    return width_px, height_px
 
 
 def _svg_rgb(colour: Colour) -> tuple[float, float, float]:
