@@ -1,3 +1,5 @@
+import fcntl
+import os
 import shutil
 import subprocess
 import sys
@@ -21,15 +23,40 @@ def need(tool: str) -> str:
     return path
 
 
+def _shared(tmp_path_factory) -> Path:
+    """A folder shared by every test process of this run (pytest-xdist's workers included)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent / f"shared-{run}") if run else (base / "shared")
+
+
+def built_output(tmp_path_factory) -> Path:
+    """Every game built once for the whole test run, with the default options (`pnp build`, as a
+    user runs it): the output folder. Tests that look at default outputs share it; tests of other
+    options build their own."""
+    shared = _shared(tmp_path_factory)
+    shared.mkdir(parents=True, exist_ok=True)
+    out = shared / "output"
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "done").exists():
+            r = run_pnp("build", "--out", out)
+            assert r.returncode == 0, r.stderr
+            (shared / "done").write_text("ok")
+    return out
+
+
 def build_game(tmp_path_factory, game: str) -> Path:
-    """A game built with default options into a fresh folder; its output directory."""
-    out = tmp_path_factory.mktemp(game)
-    r = run_pnp("build", game, "--out", out)
-    assert r.returncode == 0, r.stderr
-    return out / game
+    """A game built with default options (from the run's one build of every game): its folder."""
+    return built_output(tmp_path_factory) / game
+
+
+@pytest.fixture(scope="session")
+def output(tmp_path_factory):
+    return built_output(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
-    """Mille Bornes built once for the session, default options (A4 sheet, shop, contact)."""
+    """Mille Bornes, default options (A4 sheet, shop, contact)."""
     return build_game(tmp_path_factory, "mille-bornes")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, run_pnp
+from conftest import ROOT
 from fuzzing import run_cli, tree
 
 from generator.outputs import OutputFolder, Plan, UnsafeName, output_path, safe_name

@@ -359,11 +359,9 @@ def test_count_continuo_play_writes_a_count_continuo_journal(tmp_path):
 
 
 @pytest.mark.parametrize("game, stem", [("continuo", "continuo"), ("count-continuo", "count_continuo")])
-def test_build_pack(tmp_path, game, stem):
+def test_build_pack(output, game, stem):
     from pypdf import PdfReader
-    r = run_pnp("build", game, "--out", tmp_path)
-    assert r.returncode == 0, r.stderr
-    out = tmp_path / game
+    out = output / game
     shop = PdfReader(out / f"{stem}-shop.pdf")
     assert len(shop.pages) == 2 * 44  # 42 tiles + the rules card + the scoring example, and backs
     k = 72 / 25.4

@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import ezdxf
 import pytest
-from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry import LineString, Polygon, box
 from shapely.ops import unary_union
 from shapely.strtree import STRtree
 

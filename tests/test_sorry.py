@@ -210,11 +210,9 @@ def test_dealt_hand_and_solitaire(tmp_path):
     assert out["lost"] is True and out["players"] == ["red", "yellow"]
 
 
-def test_build_sorry(tmp_path):
+def test_build_sorry(output):
     from pypdf import PdfReader
-    r = run_pnp("build", "sorry", "--out", tmp_path)
-    assert r.returncode == 0, r.stderr
-    out = tmp_path / "sorry"
+    out = output / "sorry"
     assert len(PdfReader(out / "sorry-shop.pdf").pages) == 88
     big = PdfReader(out / "sorry-board-large.pdf").pages[0]
     assert [float(v) for v in big.mediabox][2:] == pytest.approx([(16 * 30 + 24) * 72 / 25.4] * 2, abs=0.01)

@@ -17,7 +17,6 @@ from collections import Counter
 import pytest
 import yaml
 
-from conftest import ROOT
 from generator.games.sorry.referee import REFEREE, apply, new_game, summary
 from generator.games.sorry.rules import CARDS, legal_moves, loc_name
 from generator.referee.session import Refused, load_record, play as prompt_play, replay

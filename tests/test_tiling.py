@@ -4,7 +4,7 @@ from pypdf import PdfReader
 from shapely.geometry import box
 from shapely.ops import unary_union
 
-from conftest import run_pnp
+from conftest import ROOT
 from generator.draw import Drawing, Ellipse, Style, apply
 from generator.layout.marks import SAFE_MARGIN
 from generator.layout.tiling import plan_tiles, tile_pages
@@ -59,15 +59,17 @@ def test_neighbours_share_their_targets():
     assert len(shared) >= 2 and all(x == pytest.approx(plan.stride_x) for x, _ in shared)
 
 
-def test_cubes_paper_board(tmp_path):
-    r = run_pnp("build", "cubes", "--paper", "letter", "--out", tmp_path)
-    assert r.returncode == 0, r.stderr
-    out = tmp_path / "cubes"
+def test_cubes_paper_board(output):
+    out = output / "cubes"
     large = PdfReader(out / "paper-board-2p-large.pdf").pages[0]
     k = 72 / 25.4
     board_mm = 10 * 31 + 24  # 10 cells of 30 + 1 mm, and the labels' margins
     assert [float(v) for v in large.mediabox][2:] == pytest.approx([board_mm * k] * 2, abs=0.01)
     assert [float(v) for v in large.trimbox] == pytest.approx([float(v) for v in large.mediabox], abs=0.01)
-    tiles = PdfReader(out / "paper-board-2p-tiles-letter.pdf")
-    assert len(tiles.pages) == 4
-    assert (out / "paper-board-4p-tiles-letter.pdf").exists() and (out / "paper-board-2p.png").exists()
+    assert (out / "paper-board-4p-tiles-a4.pdf").exists() and (out / "paper-board-2p.png").exists()
+    # On Letter, the 334 mm board takes 2 x 2 sheets.
+    from generator.games.cubes.kit import load_kit
+    from generator.games.cubes.paper import paper_board
+    from generator.spec import load_spec
+    board = paper_board(load_kit(load_spec(ROOT / "boards" / "cubes_kit.yaml")))
+    assert len(tile_pages(board, *PAPER_SIZES["letter"], title="Cubes")) == 4

@@ -148,6 +148,7 @@ class PdfDocument:
         c.setTrimBox(box_pt(*trim, h) if trim else None)
         c.setBleedBox(box_pt(*bleed, h) if bleed else None)
         c.saveState()
+        c.setMiterLimit(4)   # SVG's default, so a sharp join looks the same in the PDF, SVG and PNG
         c.translate(0, mm_to_pt(h))
         c.scale(PT_PER_MM, -PT_PER_MM)
         self.renderer.render(drawing.root)
