@@ -171,7 +171,7 @@ class Game:
         team = self.seat_team(seat)
         opponents = [tm for tm in st.teams if tm != team]
         moves, wrong = [], []
-        for cid in set(table.hands[seat]):
+        for cid in dict.fromkeys(table.hands[seat]):   # in hand order: the same game whatever the hash seed
             cat = table.card(cid)[1]
             if cat == "attack":
                 for tm in opponents:

@@ -151,7 +151,7 @@ def capitals_faces():
 
 
 def sorry_board():
-    from generator.games.sorry import draw_board
+    from generator.games.sorry.board import draw_board
     return draw_board(load_spec(ROOT / "boards/sorry.yaml"))
 
 
