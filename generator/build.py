@@ -60,8 +60,9 @@ def write_pdf(path: Path, title: str, pages, cmyk: bool) -> Path:
     return path
 
 
-def add_pdf(plan: Plan, name: str, title: str, pages, cmyk: bool) -> str:
-    return plan.add(name, pdf_writer(title, pages, cmyk))
+def add_pdf(plan: Plan, name: str, title: str, pages, cmyk: bool, **info) -> str:
+    """A PDF of these pages; info says what a person does with it (printlist.py)."""
+    return plan.add(name, pdf_writer(title, pages, cmyk), pages=len(pages), **info)
 
 
 def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
@@ -73,14 +74,19 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
         layout = impose_cards(art.size, pw, ph)
         pages = sheet_pages(faces, art.back, layout, opts.flip, opts.back_offset, art.title)
         add_pdf(plan, f"{art.stem}-sheet-{opts.paper}.pdf",
-                f"{art.title}: {len(faces)} cards on {opts.paper.upper()}", pages, opts.cmyk)
+                f"{art.title}: {len(faces)} cards on {opts.paper.upper()}", pages, opts.cmyk,
+                what=f"{art.title}: {len(faces)} cards, {layout.per_sheet} a sheet, faces and backs",
+                stock="card stock, 250-300 g/m2", sides=2, flip=opts.flip, paper=opts.paper,
+                make="print at 100 %; cut on the crop marks")
     if "shop" in opts.layouts:
         pages = shop_pages(faces, art.back, art.size, opts.interleave)
         add_pdf(plan, f"{art.stem}-shop.pdf", f"{art.title}: {len(faces)} cards, one a page with bleed",
-                pages, opts.cmyk)
+                pages, opts.cmyk, what=f"{art.title} for a print shop: one card a page, 3 mm bleed, TrimBox",
+                stock="a print shop's card stock", shop=True)
     sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + ([(art.back, "back")] if art.back else []),
                           art.size, title=f"{art.title}: {len(faces)} cards, {len(art.faces)} faces")
-    plan.add_bytes(f"{art.stem}-contact.png", lambda: png_bytes(sheet, dpi=110))
+    plan.add_bytes(f"{art.stem}-contact.png", lambda: png_bytes(sheet, dpi=110),
+                   what=f"{art.title}: every face once, to look over", preview=True)
 
 
 def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions) -> None:
@@ -95,10 +101,14 @@ def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions) -> None:
 def add_board(board: Drawing, plan: Plan, stem: str, title: str, opts: BuildOptions) -> None:
     """A board at full size: one large page for a print shop, tiled over home sheets, a preview."""
     from .layout.tiling import tile_pages
-    add_pdf(plan, f"{stem}-large.pdf", title, [(board, (0, 0, board.width, board.height), None)], opts.cmyk)
-    add_pdf(plan, f"{stem}-tiles-{opts.paper}.pdf", title, tile_pages(board, *PAPER_SIZES[opts.paper], title=title),
-            opts.cmyk)
-    plan.add_bytes(f"{stem}.png", lambda: png_bytes(board, dpi=50))
+    add_pdf(plan, f"{stem}-large.pdf", title, [(board, (0, 0, board.width, board.height), None)], opts.cmyk,
+            what=f"{title}, whole, {board.width:.0f} x {board.height:.0f} mm, for a print shop", shop=True)
+    tiles = tile_pages(board, *PAPER_SIZES[opts.paper], title=title)
+    add_pdf(plan, f"{stem}-tiles-{opts.paper}.pdf", title, tiles, opts.cmyk,
+            what=f"{title} in {len(tiles)} tiles", stock="paper or thin card, 120-200 g/m2", sides=1,
+            paper=opts.paper, make="print at 100 %; trim the dashed edges, lay each tile over its neighbour "
+                                   "so the half-targets close, tape")
+    plan.add_bytes(f"{stem}.png", lambda: png_bytes(board, dpi=50), what=f"{title}, a preview", preview=True)
 
 
 def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float,

@@ -149,12 +149,33 @@ def cmd_build(args) -> int:
         manifest = dict(old)
         for r in results:
             manifest[r.job.id] = manifest_entry(r, keys[r.job.id])
+        lists = _write_print_lists(staged.staging, games, jobs, manifest)
         write_manifest(staged.staging, manifest)
         staged.commit()
     for r in results:
         for rel in r.products:
             print(display_path(out / rel, root))
+    for rel in lists:
+        print(display_path(out / rel, root))
     return 0
+
+
+def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict) -> list[str]:
+    """Each game's print list (GAME/README.txt), from every product of its jobs, rebuilt or not."""
+    from .printlist import NAME, print_list
+    written = []
+    for g in games:
+        products = []
+        for job in jobs:
+            if job.game == g:
+                entry = manifest.get(job.id, {})
+                products += [(rel.split("/", 1)[1], entry.get("info", {}).get(rel, {}))
+                             for rel in entry.get("products", [])]
+        title = getattr(game_module(g), "TITLE", g)
+        (staging / g).mkdir(parents=True, exist_ok=True)
+        (staging / g / NAME).write_text(print_list(g, title, products), encoding="utf-8")
+        written.append(f"{g}/{NAME}")
+    return written
 
 
 def cmd_calibrate(args) -> int:

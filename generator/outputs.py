@@ -139,9 +139,11 @@ def _fsync_folder(folder: Path) -> None:
 
 @dataclass
 class Product:
-    """One file a build makes: its path under the output folder and how to write it."""
+    """One file a build makes: its path under the output folder, how to write it, and what a
+    person does with it (for the game's print list: see printlist.py for the keys)."""
     rel: str                            # '/'-separated, e.g. "sorry/sorry-shop.pdf"
     write: Callable[[Path], None]       # writes the whole file at the path given
+    info: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -158,17 +160,17 @@ class Plan:
         view = Plan(f"{self.folder}/{folder}" if self.folder else folder, self.products)
         return view
 
-    def add(self, name: str, write: Callable[[Path], None]) -> str:
+    def add(self, name: str, write: Callable[[Path], None], **info) -> str:
         rel = f"{self.folder}/{name}" if self.folder else name
         for part in rel.split("/"):
             check_name(part)
         if rel in self.products:
             raise UnsafeName(f"two products named {rel!r}")
-        self.products[rel] = Product(rel, write)
+        self.products[rel] = Product(rel, write, info)
         return rel
 
-    def add_bytes(self, name: str, make: Callable[[], bytes]) -> str:
-        return self.add(name, lambda path: Path(path).write_bytes(make()))
+    def add_bytes(self, name: str, make: Callable[[], bytes], **info) -> str:
+        return self.add(name, lambda path: Path(path).write_bytes(make()), **info)
 
     def write_into(self, folder: Path) -> list[Path]:
         """Write every product straight into folder (tests and tools; a build stages its writes)."""

@@ -53,6 +53,7 @@ class JobResult:
     job: Job
     products: list[str] = field(default_factory=list)   # rels, in the order the game made them
     sizes: dict[str, int] = field(default_factory=dict)
+    info: dict[str, dict] = field(default_factory=dict)  # rel -> what a person does with it
     reads: dict[str, str] = field(default_factory=dict)  # real path -> sha256
     errors: list[str] = field(default_factory=list)
     exit_code: int = 0
@@ -130,6 +131,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
                     product.write(target)
                     result.sizes[product.rel] = target.stat().st_size
                 result.products.append(product.rel)
+                result.info[product.rel] = product.info
         result.reads = dict(reads)
     except SpecErrors as exc:
         result.errors, result.exit_code = [SpecError.__str__(e) for e in exc.errors], 1
@@ -199,7 +201,7 @@ def up_to_date(entry: dict | None, key: str, out: Path) -> bool:
 
 def manifest_entry(result: JobResult, key: str) -> dict:
     return {"key": key, "reads": dict(sorted(result.reads.items())), "products": result.products,
-            "sizes": result.sizes, "seconds": round(result.seconds, 2)}
+            "sizes": result.sizes, "info": result.info, "seconds": round(result.seconds, 2)}
 
 
 def write_manifest(folder: Path, jobs: dict) -> None:

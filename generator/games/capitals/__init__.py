@@ -6,6 +6,7 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
+TITLE = "Capitals"
 SPECS = ["decks/capitals_1961.yaml", "boards/capitals_world_map.yaml", "boards/capitals_walls.yaml"]
 
 

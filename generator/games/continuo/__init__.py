@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+TITLE = "Continuo"
 SPECS = ["decks/continuo.yaml"]
 
 

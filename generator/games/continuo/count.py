@@ -4,6 +4,7 @@ from . import _referee
 from . import play_options as _play_options
 from . import referee_commands as _commands
 
+TITLE = "Count continuo"
 SPECS = ["decks/count_continuo.yaml"]
 
 

@@ -5,6 +5,7 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
+TITLE = "Cubes"
 SPECS = ["boards/cubes_kit.yaml"]
 # The two-player and four-player kits are built apart (in parallel, and rebuilt apart).
 PARTS = {"boards/cubes_kit.yaml": ("2p", "4p")}

@@ -5,6 +5,7 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
+TITLE = "Mille Bornes"
 SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml", "boards/mille_bornes_shoe.yaml"]
 
 

@@ -5,6 +5,7 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
+TITLE = "Sorry"
 SPECS = ["decks/sorry.yaml", "boards/sorry.yaml"]
 
 
