@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..colour import Colour
 from ..draw import Drawing, Rect, Style, compose, mirror_x, mirror_y, translate
 from ..draw.drawing import Affine
+from .cardsize import CardSize  # noqa: F401  (named here too, where layouts use it)
 from .marks import MARK_LENGTH, SAFE_MARGIN, crop_marks
 
 GREY = Colour(rgb=(0.35, 0.35, 0.35))
@@ -19,17 +20,6 @@ GREY = Colour(rgb=(0.35, 0.35, 0.35))
 
 class LayoutError(ValueError):
     """Cards that cannot be laid out as asked (a card larger than the page)."""
-
-
-@dataclass(frozen=True)
-class CardSize:
-    width: float
-    height: float
-    bleed: float
-
-    def bleed_clip(self) -> Rect:
-        b = self.bleed
-        return Rect(-b, -b, self.width + 2 * b, self.height + 2 * b, Style())
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ...colour import Colour
 from ...errors import SpecError
-from ...layout.cards import CardSize
+from ...layout.cardsize import CardSize
 from ...spec import Spec, load_related
 from .flags import check_flag
 from .geo import Projection, parse_square, square_name

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ...colour import Colour
-from ...layout.cards import CardSize
+from ...layout.cardsize import CardSize
 from ...spec import Spec, load_spec
 from ...spec.loader import related_path
 from .rules import Layout, Placement, Refused, place

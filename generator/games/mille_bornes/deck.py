@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...colour import Colour
-from ...layout.cards import CardSize
+from ...layout.cardsize import CardSize
 from ...spec import Spec
 from .symbols import NUMBERED_SYMBOLS, PALETTE_NAMES, SYMBOLS
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from ...build import DeckArt, stem_of
 from ...colour import Colour
 from ...draw import Drawing, Style, rotate
-from ...layout.cards import CardSize
+from ...layout.cardsize import CardSize
 from ...spec import Spec
 
 
