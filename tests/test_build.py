@@ -1,0 +1,114 @@
+"""The build itself: byte-reproducible, incremental (only what a change touches is made again),
+the same in parallel as in series, quiet when not on a terminal."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from fuzzing import run_cli
+
+from generator.pipeline import MANIFEST
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != MANIFEST}
+
+
+def test_two_builds_give_identical_files(output, tmp_path):
+    """A second build of every game, from nothing, in another folder: every file (PDF, SVG, DXF,
+    PNG, print lists) is byte for byte the same as the run's first build."""
+    code, _, err, _ = run_cli(["build", "--out", tmp_path / "again", "--force"], ROOT)
+    assert code == 0, err
+    first, second = files(output), files(tmp_path / "again")
+    assert first.keys() == second.keys()
+    differ = [name for name in first if first[name] != second[name]]
+    assert differ == []
+    kinds = {Path(name).suffix for name in first}
+    assert {".pdf", ".svg", ".dxf", ".png", ".txt"} <= kinds
+
+
+def test_serial_and_parallel_builds_agree(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_JOBS", "1")
+    assert run_cli(["build", "sorry", "continuo", "--out", tmp_path / "serial"], ROOT)[0] == 0
+    monkeypatch.setenv("PNP_JOBS", "2")
+    code, out, err, _ = run_cli(["build", "sorry", "continuo", "--out", tmp_path / "parallel"], ROOT)
+    assert code == 0, err
+    assert files(tmp_path / "serial") == files(tmp_path / "parallel")
+    # The listing of what was written comes in the same order as a serial build's.
+    assert [Path(line).name for line in out.splitlines()][:3] == \
+        ["sorry-sheet-a4.pdf", "sorry-shop.pdf", "sorry-contact.png"]
+
+
+def test_source_date_epoch_is_the_pdf_date(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000000000")   # 2001-09-09 01:46:40 UTC
+    assert run_cli(["build", "sorry", "--layout", "shop", "--out", tmp_path], ROOT)[0] == 0
+    data = (tmp_path / "sorry" / "sorry-shop.pdf").read_bytes()
+    assert b"D:20010909014640" in data
+
+
+@pytest.fixture
+def project(tmp_path):
+    shutil.copytree(ROOT / "decks", tmp_path / "decks")
+    shutil.copytree(ROOT / "boards", tmp_path / "boards")
+    return tmp_path
+
+
+def stamps(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
+
+
+def test_an_unchanged_build_does_nothing_and_an_edit_rebuilds_what_depends_on_it(project):
+    assert run_cli(["build", "mille-bornes", "sorry"], project)[0] == 0
+    out = project / "output"
+    before = stamps(out)
+    code, written, err, _ = run_cli(["build", "mille-bornes", "sorry"], project)
+    assert code == 0 and written == "" and "up to date" in err
+    assert stamps(out) == before
+    # The 1961 deck changes: its own files are made again, and the card shoe's, which reads
+    # the published deck only, are not; the Sorry files are not.
+    deck = project / "decks" / "mille_bornes_1961.yaml"
+    deck.write_text(deck.read_text().replace("title: Mille Bornes (1961 patent deck)", "title: Mille Bornes 1961"))
+    code, written, err, _ = run_cli(["build", "mille-bornes", "sorry"], project)
+    assert code == 0, err
+    remade = {Path(line).name for line in written.splitlines()}
+    assert {"mille_bornes_1961-shop.pdf", "mille_bornes_1961-sheet-a4.pdf"} <= remade
+    assert not any(name.startswith(("sorry", "mille_bornes-", "mille-bornes-shoe")) for name in remade)
+    after = stamps(out)
+    assert after["sorry/sorry-shop.pdf"] == before["sorry/sorry-shop.pdf"]
+    assert after["mille-bornes/mille_bornes-shop.pdf"] == before["mille-bornes/mille_bornes-shop.pdf"]
+    # The published deck changes: the shoe, which takes its cards' size from it, is made again.
+    deck = project / "decks" / "mille_bornes.yaml"
+    deck.write_text(deck.read_text().replace("card: {width: 63, height: 88", "card: {width: 63, height: 89"))
+    code, written, err, _ = run_cli(["build", "mille-bornes"], project)
+    assert code == 0, err
+    assert any("shoe" in line for line in written.splitlines())
+    # Another option is another build; a deleted file is made again.
+    (out / "sorry" / "sorry-contact.png").unlink()
+    code, written, err, _ = run_cli(["build", "sorry"], project)
+    assert code == 0 and "sorry-contact.png" in written
+
+
+def test_progress_is_quiet_off_a_terminal(tmp_path):
+    code, out, err, _ = run_cli(["build", "continuo", "--out", tmp_path], ROOT)
+    assert code == 0 and err == "" and "\r" not in out
+
+
+def test_progress_line_on_a_terminal():
+    import io
+    from generator.pipeline import Job, Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    stream = Tty()
+    p = Progress(2, stream)
+    job = Job("sorry", "decks/sorry.yaml")
+    p.started(job)
+    p.finished(job)
+    p.close()
+    text = stream.getvalue()
+    assert "sorry: decks/sorry.yaml" in text and "1/2" in text and text.endswith("\r\x1b[2K")
