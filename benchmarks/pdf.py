@@ -39,27 +39,16 @@ def pages_to_write():
 
 
 def ours(path, pages, forms=True):
-    from generator.draw.pdf import PdfDocument
-    doc = PdfDocument(str(path), title="bench")
-    if not forms:
-        doc.renderer._form = None
-        real = doc.renderer.render
-
-        def render(item):
-            if getattr(item, "reused", False):
-                item.reused = False
-                try:
-                    return real(item)
-                finally:
-                    item.reused = True
-            return real(item)
-        doc.renderer.render = render
-    for p in pages:
-        if isinstance(p, tuple):
-            doc.add_page(p[0], trim=p[1], bleed=p[2])
-        else:
-            doc.add_page(p)
-    doc.save()
+    from generator.build import pdf_writer
+    placed = [g for p in pages for g in (p[0] if isinstance(p, tuple) else p).root.items]
+    faces = {id(inner): inner for g in placed for inner in getattr(g, "items", []) if getattr(inner, "reused", False)}
+    for face in faces.values():    # forms off: every placed face drawn in full on every page
+        face.reused = forms
+    try:
+        pdf_writer("bench", pages, False)(path)
+    finally:
+        for face in faces.values():
+            face.reused = True
 
 
 def bare(path, pages):
