@@ -274,12 +274,11 @@ def test_two_builds_write_the_same_bytes():
     """No clock time, no random GUID, handles in one order: two processes (other hash seeds, a
     later clock) write the same file; SOURCE_DATE_EPOCH, where given, is the date written."""
     # (ezdxf alone orders its CLASS section differently under these two hash seeds)
-    first, second, dated = write_in_processes({"PYTHONHASHSEED": "1"}, {"PYTHONHASHSEED": "5"},
-                                              {"PYTHONHASHSEED": "2", "SOURCE_DATE_EPOCH": "1700000000"})
-    assert first == second and b"ENTITIES" in first
+    first, dated = write_in_processes({"PYTHONHASHSEED": "1"},
+                                      {"PYTHONHASHSEED": "5", "SOURCE_DATE_EPOCH": "1700000000"})
     dates = rb"(\$TDU?(?:CREATE|UPDATE)\n 40\n)([^\n]*)\n"
     # (read from the text: ezdxf, loading a file, sets its creation date to the day it loads it)
-    written = [calendardate(float(v)) for _, v in re.findall(dates, dated)]
-    assert written == [datetime(2023, 11, 14, 22, 13, 20)] * 4
-    assert len(re.findall(dates, first)) == 4
+    assert [calendardate(float(v)) for _, v in re.findall(dates, first)] == [datetime(2000, 1, 1)] * 4
+    assert [calendardate(float(v)) for _, v in re.findall(dates, dated)] == [datetime(2023, 11, 14, 22, 13, 20)] * 4
+    assert b"ENTITIES" in first and b"FINGERPRINTGUID" in first
     assert re.sub(dates, rb"\1date\n", dated) == re.sub(dates, rb"\1date\n", first)   # nothing else differs

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -255,6 +256,20 @@ PREVIEW_PX_PER_MM = 5.0       # 127 dpi: a 2.4 mm label's capitals are 9 pixels 
 STOCK, MATERIAL = (0.957, 0.937, 0.894), (0.902, 0.835, 0.702)
 
 
+def _png_bytes(surface) -> bytes:
+    """A cairo RGB24 surface as PNG bytes. Encoded by Pillow, not cairo's write_to_png: that
+    writes to a Python stream through a C callback, where a Ctrl-C or SIGTERM is swallowed
+    (cairo then reports a write error) instead of stopping the build as it should."""
+    from PIL import Image
+    surface.flush()
+    raw = "BGRX" if sys.byteorder == "little" else "XRGB"     # cairo's RGB24: native-endian xRGB words
+    image = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
+                             "raw", raw, surface.get_stride(), 1)
+    buf = io.BytesIO()
+    image.save(buf, "PNG")
+    return buf.getvalue()
+
+
 def _ring_path(ctx, coords, close: bool = True) -> None:
     x, y = coords[0]
     ctx.move_to(x, y)
@@ -302,9 +317,7 @@ def sheet_png(sheet: Sheet, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes:
             _ring_path(ctx, ring)
     ctx.set_line_width(1.4 / px_per_mm)
     ctx.stroke()
-    buf = io.BytesIO()
-    surface.write_to_png(buf)
-    return buf.getvalue()
+    return _png_bytes(surface)
 
 
 def add_sheets(sheets: list[Sheet], plan, stem: str) -> None:
@@ -354,6 +367,4 @@ def dxf_png(path: Path, px_per_mm: float = 2.0) -> bytes:
                     _ring_path(ctx, [((v.x - x0) * px_per_mm, (y1 - v.y) * px_per_mm) for v in line], close=fill)
             ctx.set_source_rgb(*(c / 255 for c in colour.get(layer, (120, 120, 120))))
             ctx.fill() if fill else ctx.stroke()
-    buf = io.BytesIO()
-    surface.write_to_png(buf)
-    return buf.getvalue()
+    return _png_bytes(surface)
