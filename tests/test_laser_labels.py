@@ -1,6 +1,7 @@
 """Scored part labels: a single-stroke font (each letter a few strokes the beam runs once), set
 at the outline sans's cap height and never wider, so it stays where the games placed it."""
 import pytest
+from shapely.ops import unary_union
 from generator.draw.fonts import get_font
 from generator.laser.parts import text_score_lines
 
@@ -42,3 +43,17 @@ def test_letters_outside_the_font_are_written_without_accents_or_as_a_question_m
     # (the question mark condensed to the width the sans gives the euro sign)
     assert [len(ln.coords) for ln in text_score_lines("€", 0, 10, 3)] == \
         [len(ln.coords) for ln in text_score_lines("?", 0, 10, 3)]
+
+
+def test_strokes_that_meet_are_one_line_and_nothing_is_scored_twice(monkeypatch):
+    """Hershey's E is four strokes, three meeting at the stem's ends: scored as two lines (fewer
+    pen lifts), the same marks, of the same total length (no line run twice)."""
+    import generator.laser.stroke_font as sf
+    for text, lines in (("E", 2), ("M", 1), ("RING", 5)):
+        drawn = text_score_lines(text, 0, 10, 4)
+        with monkeypatch.context() as m:       # the font's own strokes, placed the same way
+            m.setattr(sf, "_strokes", lambda ch: [s for s in sf._glyphs()[ch].strokes if len(s) > 1])
+            raw = text_score_lines(text, 0, 10, 4)
+        assert len(drawn) == lines < len(raw)
+        assert sum(ln.length for ln in drawn) == pytest.approx(sum(ln.length for ln in raw))
+        assert unary_union(drawn).symmetric_difference(unary_union(raw)).length < 1e-9
