@@ -218,8 +218,10 @@ def sheet_dxf(sheet: Sheet) -> bytes:
         for name, colour in LAYERS:
             doc.layers.add(name, color=colour)
         msp = doc.modelspace()
+        # The drawing's limits and extents: the sheet (a viewer opens on it, not on 1e20).
         msp.dxf.limmin, msp.dxf.limmax = (0, 0), (sheet.width, H)
-        doc.header["$EXTMIN"], doc.header["$EXTMAX"] = (0, 0, 0), (sheet.width, H, 0)
+        msp.dxf.extmin, msp.dxf.extmax = (0, 0, 0), (sheet.width, H, 0)
+        doc.header["$EXTMIN"], doc.header["$EXTMAX"] = msp.dxf.extmin, msp.dxf.extmax
         ents = _DxfEntities(doc.entitydb.handles, msp.layout_key)
         for part in sheet.parts:
             for poly in part.engrave:
