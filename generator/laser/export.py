@@ -1,40 +1,77 @@
-"""Writing laser sheets: SVG (mm), DXF (mm, layers, closed polylines) and a PNG preview."""
+"""Writing laser sheets: SVG (mm), DXF (mm, layers, closed polylines with true arcs) and a PNG
+preview.
+
+What a laser operator gets, per sheet: the engraved areas (filled), then the scored lines, then
+the cuts, in that order (laser software runs layers in this order by default, and a part must
+not drop out of the sheet before it is marked); within a part, its holes before its outline.
+Every contour is written once, as one closed polyline, its coordinates rounded to 0.001 mm.
+"""
 from __future__ import annotations
 
 import io
+import os
+import re
+import sys
+from contextlib import contextmanager
 from pathlib import Path
 
-import cairosvg
-import ezdxf
-import svgwrite
+import numpy as np
+import shapely
 from shapely.geometry import MultiPolygon
 
+from .arcs import MIN_SEGMENTS, circle_of, with_bulges
 from .nest import Sheet
 
 CUT, SCORE, ENGRAVE = "#FF0000", "#0000FF", "#000000"
 HAIRLINE = 0.01  # mm: laser software reads a hairline as "vector cut", not "fill"
+LAYERS = (("ENGRAVE", 7), ("SCORE", 5), ("CUT", 1))   # DXF layer and its colour (ACI), in run order
 
 
-def _rings(geom):
-    polys = list(geom.geoms) if isinstance(geom, MultiPolygon) else [geom]
-    for poly in polys:
-        yield list(poly.exterior.coords)
-        for hole in poly.interiors:
-            yield list(hole.coords)
+def _polygons(geom) -> list:
+    return list(geom.geoms) if isinstance(geom, MultiPolygon) else [geom]
 
+
+def _coords(geom) -> list[list[float]]:
+    return shapely.get_coordinates(geom).tolist()    # far faster than iterating .coords
+
+
+def _rings(geom) -> list[list[list[float]]]:
+    """A (multi)polygon's rings, holes before their outline (a part's holes are cut while it is
+    still held by the sheet), each without its repeated closing point."""
+    rings = []
+    for poly in _polygons(geom):
+        for ring in list(poly.interiors) + [poly.exterior]:
+            rings.append(_coords(ring)[:-1])
+    return rings
+
+
+def _line(line) -> tuple[list[list[float]], bool]:
+    """A line's points and whether it is closed (a closed one without its repeated point)."""
+    coords = _coords(line)
+    if len(coords) > 3 and coords[0] == coords[-1]:
+        return coords[:-1], True
+    return coords, False
+
+
+def _num(v: float) -> str:
+    """A coordinate to 0.001 mm, without trailing zeros: 12.5, 0, -3.25."""
+    s = f"{v:.3f}".rstrip("0").rstrip(".")
+    return "0" if s == "-0" else s
+
+
+# ---------------------------------------------------------------- SVG
 
 def _d(coords, close=True) -> str:
-    s = "M" + " L".join(f"{x:.3f} {y:.3f}" for x, y in coords)
+    s = "M" + " L".join(f"{_num(x)} {_num(y)}" for x, y in coords)
     return s + (" Z" if close else "")
 
 
 def sheet_svg(sheet: Sheet, title: str = "") -> str:
+    import svgwrite
     w, h = sheet.width, sheet.height
     dwg = svgwrite.Drawing(size=(f"{w}mm", f"{h}mm"), viewBox=f"0 0 {w} {h}", profile="full", debug=False)
     if title:
         dwg.set_desc(title=title)
-    # Engrave first, score next, cut last: laser software runs layers in this order by default,
-    # and a part must not drop out of the sheet before it is marked.
     engrave = dwg.add(dwg.g(id="engrave", fill=ENGRAVE, stroke="none", fill_rule="evenodd"))
     score = dwg.add(dwg.g(id="score", fill="none", stroke=SCORE, stroke_width=HAIRLINE))
     cut = dwg.add(dwg.g(id="cut", fill="none", stroke=CUT, stroke_width=HAIRLINE))
@@ -42,48 +79,247 @@ def sheet_svg(sheet: Sheet, title: str = "") -> str:
         for poly in part.engrave:
             engrave.add(dwg.path(d=" ".join(_d(r) for r in _rings(poly))))
         for line in part.score:
-            coords = list(line.coords)
-            score.add(dwg.path(d=_d(coords, close=False)))
+            score.add(dwg.path(d=_d(*_line(line))))
         for line in part.cuts:
-            cut.add(dwg.path(d=_d(list(line.coords), close=False)))
+            cut.add(dwg.path(d=_d(*_line(line))))
         for ring in _rings(cut_path):
-            cut.add(dwg.path(d=_d(ring[:-1])))
+            cut.add(dwg.path(d=_d(ring)))
     return dwg.tostring()
 
 
-def sheet_dxf(sheet: Sheet) -> bytes:
-    doc = ezdxf.new("R2010", units=ezdxf.units.MM)
-    doc.header["$INSUNITS"] = 4        # millimetres
-    doc.header["$MEASUREMENT"] = 1     # metric
-    for name, colour in (("CUT", 1), ("SCORE", 5), ("ENGRAVE", 7)):
-        doc.layers.add(name, color=colour)
-    msp = doc.modelspace()
-    H = sheet.height
+# ---------------------------------------------------------------- DXF
 
-    def flip(coords):  # DXF's y points up; keep the sheet's look
-        return [(x, H - y) for x, y in coords]
-    for part, cut_path in zip(sheet.parts, sheet.cut_paths):
+@contextmanager
+def _reproducible_ezdxf():
+    """ezdxf, writing no clock time and no random GUID (its fixed metadata), so that two builds
+    of the same sheet give the same bytes."""
+    import ezdxf
+    before = ezdxf.options.write_fixed_meta_data_for_testing
+    ezdxf.options.write_fixed_meta_data_for_testing = True
+    try:
+        yield ezdxf
+    finally:
+        ezdxf.options.write_fixed_meta_data_for_testing = before
+
+
+def _set_dates(text: str) -> str:
+    """The header's dates set to SOURCE_DATE_EPOCH where it is given (reproducible builds' way of
+    naming the date to write); otherwise they stay ezdxf's fixed 2000-01-01."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not epoch.isdigit():
+        return text
+    from datetime import datetime, timezone
+    from ezdxf.tools.juliandate import juliandate
+    date = repr(juliandate(datetime.fromtimestamp(int(epoch), timezone.utc).replace(tzinfo=None)))
+    return re.sub(r"(\n  9\n\$TDU?(?:CREATE|UPDATE)\n 40\n)[^\n]*", lambda m: m.group(1) + date, text)
+
+
+class _DxfEntities:
+    """The ENTITIES section's text, written here rather than through ezdxf's entity objects.
+
+    Why: ezdxf builds a Python object per entity and per attribute, and measured 0.3 ms an
+    entity to add and write one; a sheet's thousands of contours made writing DXF a fifth of a
+    build. A sheet's entities are a flat list of two kinds (LWPOLYLINE, HATCH) in three layers,
+    written once, so their tags are formatted here in the order and form ezdxf writes them.
+    ezdxf still makes the rest of the document (header, tables, layers, objects), hands out the
+    handles (so $HANDSEED stays right), and the tests read every file back with ezdxf and audit it.
+    """
+
+    def __init__(self, handles, owner: str):
+        self.handles, self.owner = handles, owner
+        self.out: list[str] = []
+
+    def _head(self, kind: str, layer: str, subclass: str) -> None:
+        self.out.append(f"  0\n{kind}\n  5\n{self.handles.next()}\n330\n{self.owner}\n100\nAcDbEntity\n"
+                        f"  8\n{layer}\n100\n{subclass}\n")
+
+    @staticmethod
+    def _vertices(verts, closed: bool) -> list[tuple[str, str, float]]:
+        """Rounded, and without a vertex that rounding made the same as the one before."""
+        out: list[tuple[str, str, float]] = []
+        for x, y, b in verts:
+            v = (_num(x), _num(y), b)
+            if out and v[:2] == out[-1][:2]:
+                out[-1] = v            # a zero-length segment: its bulge is the next one's
+                continue
+            out.append(v)
+        if closed and len(out) > 2 and out[0][:2] == out[-1][:2]:
+            out.pop()
+        return out
+
+    @staticmethod
+    def _bulge(b: float) -> str:
+        return f"{b:.6f}".rstrip("0").rstrip(".")
+
+    def polyline(self, layer: str, verts, closed: bool) -> None:
+        vs = self._vertices(verts, closed)
+        if len(vs) < 2:
+            return
+        self._head("LWPOLYLINE", layer, "AcDbPolyline")
+        tags = [f" 90\n{len(vs)}\n 70\n{1 if closed else 0}\n"]
+        for x, y, b in vs:
+            tags.append(f" 10\n{x}\n 20\n{y}\n" + (f" 42\n{self._bulge(b)}\n" if b else ""))
+        self.out.append("".join(tags))
+
+    def hatch(self, layer: str, paths) -> None:
+        """A solid fill; paths: (vertices, is the outline). Odd parity: holes are left unfilled."""
+        paths = [(self._vertices(v, True), outline) for v, outline in paths]
+        paths = [(v, outline) for v, outline in paths if len(v) > 2 or (len(v) == 2 and any(b for _, _, b in v))]
+        if not paths:
+            return
+        self._head("HATCH", layer, "AcDbHatch")
+        tags = [" 10\n0.0\n 20\n0.0\n 30\n0.0\n210\n0.0\n220\n0.0\n230\n1.0\n  2\nSOLID\n 70\n1\n 71\n0\n",
+                f" 91\n{len(paths)}\n"]
+        for vs, outline in paths:
+            bulged = any(b for _, _, b in vs)
+            # Path type: polyline (2), plus external (1) for the outline or outermost (16) for a
+            # hole, as ezdxf's own examples make them.
+            tags.append(f" 92\n{2 | (1 if outline else 16)}\n 72\n{int(bulged)}\n 73\n1\n 93\n{len(vs)}\n")
+            for x, y, b in vs:
+                tags.append(f" 10\n{x}\n 20\n{y}\n" + (f" 42\n{self._bulge(b)}\n" if bulged else ""))
+            tags.append(" 97\n0\n")
+        tags.append(" 75\n0\n 76\n1\n 98\n0\n")
+        self.out.append("".join(tags))
+
+    def text(self) -> str:
+        return "".join(self.out)
+
+
+def _contour(ring, closed: bool = True, arcs: bool = True):
+    """A ring (DXF coordinates) as bulged vertices: a circle as two half-circle arcs, and (with
+    `arcs`) the arcs found in the rest (see arcs.py); an open line as it is."""
+    if not closed:
+        return [(x, y, 0.0) for x, y in ring]
+    c = circle_of(ring)
+    if c is not None:
+        return [(c.cx - c.r, c.cy, 1.0), (c.cx + c.r, c.cy, 1.0)]
+    return with_bulges(ring, closed=True) if arcs else [(x, y, 0.0) for x, y in ring]
+
+
+def sheet_dxf(sheet: Sheet) -> bytes:
+    H = sheet.height
+    shapes: dict[tuple, list] = {}
+
+    def contour(ring, closed: bool = True, arcs: bool = True):
+        """_contour of the ring in DXF coordinates (y up: the sheet's look kept), found once per
+        shape: a part cut forty times, or a board's four hundred cups, is fitted once."""
+        if not closed or len(ring) <= MIN_SEGMENTS:     # nothing round in it
+            return [(x, H - y, 0.0) for x, y in ring]
+        x0, y0 = ring[0][0], H - ring[0][1]
+        rel = np.asarray(ring, dtype=float) * (1.0, -1.0) - (x0, y0 - H)
+        key = (arcs, np.round(rel, 6).tobytes())
+        if key not in shapes:
+            shapes[key] = _contour(rel.tolist(), closed, arcs)
+        return [(x + x0, y + y0, b) for x, y, b in shapes[key]]
+    with _reproducible_ezdxf() as ezdxf:
+        doc = ezdxf.new("R2010", units=ezdxf.units.MM)
+        doc.header["$INSUNITS"] = 4        # millimetres
+        doc.header["$MEASUREMENT"] = 1     # metric
+        for name, colour in LAYERS:
+            doc.layers.add(name, color=colour)
+        msp = doc.modelspace()
+        # The drawing's limits and extents: the sheet (a viewer opens on it, not on 1e20).
+        msp.dxf.limmin, msp.dxf.limmax = (0, 0), (sheet.width, H)
+        msp.dxf.extmin, msp.dxf.extmax = (0, 0, 0), (sheet.width, H, 0)
+        doc.header["$EXTMIN"], doc.header["$EXTMAX"] = msp.dxf.extmin, msp.dxf.extmax
+        ents = _DxfEntities(doc.entitydb.handles, msp.layout_key)
+        for part in sheet.parts:
+            for poly in part.engrave:
+                for p in _polygons(poly):
+                    rings = _rings(p)      # the holes, then the outline
+                    ents.hatch("ENGRAVE", [(contour(r), k == len(rings) - 1) for k, r in enumerate(rings)])
+        for part in sheet.parts:
+            for line in part.score:
+                coords, closed = _line(line)
+                # A scored circle (a peg's mark) is a circle; a letter's curve is left as drawn.
+                ents.polyline("SCORE", contour(coords, closed, arcs=False), closed)
+        for part, cut_path in zip(sheet.parts, sheet.cut_paths):
+            for line in part.cuts:
+                coords, closed = _line(line)
+                ents.polyline("CUT", contour(coords, closed), closed)
+            for ring in _rings(cut_path):
+                ents.polyline("CUT", contour(ring), True)
+        # ezdxf writes a CLASS for each kind of object in use, in the order of a set of names,
+        # which changes with the process's string hashing: registered here first, sorted.
+        for kind in sorted(doc.entitydb.dxf_types_in_use()):
+            doc.classes.add_class(kind)
+        buf = io.StringIO()
+        doc.write(buf)
+    text = buf.getvalue()
+    empty = "  0\nSECTION\n  2\nENTITIES\n  0\nENDSEC\n"
+    assert text.count(empty) == 1, "ezdxf wrote an unexpected ENTITIES section"
+    text = _set_dates(text.replace(empty, f"  0\nSECTION\n  2\nENTITIES\n{ents.text()}  0\nENDSEC\n"))
+    return text.encode("utf-8")
+
+
+# ---------------------------------------------------------------- PNG
+
+PREVIEW_PX_PER_MM = 5.0       # 127 dpi: a 2.4 mm label's capitals are 9 pixels high, enough for strokes
+STOCK, MATERIAL = (0.957, 0.937, 0.894), (0.902, 0.835, 0.702)
+
+
+def _png_bytes(surface) -> bytes:
+    """A cairo RGB24 surface as PNG bytes. Encoded by Pillow, not cairo's write_to_png: that
+    writes to a Python stream through a C callback, where a Ctrl-C or SIGTERM is swallowed
+    (cairo then reports a write error) instead of stopping the build as it should."""
+    from PIL import Image
+    surface.flush()
+    raw = "BGRX" if sys.byteorder == "little" else "XRGB"     # cairo's RGB24: native-endian xRGB words
+    image = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
+                             "raw", raw, surface.get_stride(), 1)
+    buf = io.BytesIO()
+    image.save(buf, "PNG")
+    return buf.getvalue()
+
+
+def _ring_path(ctx, coords, close: bool = True) -> None:
+    x, y = coords[0]
+    ctx.move_to(x, y)
+    for x, y in coords[1:]:
+        ctx.line_to(x, y)
+    if close:
+        ctx.close_path()
+
+
+def sheet_png(sheet: Sheet, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes:
+    """A preview for a person checking the sheet, drawn straight from its geometry: the parts on
+    the stock, engraving black, scored lines blue, cuts red (drawn wider than a hairline: for the
+    eye only)."""
+    import cairocffi as cairo
+    w, h = max(1, round(sheet.width * px_per_mm)), max(1, round(sheet.height * px_per_mm))
+    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, w, h)
+    ctx = cairo.Context(surface)
+    ctx.set_source_rgb(*STOCK)
+    ctx.paint()
+    ctx.scale(px_per_mm, px_per_mm)
+    ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
+    ctx.set_line_join(cairo.LINE_JOIN_ROUND)
+    ctx.set_line_cap(cairo.LINE_CAP_ROUND)
+    ctx.set_source_rgb(*MATERIAL)
+    for cut_path in sheet.cut_paths:
         for ring in _rings(cut_path):
-            msp.add_lwpolyline(flip(ring[:-1]), close=True, dxfattribs={"layer": "CUT"})
-        for line in part.cuts:
-            msp.add_lwpolyline(flip(list(line.coords)), close=False, dxfattribs={"layer": "CUT"})
-        for line in part.score:
-            msp.add_lwpolyline(flip(list(line.coords)), close=False, dxfattribs={"layer": "SCORE"})
+            _ring_path(ctx, ring)
+        ctx.fill()
+    ctx.set_source_rgb(0, 0, 0)
+    for part in sheet.parts:
         for poly in part.engrave:
             for ring in _rings(poly):
-                msp.add_lwpolyline(flip(ring[:-1]), close=True, dxfattribs={"layer": "ENGRAVE"})
-            hatch = msp.add_hatch(color=7, dxfattribs={"layer": "ENGRAVE"})
-            for i, ring in enumerate(_rings(poly)):
-                hatch.paths.add_polyline_path(flip(ring[:-1]), is_closed=True, flags=1 if i == 0 else 16)
-    buf = io.StringIO()
-    doc.write(buf)
-    return buf.getvalue().encode("utf-8")
-
-
-def sheet_png(svg: str, dpi: float = 60) -> bytes:
-    # Hairlines are invisible at preview size: draw them a little wider for the eye only.
-    preview = svg.replace(f'stroke-width="{HAIRLINE}"', 'stroke-width="0.35"')
-    return cairosvg.svg2png(bytestring=preview.encode(), dpi=dpi, background_color="#f4efe4")
+                _ring_path(ctx, ring)
+            ctx.fill()
+    for colour, width, lines in (((0, 0, 0.86), 1.0, [ln for p in sheet.parts for ln in p.score]),
+                                 ((0.86, 0, 0), 1.4, [ln for p in sheet.parts for ln in p.cuts])):
+        for line in lines:
+            coords, closed = _line(line)
+            _ring_path(ctx, coords, closed)
+        ctx.set_source_rgb(*colour)
+        ctx.set_line_width(width / px_per_mm)
+        ctx.stroke()
+    for cut_path in sheet.cut_paths:
+        for ring in _rings(cut_path):
+            _ring_path(ctx, ring)
+    ctx.set_line_width(1.4 / px_per_mm)
+    ctx.stroke()
+    return _png_bytes(surface)
 
 
 def add_sheets(sheets: list[Sheet], plan, stem: str) -> None:
@@ -93,29 +329,44 @@ def add_sheets(sheets: list[Sheet], plan, stem: str) -> None:
         title = f"{stem}, {sheet.material or 'sheet'} {i} of {len(sheets)}"
         plan.add_bytes(f"{base}.svg", lambda sheet=sheet, title=title: sheet_svg(sheet, title).encode("utf-8"))
         plan.add_bytes(f"{base}.dxf", lambda sheet=sheet: sheet_dxf(sheet))
-        plan.add_bytes(f"{base}.png", lambda sheet=sheet, title=title: sheet_png(sheet_svg(sheet, title)))
+        plan.add_bytes(f"{base}.png", lambda sheet=sheet: sheet_png(sheet))
 
+
+# ---------------------------------------------------------------- reading a DXF back
 
 def dxf_png(path: Path, px_per_mm: float = 2.0) -> bytes:
-    """Our own DXF viewer: draws what the DXF says (cut red, score blue, engrave black), so the
-    DXF is checked apart from the SVG it was made beside."""
-    from PIL import Image, ImageDraw
+    """Our own DXF viewer: draws what the DXF says (cut red, score blue, engrave black filled),
+    read with ezdxf (arcs as ezdxf understands the bulges), so the DXF is checked apart from the
+    SVG it was made beside. Not antialiased: every line pixel is its layer's exact colour."""
+    import cairocffi as cairo
+    import ezdxf
+    from ezdxf import path as dxfpath
     doc = ezdxf.readfile(path)
-    lines = [(e.dxf.layer, [(p[0], p[1]) for p in e.get_points()], e.closed)
-             for e in doc.modelspace().query("LWPOLYLINE")]
-    xs = [x for _, pts, _ in lines for x, _ in pts] or [0]
-    ys = [y for _, pts, _ in lines for _, y in pts] or [0]
-    x0, y1 = min(xs) - 5, max(ys) + 5
-    w, h = (max(xs) + 5 - x0) * px_per_mm, (y1 - min(ys) + 5) * px_per_mm
-    im = Image.new("RGB", (max(1, round(w)), max(1, round(h))), "white")
-    draw = ImageDraw.Draw(im)
+    shapes = []   # (layer, is a fill, [polylines])
+    for e in doc.modelspace():
+        kind = e.dxftype()
+        if kind == "HATCH":
+            shapes.append((e.dxf.layer, True, [list(p.flattening(0.01)) for p in dxfpath.from_hatch(e)]))
+        elif kind in ("LWPOLYLINE", "POLYLINE", "LINE", "CIRCLE", "ARC"):
+            shapes.append((e.dxf.layer, False, [list(dxfpath.make_path(e).flattening(0.01))]))
+    pts = [v for _, _, lines in shapes for line in lines for v in line] or [ezdxf.math.Vec3()]
+    x0, y1 = min(v.x for v in pts) - 5, max(v.y for v in pts) + 5
+    w, h = (max(v.x for v in pts) + 5 - x0) * px_per_mm, (y1 - min(v.y for v in pts) + 5) * px_per_mm
+    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, max(1, round(w)), max(1, round(h)))
+    ctx = cairo.Context(surface)
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.paint()
+    ctx.set_antialias(cairo.ANTIALIAS_NONE)
+    ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
+    ctx.set_line_width(1.0)
     colour = {"CUT": (220, 0, 0), "SCORE": (0, 0, 220), "ENGRAVE": (0, 0, 0)}
-    for layer, pts, closed in lines:
-        xy = [((x - x0) * px_per_mm, (y1 - y) * px_per_mm) for x, y in pts]
-        if closed:
-            xy.append(xy[0])
-        if len(xy) > 1:
-            draw.line(xy, fill=colour.get(layer, (120, 120, 120)), width=1)
-    buf = io.BytesIO()
-    im.save(buf, "PNG")
-    return buf.getvalue()
+    for fill in (True, False):          # fills under lines
+        for layer, is_fill, lines in shapes:
+            if is_fill != fill:
+                continue
+            for line in lines:
+                if len(line) > 1:
+                    _ring_path(ctx, [((v.x - x0) * px_per_mm, (y1 - v.y) * px_per_mm) for v in line], close=fill)
+            ctx.set_source_rgb(*(c / 255 for c in colour.get(layer, (120, 120, 120))))
+            ctx.fill() if fill else ctx.stroke()
+    return _png_bytes(surface)

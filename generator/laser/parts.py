@@ -72,9 +72,10 @@ def text_polygons(text: str, x: float, y: float, size: float, font: str = "sans-
 
 
 def text_score_lines(text: str, x: float, y: float, size: float) -> list[LineString]:
-    """Text as outline strokes for scoring (a fast, light mark for part labels)."""
-    rings = flatten(text_outline(get_font("sans"), text, x, y, size))
-    return [LineString(r + [r[0]]) for r in rings if len(r) > 1]
+    """Text as single strokes for scoring (a fast, light mark for part labels): a stroke font, as
+    engravers use, so the beam draws each letter once; baseline at (x, y), size as a font size."""
+    from .stroke_font import stroke_text
+    return [LineString(s) for s in stroke_text(text, x, y, size)]
 
 
 def translate_part(part: Part, dx: float, dy: float, rotate90: bool = False) -> Part:
