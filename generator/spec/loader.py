@@ -318,8 +318,8 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
     registry, kinds = _registry_and_kinds()
     if kind is None:
         kind = data.get("kind")
-    if kind not in kinds:
-        guess = difflib.get_close_matches(str(kind), list(kinds), n=1)
+    if not isinstance(kind, str) or kind not in kinds:
+        guess = difflib.get_close_matches(str(kind), list(kinds), n=1) if isinstance(kind, str) else []
         hint = f" (did you mean '{guess[0]}'?)" if guess else ""
         raise spec.error(("kind",), f"unknown spec kind {show(kind)}{hint}; known: {', '.join(sorted(kinds))}")
     validator = _Validator(kinds[kind], registry=registry, format_checker=_format_checker)
