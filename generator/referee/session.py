@@ -242,6 +242,11 @@ class Journal:
         journal._write(journal.entries, new=True)
         return journal
 
+    @property
+    def digest(self) -> bytes | None:
+        """The SHA-256 of the file as this journal last read or wrote it (None: not yet written)."""
+        return self._digest
+
     def append(self, entry) -> None:
         self._write(self.entries + [entry])
         self.entries.append(entry)
@@ -291,6 +296,13 @@ HELP = """Enter a move in the game's notation, or:
   reload     read the journal again (after another prompt or page wrote to it)
   help       this text
   quit       stop (the journal keeps every accepted entry; play --journal FILE resumes)"""
+
+
+def refusal(index: int, exc: Exception) -> str:
+    """The one line a refused entry gets, at the prompt and from `pnp serve` alike."""
+    if isinstance(exc, JournalChanged):
+        return one_line(f"refused, entry {index} (stale journal): {exc}")
+    return one_line(f"refused, entry {index} ({exc.rule}): {exc.message}")
 
 
 def check_entry(rules: RefereeRules, header: dict, entry, index: int) -> None:
@@ -402,13 +414,9 @@ def play(rules: RefereeRules, journal_path: Path | None, args, inp=None, out=Non
             check_entry(rules, journal.header, entry, index)
             nxt, report = rules.apply(state, entry)
             journal.append(entry)
-        except Refused as exc:
+        except (Refused, JournalChanged) as exc:
             refused_any = True
-            print(one_line(f"refused, entry {index} ({exc.rule}): {exc.message}"), file=out)
-            continue
-        except JournalChanged as exc:
-            refused_any = True
-            print(one_line(f"refused, entry {index} (stale journal): {exc}"), file=out)
+            print(refusal(index, exc), file=out)
             continue
         history.append(state)
         reports.append(report)
