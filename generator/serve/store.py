@@ -272,7 +272,8 @@ class Store:
     def _check_fresh(self, t: Table, expect, version) -> None:
         n = t.entries
         if expect is not None and (type(expect) is not int or expect != n):
-            raise EntryRefused(refusal(n, JournalChanged(
+            # numbered as the client numbered it: the entry it meant to make
+            raise EntryRefused(refusal(expect if type(expect) is int else n, JournalChanged(
                 f"this page saw {show(expect)} entries and the game has {n} now (another phone or prompt "
                 "entered meanwhile): nothing was written; look again and enter it if it still stands")), stale=True)
         if version is not None and version != t.version:
@@ -289,6 +290,9 @@ class Store:
             self._check_fresh(t, expect, version)
             index = t.entries
             try:
+                if t.path.stat().st_size > MAX_RECORD_BYTES - 64 * 1024:
+                    raise Refused("record size", f"this record is near the {MAX_RECORD_BYTES // 2**20} MB a record may "
+                                                 "have (start a new game)")
                 if isinstance(entry, str):
                     if not entry.strip():
                         raise Refused("notation", "an entry is a move in the game's notation (type help at the prompt)")
