@@ -12,7 +12,7 @@ from .symbols import NUMBERED_SYMBOLS, SYMBOLS
 WIDTH = 120.0
 BAND = 44.0         # mm a team
 HEAD = 11.0         # mm for the hand's line at the top
-CARD_W, CARD_H = 17.0, 23.0
+CARD_W, CARD_H = 16.0, 22.0
 PAPER = Colour(rgb=(1, 1, 1))
 INK = Colour(rgb=(0.1, 0.1, 0.1))
 GREY = Colour(rgb=(0.55, 0.55, 0.55))
@@ -67,22 +67,27 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
         playing = to_move in members
         d.rect(1, y, WIDTH - 2, BAND - 2, Style(fill=TURN if playing else PAPER, stroke=INK, width=0.3), r=2)
         name = tm + (f" ({', '.join(members)})" if members != [tm] else "")
-        if playing:
-            name = f"\u25B6 {name}: {to_move} to play"
-        d.fit_text(4, y + 2.5, WIDTH - 40, 4.4, name, INK, align="left", max_size=5.2)
-        d.fit_text(WIDTH - 36, y + 2.5, 32, 4.4, f"{totals[tm]} pts", INK, align="right", max_size=5.2)
+        if playing and members != [to_move]:
+            name += f": {to_move} to play"
+        x = 4
+        if playing:     # the team to play: a pointer before its name
+            d.polygon([(4, y + 2.6), (8, y + 4.8), (4, y + 7.0)], Style(fill=INK))
+            x = 10
+        d.fit_text(x, y + 2.5, WIDTH - 36 - x, 4.4, name, INK, align="left", max_size=5.2)
+        d.fit_text(WIDTH - 34, y + 2.5, 30, 4.4, f"{totals[tm]} pts", INK, align="right", max_size=5.2)
         trip = hand.trip if hand is not None else 1000
-        d.rect(4, y + 9, WIDTH - 8, 4.5, Style(fill=BAR_BACK), r=1.5)
+        bar = WIDTH - 42
+        d.rect(4, y + 9.5, bar, 4.0, Style(fill=BAR_BACK), r=1.5)
         if t.miles:
-            d.rect(4, y + 9, (WIDTH - 8) * min(1.0, t.miles / trip), 4.5, Style(fill=BAR), r=1.5)
-        d.fit_text(6, y + 9.6, WIDTH - 12, 3.3, f"{t.miles} / {trip} miles", INK if t.miles < trip * 0.4 else PAPER,
-                   align="left", max_size=3.6)
+            d.rect(4, y + 9.5, bar * min(1.0, t.miles / trip), 4.0, Style(fill=BAR), r=1.5)
+        d.fit_text(bar + 6, y + 9.3, WIDTH - bar - 10, 4.0, f"{t.miles} / {trip} mi", INK, align="right",
+                   max_size=4.4)
         cy = y + 16
         _mini_card(d, state.deck, t.battle[-1] if t.battle else None, 4, cy, "battle")
         _mini_card(d, state.deck, t.speed[-1] if t.speed else None, 4 + CARD_W + 2, cy, "speed")
-        sx = 4 + 2 * (CARD_W + 2) + 4
+        sx = 4 + 2 * (CARD_W + 2) + 5
         for k, s in enumerate(SAFETIES):
-            x = sx + k * (CARD_W + 1.5)
+            x = sx + k * (CARD_W + 2)
             if s in t.safeties:
                 _mini_card(d, state.deck, s, x, cy, "", mark="CF" if s in t.coups else "")
             else:

@@ -65,10 +65,10 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
         for m in men:
             ring = (colour, _name(m)) in moved
             if m[0] == "track":
-                _man(d, *centre(*cell_of(g, m[1])), q * 0.3, paint, ring)
+                _man(d, *centre(*cell_of(g, m[1])), q * 0.38, paint, ring)
             elif m[0] == "safety":
                 j = m[1] + 1
-                _man(d, *centre(ex + dx * j, ey + dy * j), q * 0.3, paint, ring)
+                _man(d, *centre(ex + dx * j, ey + dy * j), q * 0.38, paint, ring)
             else:
                 pool[m[0]].append(ring)
         # start and home: draw_board's circles (start 1.65 squares in from its exit, home 1.5
@@ -78,8 +78,8 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
         for where, rings in pool.items():
             cx, cy = spots[where]
             for i, ring in enumerate(rings):
-                ox, oy = (-1 if i % 2 == 0 else 1) * q * 0.38, (-1 if i < 2 else 1) * q * 0.38
-                _man(d, cx + ox, cy + oy, q * 0.27, paint, ring)
+                ox, oy = (-1 if i % 2 == 0 else 1) * q * 0.45, (-1 if i < 2 else 1) * q * 0.45
+                _man(d, cx + ox, cy + oy, q * 0.34, paint, ring)
     return d
 
 

@@ -31,7 +31,9 @@ function render() {
   $("title").textContent = (TITLES[t.game] || t.game) + " ";
   $("title").append(el("span", {class: "hint", text: t.entries + " entries"}));
   const winner = t.summary.winner;
-  $("turn").textContent = t.over ? (winner ? "Winner: " + winner : t.final) : t.prompt + " to play";
+  const opening = /^opening (\d+)\/(\d+)$/.exec(t.prompt);
+  $("turn").textContent = t.over ? (winner ? "Winner: " + winner : t.final) :
+    opening ? "Opening tile " + opening[1] + " of " + opening[2] : t.prompt + " to play";
   $("turn").className = "turn" + (t.over ? " over" : "");
   const totals = $("totals");
   totals.replaceChildren();
@@ -321,7 +323,7 @@ const GAMES = {
       const sel = g.selected;
       let text = "Tap a pawn of " + who + "'s, then where it goes; or a cube, then push its line.";
       if (sel) text = "Selected " + sel + ". Tap where the pawn goes, or push the line:";
-      const pushes = el("div", {class: "row"});
+      const pushes = el("div", {class: "grid-buttons pushes"});
       for (const [d, label] of [["n", "\u2191 north"], ["s", "\u2193 south"], ["w", "\u2190 west"], ["e", "\u2192 east"]]) {
         pushes.append(el("button", {type: "button", class: "small", disabled: !sel, "data-push": d,
                                     onclick: () => { add(sel + ">" + d + g.distance); }}, label));
@@ -384,7 +386,7 @@ const GAMES = {
       const go = el("button", {type: "button", class: "small", onclick: () => pick(input.value)}, "Show");
       box.append(section(c.players[c.to_move] + " plays the card", el("div", {class: "row"}, el("div", {class: "grow"}, input, list), go)));
       if (g.card) {
-        const info = g.card.capital + ": square " + g.card.square + ", a wall of " + g.card.letters + " units" +
+        const info = g.card.name + " (" + g.card.capital + "): square " + g.card.square + ", a wall of " + g.card.letters + " units" +
                      (g.card.special ? " (a special card: tap its walls' ends on the map)" : "");
         const walls = el("div", {class: "grid-buttons"});
         for (const w of g.walls) walls.append(el("button", {type: "button", class: "small quiet", "data-wall": w.wall,
