@@ -86,6 +86,7 @@ async function send(text) {
       say($("message"), table.log.length ? table.log[table.log.length - 1].trim() : "accepted", "good");
     } else {
       say($("message"), res.data ? res.data.error : "refused (" + res.status + ")", "bad");
+      $("message").scrollIntoView({block: "nearest"});
       if (res.status === 409) await refresh(true);
     }
   } finally {
