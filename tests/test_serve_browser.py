@@ -26,9 +26,8 @@ WAIT = 15          # seconds a condition may take before the test fails (never s
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("served")
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
+    from generator.serve import _bind
+    sock = _bind("127.0.0.1", 0)          # as `pnp serve` binds
     port = sock.getsockname()[1]
     hosts = (f"127.0.0.1:{port}", f"localhost:{port}")
     srv = uvicorn.Server(uvicorn.Config(make_app(folder, allowed_hosts=hosts), log_level="warning",
