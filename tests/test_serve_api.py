@@ -376,3 +376,37 @@ def test_referee_does_not_import_the_web_framework():
     import subprocess
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout + r.stderr
+
+
+def test_the_serve_command(folder):
+    """`pnp serve` as a user starts it: it prints where to open it, answers there (on loopback,
+    to requests addressed to it), and stops on a signal, leaving the records as they are."""
+    import re
+    import signal
+    import subprocess
+    import time
+    import urllib.request
+    bad = run_pnp("serve", "--dir", folder / "nothing")
+    assert bad.returncode == 2 and bad.stderr.startswith("pnp: --dir ")
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "serve", "--dir", folder, "--port", "0"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        port = None
+        for _ in range(50):
+            m = re.search(r"open http://127\.0\.0\.1:(\d+)/$", proc.stdout.readline().rstrip())
+            if m:
+                port = int(m.group(1))
+                break
+        assert port, "no address printed"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=10) as r:
+            assert json.loads(r.read()) == list(GAMES)
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/games", headers={"Host": "attacker.example"})
+        try:
+            urllib.request.urlopen(req, timeout=10)
+            raise AssertionError("answered a request for another host")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 421
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=20)
+    assert "nothing was left half-written" in out
