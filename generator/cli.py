@@ -211,6 +211,11 @@ def cmd_referee(args) -> int:
     return extra[a.action](a)
 
 
+def cmd_serve(args) -> int:
+    from .serve import serve   # the web framework is imported here only: `pnp referee` stays fast
+    return serve(Path(args.dir), args.host, args.port)
+
+
 def parser() -> argparse.ArgumentParser:
     p = Parser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -250,6 +255,14 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("game", choices=list(GAMES))
     r.add_argument("rest", nargs=argparse.REMAINDER)
     r.set_defaults(func=cmd_referee)
+
+    sv = sub.add_parser("serve", help="the referees as a web page for the phones at the table")
+    sv.add_argument("--dir", default=".", help="the folder of game records (default: here)")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: your network, "
+                         "with a token)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free one)")
+    sv.set_defaults(func=cmd_serve)
     return p
 
 

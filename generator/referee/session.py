@@ -170,6 +170,10 @@ class JournalChanged(Exception):
     """Another writer changed the journal after we read it: nothing was written."""
 
 
+_LINES: dict = {}      # (line, repr of what it must read as) -> whether it does
+_LINES_MAX = 20_000
+
+
 def _flow(value, ascii_only: bool) -> str:
     # One value on one line, in YAML flow style ([...] stripped of the list around it).
     text = yaml.safe_dump([value], default_flow_style=True, sort_keys=False, width=10**9,
@@ -177,23 +181,53 @@ def _flow(value, ascii_only: bool) -> str:
     return text[1:-1]
 
 
+def _checked_line(make, want, ascii_only: bool) -> str | None:
+    """A line of the record (a header key, or an entry of the block list), read back on its own:
+    None if it does not read back as `want`. A record is a sequence of such one-line items, each
+    read independently of the others, so a record made of lines that each read back reads back
+    whole. Each distinct line is checked once: a journal rewrites every entry on every write, and
+    dumping and reading every entry again made long games slow to enter. (repr tells apart the
+    values YAML writes differently: 1, 1.0, True and "1"; key order.)"""
+    key = (ascii_only, repr(want), make.__name__)
+    hit = _LINES.get(key)
+    if hit is not None:
+        return hit or None
+    line = make(want, ascii_only)
+    try:
+        ok = "\n" not in line[:-1] and "\r" not in line and parse_yaml(line, "journal")[0] == \
+            (want if make is _entry_line else dict([want]))
+    except SpecError:
+        ok = False
+    if len(_LINES) >= _LINES_MAX:
+        _LINES.clear()
+    _LINES[key] = line if ok else ""
+    return line if ok else None
+
+
+def _entry_line(entry, ascii_only: bool) -> str:
+    return f"- {_flow(entry[0], ascii_only)}\n"
+
+
+def _header_line(item, ascii_only: bool) -> str:
+    k, v = item
+    return f"{_flow(k, ascii_only)}: {_flow(v, ascii_only)}\n"
+
+
 def record_text(header: dict, entries: list, game: str, comments: str = "") -> str:
     """A whole record: our first line, the user's own leading comments, the header (a key a line),
-    the entries (one a line). Checked by reading it back: a string that would not survive the
-    round trip is written with escapes instead, and a record that still would not is never
-    written (the caller gets a ValueError)."""
-    want = {**header, "entries": list(entries)}
+    the entries (one a line). Checked by reading it back, line by line: a string that would not
+    survive the round trip is written with escapes instead, and a record that still would not is
+    never written (the caller gets a ValueError)."""
+    if "entries" in header:
+        raise ValueError("a header has no key entries")
     for ascii_only in (False, True):
-        head = "".join(f"{_flow(k, ascii_only)}: {_flow(v, ascii_only)}\n" for k, v in header.items())
-        body = "".join(f"- {_flow(e, ascii_only)}\n" for e in entries)
-        text = (f"{JOURNAL_MARK} ({game}). Replay: pnp referee {game} score FILE; "
-                f"resume: pnp referee {game} play --journal FILE\n{comments}{head}"
-                + (f"entries:\n{body}" if entries else "entries: []\n"))
-        try:
-            if parse_yaml(text, "journal")[0] == want:
-                return text
-        except SpecError:
-            pass
+        head = [_checked_line(_header_line, (k, v), ascii_only) for k, v in header.items()]
+        body = [_checked_line(_entry_line, [e], ascii_only) for e in entries]
+        if None in head or None in body:
+            continue
+        return (f"{JOURNAL_MARK} ({game}). Replay: pnp referee {game} score FILE; "
+                f"resume: pnp referee {game} play --journal FILE\n{comments}{''.join(head)}"
+                + (f"entries:\n{''.join(body)}" if entries else "entries: []\n"))
     raise ValueError("this record cannot be written as YAML that reads back the same")
 
 
@@ -241,6 +275,11 @@ class Journal:
         journal = cls(path, game, header, [], "", None)
         journal._write(journal.entries, new=True)
         return journal
+
+    @property
+    def digest(self) -> bytes | None:
+        """The SHA-256 of the file as this journal last read or wrote it (None: not yet written)."""
+        return self._digest
 
     def append(self, entry) -> None:
         self._write(self.entries + [entry])
@@ -291,6 +330,13 @@ HELP = """Enter a move in the game's notation, or:
   reload     read the journal again (after another prompt or page wrote to it)
   help       this text
   quit       stop (the journal keeps every accepted entry; play --journal FILE resumes)"""
+
+
+def refusal(index: int, exc: Exception) -> str:
+    """The one line a refused entry gets, at the prompt and from `pnp serve` alike."""
+    if isinstance(exc, JournalChanged):
+        return one_line(f"refused, entry {index} (stale journal): {exc}")
+    return one_line(f"refused, entry {index} ({exc.rule}): {exc.message}")
 
 
 def check_entry(rules: RefereeRules, header: dict, entry, index: int) -> None:
@@ -402,13 +448,9 @@ def play(rules: RefereeRules, journal_path: Path | None, args, inp=None, out=Non
             check_entry(rules, journal.header, entry, index)
             nxt, report = rules.apply(state, entry)
             journal.append(entry)
-        except Refused as exc:
+        except (Refused, JournalChanged) as exc:
             refused_any = True
-            print(one_line(f"refused, entry {index} ({exc.rule}): {exc.message}"), file=out)
-            continue
-        except JournalChanged as exc:
-            refused_any = True
-            print(one_line(f"refused, entry {index} (stale journal): {exc}"), file=out)
+            print(refusal(index, exc), file=out)
             continue
         history.append(state)
         reports.append(report)

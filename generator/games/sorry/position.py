@@ -1,0 +1,103 @@
+"""The Sorry position as a drawing: the board as printed (board.draw_board) with every man on it,
+in his colour: on the track, on his own safety track, in his start or at home (up to four in a
+circle, two by two). The men that moved last are ringed.
+
+Where a start and a home circle lie is worked out as draw_board works it out (the same formulas
+from the same spec), so the men sit in the circles the board draws."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from ...colour import Colour
+from ...draw import Drawing, Style
+from ...referee.session import record_reference
+from ...spec import load_spec
+from .board import INWARD, cell_of, draw_board
+
+BOARD = "boards/sorry.yaml"
+WHITE = Colour(rgb=(1, 1, 1))
+INK = Colour(rgb=(0.1, 0.1, 0.1))
+
+
+@lru_cache(maxsize=4)
+def _board(path: str):
+    spec = load_spec(Path(path))
+    d = spec.data
+    pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
+    colours = {s["name"]: spec.colour(("sides", k, "colour"), pal) for k, s in enumerate(d["sides"])}
+    return spec, draw_board(spec), colours
+
+
+def board_spec_path(header: dict | None) -> Path:
+    return record_reference(header or {}, "board", BOARD)
+
+
+def _man(d: Drawing, x: float, y: float, r: float, colour: Colour, ring: bool) -> None:
+    d.circle(x, y + r * 0.12, r, Style(fill=INK))                      # a shadow under the man
+    d.circle(x, y, r, Style(fill=colour, stroke=WHITE, width=r * 0.18))
+    d.circle(x, y, r * 0.42, Style(fill=colour.mix(WHITE, 0.35)))
+    if ring:
+        d.circle(x, y, r * 1.35, Style(stroke=INK, width=r * 0.16))
+
+
+def draw_position(state, header: dict | None = None, before=None) -> Drawing:
+    """`before`: the state before the last turn; the men it moved (or sent back) are ringed."""
+    spec, board, colours = _board(str(board_spec_path(header)))
+    moved = _moved(state, before)
+    g = state.g
+    q, margin = spec.data["square"], spec.data.get("margin", 10)
+    d = Drawing(board.width, board.height)
+    d.place(board)
+
+    def centre(col, row):
+        return margin + col * q + q / 2, margin + row * q + q / 2
+
+    names = [s.name for s in g.sides]
+    for colour, men in state.position.men.items():
+        k = names.index(colour)
+        side = g.sides[k]
+        dx, dy = INWARD[k]
+        ex, ey = cell_of(g, side.entry)
+        sx, sy = cell_of(g, side.exit)
+        paint = colours[colour]
+        pool = {"start": [], "home": []}
+        for m in men:
+            ring = (colour, _name(m)) in moved
+            if m[0] == "track":
+                _man(d, *centre(*cell_of(g, m[1])), q * 0.38, paint, ring)
+            elif m[0] == "safety":
+                j = m[1] + 1
+                _man(d, *centre(ex + dx * j, ey + dy * j), q * 0.38, paint, ring)
+            else:
+                pool[m[0]].append(ring)
+        # start and home: draw_board's circles (start 1.65 squares in from its exit, home 1.5
+        # squares past the safety track's end)
+        spots = {"start": centre(sx + dx * 1.65, sy + dy * 1.65),
+                 "home": centre(ex + dx * (g.safety_length + 1.5), ey + dy * (g.safety_length + 1.5))}
+        for where, rings in pool.items():
+            cx, cy = spots[where]
+            for i, ring in enumerate(rings):
+                ox, oy = (-1 if i % 2 == 0 else 1) * q * 0.45, (-1 if i < 2 else 1) * q * 0.45
+                _man(d, cx + ox, cy + oy, q * 0.34, paint, ring)
+    return d
+
+
+def _name(loc) -> str:
+    from .rules import loc_name
+    return loc_name(loc)
+
+
+def _moved(state, before) -> set:
+    """(colour, place) of each man standing where he did not stand before the last turn."""
+    if before is None:
+        return set()
+    out = set()
+    for colour, men in state.position.men.items():
+        was = list(before.position.men.get(colour, ()))
+        for m in men:
+            if m in was:
+                was.remove(m)
+            else:
+                out.add((colour, _name(m)))
+    return out
