@@ -452,6 +452,10 @@ def play(rules: RefereeRules, journal_path: Path | None, args, inp=None, out=Non
             refused_any = True
             print(refusal(index, exc), file=out)
             continue
+        except ValueError as exc:   # an entry YAML cannot carry back as it was: never written
+            refused_any = True
+            print(refusal(index, Refused("notation", str(exc))), file=out)
+            continue
         history.append(state)
         reports.append(report)
         state = nxt
