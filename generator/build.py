@@ -89,13 +89,18 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
                    what=f"{art.title}: every face once, to look over", preview=True)
 
 
-def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions) -> None:
-    """Every deck spec given, through deck_art(spec) -> DeckArt, into its print products."""
+def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions) -> list[DeckArt]:
+    """Every deck spec given, through deck_art(spec) -> DeckArt, into its print products; the arts,
+    in the specs' order (for the decks' tuck boxes)."""
+    arts = []
     for spec in specs:
+        art = deck_art(spec)
         try:
-            add_deck(deck_art(spec), plan, opts)
+            add_deck(art, plan, opts)
         except LayoutError as exc:
             raise spec.error(("card",) if "card" in spec.data else (), str(exc)) from None
+        arts.append(art)
+    return arts
 
 
 def add_board(board: Drawing, plan: Plan, stem: str, title: str, opts: BuildOptions) -> None:
@@ -112,9 +117,12 @@ def add_board(board: Drawing, plan: Plan, stem: str, title: str, opts: BuildOpti
 
 
 def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float,
-                  plan: Plan, stem: str) -> None:
+                  plan: Plan, stem: str, what: str = "", make: str = "", order: int = 60,
+                  stock: dict[str, str] | None = None) -> None:
     """Parts nested onto stock sheets, one set of sheets per material, as SVG, DXF and PNG.
-    A part too big for the stock is the spec's error, reported at its laser.sheet line."""
+    A part too big for the stock is the spec's error, reported at its laser.sheet line.
+    what, make: what the sheets are and how they are put together, for the print list; stock: the
+    materials' names to buy, by the parts' material (default: the material itself)."""
     from .errors import SpecError
     from .laser.export import add_sheets
     from .laser.nest import NestError, nest
@@ -136,4 +144,24 @@ def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float
             raise SpecError(spec.file, spec.line(("laser", "sheet")), "laser.sheet", str(exc)) from None
         for s in sheets:
             s.material = name
+        before = set(plan.products)
         add_sheets(sheets, plan, stem)
+        _laser_info(plan, before, (stock or {}).get(material, material).replace("_", " "), sheet, len(sheets),
+                    what or stem, make, order)
+
+
+def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what: str, make: str, order: int) -> None:
+    """What a person does with each file add_sheets made (it takes no info of its own; any it gives
+    is kept): an SVG and a DXF are the same sheet for two kinds of software, a PNG a picture of it."""
+    size = f"{sheet[0]:g} x {sheet[1]:g} mm"
+    for rel in [r for r in plan.products if r not in before]:
+        n = rel.rsplit("sheet", 1)[-1].split(".")[0]
+        which = f"sheet {n} of {count}" if n.isdigit() else f"{count} sheet{'s' if count != 1 else ''}"
+        kind = rel.rsplit(".", 1)[-1]
+        if kind == "png":
+            info = dict(what=f"{what}: {material}, {which}, a preview", preview=True, order=order)
+        else:
+            info = dict(what=f"{what}: {material}, {which} ({kind.upper()})", laser=True,
+                        stock=f"{material}, {size}", sheets=1 if kind == "svg" else 0, order=order,
+                        **({"make": make} if make else {}))
+        plan.products[rel].info = {**info, **plan.products[rel].info}
