@@ -7,6 +7,7 @@ from ...outputs import Plan
 from ...spec import Spec
 from .board import draw_board
 from .deck import deck_art, load_deck
+from .pieces import add_men
 
 
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
@@ -19,3 +20,4 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
     for spec in specs.values():
         if spec.kind == "sorry-board":
             add_board(draw_board(spec), plan, f"{stem_of(spec)}-board", f"{spec.data['title']} board", opts)
+            add_men(spec, plan, opts)
