@@ -25,6 +25,10 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             stem = stem_of(spec)
             add_board(board, plan, stem, f"{wm.title} board", opts)
             add_pdf(plan, f"{stem}-halves-{wm.halves_paper}.pdf", f"{wm.title} board, Figs. 1A and 1B",
-                    halves(wm, board), opts.cmyk)
+                    halves(wm, board), opts.cmyk,
+                    what=f"{wm.title} board in two halves (the patent's Figs. 1A and 1B), one "
+                         f"{wm.halves_paper.upper()} page each, for a print shop",
+                    shop=True, stock=f"{wm.halves_paper.upper()} paper or card",
+                    make="trim each half at the join and lay them edge to edge (or mount them on board)")
         if spec.kind == "capitals-walls":
             add_walls(spec, plan, opts)
