@@ -76,17 +76,19 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
         add_pdf(plan, f"{art.stem}-sheet-{opts.paper}.pdf",
                 f"{art.title}: {len(faces)} cards on {opts.paper.upper()}", pages, opts.cmyk,
                 what=f"{art.title}: {len(faces)} cards, {layout.per_sheet} a sheet, faces and backs",
-                stock="card stock, 250-300 g/m2", sides=2, flip=opts.flip, paper=opts.paper,
-                make="print at 100 %; cut on the crop marks")
+                stock="card stock, 250-300 g/m2", sides=2, flip=opts.flip, paper=opts.paper, order=10,
+                make="print at 100 %; cut on the crop marks",
+                step="Cards: print the sheets two-sided, cut on the crop marks.",
+                tools=["craft knife or scissors", "metal ruler"])
     if "shop" in opts.layouts:
         pages = shop_pages(faces, art.back, art.size, opts.interleave)
         add_pdf(plan, f"{art.stem}-shop.pdf", f"{art.title}: {len(faces)} cards, one a page with bleed",
                 pages, opts.cmyk, what=f"{art.title} for a print shop: one card a page, 3 mm bleed, TrimBox",
-                stock="a print shop's card stock", shop=True)
+                stock="a print shop's card stock", shop=True, order=70)
     sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + ([(art.back, "back")] if art.back else []),
                           art.size, title=f"{art.title}: {len(faces)} cards, {len(art.faces)} faces")
     plan.add_bytes(f"{art.stem}-contact.png", lambda: png_bytes(sheet, dpi=110),
-                   what=f"{art.title}: every face once, to look over", preview=True)
+                   what=f"{art.title}: every face once, to look over", preview=True, order=90)
 
 
 def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions) -> list[DeckArt]:
@@ -107,13 +109,18 @@ def add_board(board: Drawing, plan: Plan, stem: str, title: str, opts: BuildOpti
     """A board at full size: one large page for a print shop, tiled over home sheets, a preview."""
     from .layout.tiling import tile_pages
     add_pdf(plan, f"{stem}-large.pdf", title, [(board, (0, 0, board.width, board.height), None)], opts.cmyk,
-            what=f"{title}, whole, {board.width:.0f} x {board.height:.0f} mm, for a print shop", shop=True)
+            what=f"{title}, whole, {board.width:.0f} x {board.height:.0f} mm, for a print shop", shop=True,
+            stock="a print shop's paper or card, mounted on board if you like", order=71)
     tiles = tile_pages(board, *PAPER_SIZES[opts.paper], title=title)
     add_pdf(plan, f"{stem}-tiles-{opts.paper}.pdf", title, tiles, opts.cmyk,
             what=f"{title} in {len(tiles)} tiles", stock="paper or thin card, 120-200 g/m2", sides=1,
-            paper=opts.paper, make="print at 100 %; trim the dashed edges, lay each tile over its neighbour "
-                                   "so the half-targets close, tape")
-    plan.add_bytes(f"{stem}.png", lambda: png_bytes(board, dpi=50), what=f"{title}, a preview", preview=True)
+            paper=opts.paper, order=30, make="print at 100 %; trim the dashed edges, lay each tile over its "
+                                             "neighbour so the half-targets close, tape",
+            step="Board: trim the tiles' dashed edges, lay each over its neighbour so the targets close, "
+                 "tape them from behind (or have the large page printed).",
+            tools=["craft knife or scissors", "metal ruler", "clear tape"])
+    plan.add_bytes(f"{stem}.png", lambda: png_bytes(board, dpi=50), what=f"{title}, a preview", preview=True,
+                   order=91)
 
 
 def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float,

@@ -500,8 +500,8 @@ def add_tuck_box(spec, art: BoxArt, plan, opts) -> None:
                  + (", in two pieces" if pieces == 2 else ""),
             stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper, order=20,
             make="print at 100 %; cut on the solid lines, score and fold the dashed ones, glue the hatched tabs",
-            step=f"Tuck box ({art.title}): cut it out, score and fold, glue the side tab and the bottom flap; "
-                 "the cards go in from the top.",
+            step="Tuck box: cut it out, score and fold, glue the side tab and the bottom flap; the cards go "
+                 "in from the top.",
             tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring", "glue stick"])
     add_laser_kit(spec, parts, settings.sheet, settings.kerf, CUT_MARGIN, 3.0, plan, f"{art.stem}-tuckbox",
                   what=f"{art.title}: the tuck box to cut", order=60,
