@@ -114,6 +114,8 @@ def test_every_shipped_deck_box_fits_one_sheet(paper, cards):
     pw, ph, placed = plan.pages[0]
     net, x, y = placed[0]
     assert x >= EDGE and y >= EDGE and x + net.size[0] <= pw - EDGE and y + net.size[1] <= ph - EDGE
+    # The instructions find room beside the box: one sheet in all.
+    assert len(print_pages(TuckBox(63, 88, cards), art(cards), plan)) == 1
 
 
 def test_a_thick_deck_is_printed_in_two_pieces_and_a_huge_one_refused():

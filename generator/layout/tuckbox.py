@@ -23,10 +23,11 @@ from shapely.geometry import LineString, Point, Polygon, box as rect
 from shapely.ops import unary_union
 
 from ..colour import Colour
-from ..draw import Drawing, Path, Rect, Style, compose, rotate, scale, translate
+from ..draw import Drawing, Rect, Style, compose, rotate, scale, translate
 from ..draw.drawing import text_block_height
 from ..units import PAPER_SIZES, pt
 from .cards import CardSize, LayoutError
+from .foldups import CUT, HATCH, INK, WHITE, glue_area, polygon_path
 from .marks import SAFE_MARGIN
 
 # Defaults for a deck spec without a tuck_box section (decks/*.yaml say theirs).
@@ -36,17 +37,15 @@ CUT_MATERIAL = "card stock 0.3 mm"
 CUT_KERF = 0.1        # mm: a laser on card; a plotter's blade takes nothing, and 0.05 mm a side is lost in the fold
 CUT_SHEET = (305.0, 305.0)   # mm: a 12 x 12 in cutting mat, the common plotter's and a small laser's bed
 
+SMALLEST_CARD = 20.0  # mm: below this a tuck box's flaps are too small to fold
+SHALLOWEST = 5.0      # mm: the thinnest box whose side flaps can be folded
 RELIEF = 0.5          # mm cut between a flap's hinge and its neighbour's, so the flaps part cleanly
 BLEED = 2.0           # mm the art runs past the cut lines, so a cut a little outside shows no white
 EDGE = SAFE_MARGIN + BLEED   # page edge to cut line, at the least
 GAP = 6.0             # mm between two pieces on one page
 
-WHITE = Colour(rgb=(1.0, 1.0, 1.0))
-INK = Colour(rgb=(0.1, 0.1, 0.1))
-CUT_STYLE = Style(stroke=Colour(rgb=(0.0, 0.0, 0.0)), width=pt(0.6), join="miter")
-GLUE_HATCH = Style(stroke=Colour(rgb=(0.62, 0.62, 0.62)), width=pt(0.5), cap="butt")
 MIN_TEXT = 2.3        # mm (6.5 pt): the smallest instruction text
-TEXT_WIDTH = 60.0     # mm: the narrowest column for the instructions (the legend is 56 mm wide)
+TEXT_WIDTH = 50.0     # mm: the narrowest column for the instructions (the legend and the bar are 50 mm)
 
 
 @dataclass(frozen=True)
@@ -176,6 +175,9 @@ def box_nets(box: TuckBox, pieces: int = 1) -> list[Net]:
 
 def _piece(box: TuckBox, columns: list[str]) -> Net:
     W, H, D = box.panels
+    if D < SHALLOWEST:
+        raise LayoutError(f"a deck {box.deck_thickness:.1f} mm thick makes a box {D:.1f} mm deep; a tuck box "
+                          f"needs {SHALLOWEST:g} mm to fold (a thicker caliper or clearance, or no box)")
     T, L, g, G = box.tuck, box.dust, box.glue_tab, box.glue_flap
     y0 = T + D              # the body's top: room for the lid and its tuck flap above
     y1 = y0 + H
@@ -218,6 +220,8 @@ def _piece(box: TuckBox, columns: list[str]) -> Net:
     glue.append(tab)
     panels["glue tab"] = (x, y0, g, H)
     folds.append(LineString([(x, y0), (x, y1)]))
+    if not all(s.is_valid and s.area > 0 for s in shapes):
+        raise LayoutError("the tuck box's flaps come out too small to cut (a bug in its sizes)")
     outline = unary_union(shapes)
     if "front" in panels:
         fx, _, fw, _ = panels["front"]
@@ -243,22 +247,12 @@ class BoxArt:
     contents: str             # "106 cards", "42 tiles, the rules and an example"
 
 
-def _polygon_path(poly: Polygon, dx: float = 0.0, dy: float = 0.0) -> Path:
-    ops = []
-    for ring in [poly.exterior, *poly.interiors]:
-        pts = list(ring.coords)[:-1]
-        ops.append(("M", pts[0][0] + dx, pts[0][1] + dy))
-        ops += [("L", px + dx, py + dy) for px, py in pts[1:]]
-        ops.append(("Z",))
-    return Path(ops, Style())
-
-
 def draw_net(page: Drawing, net: Net, art: BoxArt, ox: float, oy: float) -> None:
     """One piece printed at (ox, oy): background and panels' art within the bleed, glue areas, then
     the fold lines (dashed) and the cut line (solid)."""
     bleed = net.outline.buffer(BLEED, join_style="mitre", mitre_limit=4.0)
     bg, ink = art.colour, art.ink
-    with page.group(clip=_polygon_path(bleed, ox, oy)):
+    with page.group(clip=polygon_path(bleed, ox, oy)):
         page.rect(ox - 10, oy - 10, net.size[0] + 20, net.size[1] + 20, Style(fill=bg))
         if "front" in net.panels:
             x, y, w, h = net.panels["front"]
@@ -281,13 +275,13 @@ def draw_net(page: Drawing, net: Net, art: BoxArt, ox: float, oy: float) -> None
             with page.group(rotate(180, ox + x + w / 2, oy + y + h / 2)):
                 page.fit_text(ox + x + 4, oy + y + h * 0.25, w - 8, h * 0.5, art.title, ink, max_size=8)
         for g in net.glue:
-            _glue_area(page, g, ox, oy, bg)
+            glue_area(page, g, ox, oy)
     fold = Style(stroke=ink.mix(bg, 0.35), width=pt(0.6), dash=(2.0, 1.5), cap="butt")
     for line in net.folds:
         (ax, ay), (bx, by) = line.coords
         page.line(ox + ax, oy + ay, ox + bx, oy + by, fold)
-    path = _polygon_path(net.outline, ox, oy)
-    page.path(path.ops, CUT_STYLE)
+    path = polygon_path(net.outline, ox, oy)
+    page.path(path.ops, CUT)
 
 
 def _spine(page: Drawing, art: BoxArt, x: float, y: float, w: float, h: float) -> None:
@@ -304,25 +298,6 @@ def _back_panel(page: Drawing, art: BoxArt, x: float, y: float, w: float, h: flo
     page.text_block(x + 5, y + 22, w - 10, art.contents, 3.2, art.ink, align="centre", leading=1.3)
     page.fit_text(x + 5, y + h - 10, w - 10, 2.4,
                   f"{art.size.width:g} x {art.size.height:g} mm", art.ink, font="sans", max_size=3)
-
-
-def _glue_area(page: Drawing, poly: Polygon, ox: float, oy: float, bg: Colour) -> None:
-    """Glue goes on bare card: the area is left white, hatched, and says GLUE."""
-    page.path(_polygon_path(poly, ox, oy).ops, Style(fill=WHITE))
-    x0, y0, x1, y1 = poly.bounds
-    with page.group(clip=_polygon_path(poly, ox, oy)):
-        step = 2.5
-        k = 0.0
-        while k < (x1 - x0) + (y1 - y0):
-            page.line(ox + x0 + k, oy + y0, ox + x0 + k - (y1 - y0), oy + y1, GLUE_HATCH)
-            k += step
-    w, h = x1 - x0, y1 - y0
-    if h > w:
-        with page.group(rotate(-90, ox + x0 + w / 2, oy + y0 + h / 2)):
-            cx, cy = ox + x0 + w / 2, oy + y0 + h / 2
-            page.fit_text(cx - 12, cy - w * 0.2, 24, w * 0.4, "GLUE", INK, max_size=3.5)
-    else:
-        page.fit_text(ox + x0 + w / 2 - 12, oy + y0 + h * 0.3, 24, h * 0.4, "GLUE", INK, max_size=3.5)
 
 
 # ---------------------------------------------------------------- pages
@@ -399,14 +374,14 @@ def _draw_text(page: Drawing, x: float, y: float, width: float, head: str, lines
         y += page.text_block(x, y, width, line, size, INK, leading=1.2) + size * 0.7
     # A legend, and a bar to check the print's scale.
     y += 2.0
-    page.line(x, y, x + 8, y, CUT_STYLE)
-    page.text(x + 10, y + size * 0.35, "cut", size, INK, font="sans")
-    page.line(x + 22, y, x + 30, y, Style(stroke=INK, width=pt(0.6), dash=(2.0, 1.5), cap="butt"))
-    page.text(x + 32, y + size * 0.35, "fold", size, INK, font="sans")
-    page.rect(x + 44, y - 2, 6, 4, Style(fill=WHITE, stroke=GLUE_HATCH.stroke, width=pt(0.5)))
-    page.text(x + 52, y + size * 0.35, "glue", size, INK, font="sans")
+    page.line(x, y, x + 6, y, CUT)
+    page.text(x + 7.5, y + size * 0.35, "cut", size, INK, font="sans")
+    page.line(x + 16, y, x + 22, y, Style(stroke=INK, width=pt(0.6), dash=(2.0, 1.5), cap="butt"))
+    page.text(x + 23.5, y + size * 0.35, "fold", size, INK, font="sans")
+    page.rect(x + 33, y - 2, 5, 4, Style(fill=WHITE, stroke=HATCH.stroke, width=pt(0.5)))
+    page.text(x + 39.5, y + size * 0.35, "glue", size, INK, font="sans")
     y += 4.0 + size
-    page.text(x, y, "This bar is 50 mm long when printed at 100 %:", size, INK, font="sans")
+    page.text(x, y, "At 100 % this bar is 50 mm:", size, INK, font="sans")
     page.rect(x, y + 1.5, 50, 2.0, Style(fill=INK))
 
 
@@ -414,7 +389,7 @@ def _free_boxes(pw: float, ph: float, placed: list[tuple[Net, float, float]]) ->
     """Empty places on a page for the instructions (x, y, w, h): right of the pieces, below them,
     and above the front panel (nothing of the net is there). `placed`: (net, x, y) as drawn."""
     boxes = []
-    right = max(x + n.outline.bounds[2] for n, x, _ in placed) + BLEED + 5
+    right = max(x + n.outline.bounds[2] for n, x, _ in placed) + BLEED + 3
     boxes.append((right, EDGE, pw - SAFE_MARGIN - right, ph - EDGE - SAFE_MARGIN))
     bottom = max(y + n.outline.bounds[3] for n, _, y in placed) + BLEED + 5
     boxes.append((EDGE, bottom, pw - EDGE - SAFE_MARGIN, ph - SAFE_MARGIN - bottom))
@@ -435,22 +410,26 @@ def print_pages(box: TuckBox, art: BoxArt, plan: PrintPlan) -> list[Drawing]:
         for net, x, y in placed:
             minx, miny, _, _ = net.outline.bounds
             draw_net(page, net, art, x - minx, y - miny)
-        if i == 0:
-            drawn = [(n, x - n.outline.bounds[0], y - n.outline.bounds[1]) for n, x, y in placed]
-            _place_text(page, pw, ph, drawn, head, lines)
+        pages.append(page)
+    # The instructions go beside the box, where there is room; else on a sheet of their own.
+    pw, ph, placed = plan.pages[0]
+    drawn = [(n, x - n.outline.bounds[0], y - n.outline.bounds[1]) for n, x, y in placed]
+    if not _place_text(pages[0], pw, ph, drawn, head, lines):
+        page = Drawing(pw, ph)
+        _draw_text(page, EDGE, EDGE, min(100.0, pw - 2 * EDGE), head, lines, 2.8)
         pages.append(page)
     return pages
 
 
-def _place_text(page: Drawing, pw: float, ph: float, placed, head: str, lines: list[str]) -> None:
+def _place_text(page: Drawing, pw: float, ph: float, placed, head: str, lines: list[str]) -> bool:
     candidates = _free_boxes(pw, ph, placed)
     for size in (2.8, 2.6, 2.4, MIN_TEXT):
         for x, y, w, h in candidates:
             w = min(w, 100.0)      # short lines read better
             if w >= TEXT_WIDTH and _text_height(head, lines, w, size) <= h:
                 _draw_text(page, x, y, w, head, lines, size)
-                return
-    raise LayoutError("no room on the tuck box's sheet for its instructions")
+                return True
+    return False
 
 
 # ---------------------------------------------------------------- the cut file, and the products
@@ -484,6 +463,9 @@ def add_tuck_box(spec, art: BoxArt, plan, opts) -> None:
     from ..build import add_laser_kit, add_pdf
     settings = box_settings(spec)
     box = deck_box(art.size, art.cards, settings)
+    if min(art.size.width, art.size.height) < SMALLEST_CARD:
+        raise spec.error(("card",), f"a {art.size.width:g} x {art.size.height:g} mm card is too small for a "
+                                   f"tuck box (at least {SMALLEST_CARD:g} mm each way)")
     try:
         layout = plan_print(box, opts.paper)
         pages = print_pages(box, art, layout)

@@ -42,8 +42,13 @@ def load_pieces(spec: Spec, four: bool) -> PaperPieces:
             players.append((name, parse_colour(c)))
     cube = spec.colour(("paper_pieces", "cube")) if "cube" in d else parse_colour("#e6d3a8")
     depth = d.get("pawn_depth", 0.6 * kit.pawn_d)
-    if depth > kit.pawn_d:
-        raise spec.error(("paper_pieces", "pawn_depth"), f"is {depth:g} mm: a pawn is {kit.pawn_d:g} mm across")
+    if not 3.0 <= depth <= kit.pawn_d:
+        raise spec.error(("paper_pieces", "pawn_depth"), f"is {depth:g} mm: from 3 mm to the pawn's "
+                                                         f"{kit.pawn_d:g} mm across")
+    for path, size, least in ((("cube", "size"), kit.cube, 10.0), (("pawn", "diameter"), kit.pawn_d, 6.0),
+                              (("pawn", "height"), kit.pawn_height, 10.0)):
+        if size < least:
+            raise spec.error(path, f"is {size:g} mm: under {least:g} mm the paper piece cannot be folded")
     return PaperPieces(kit, cube, tuple(players), depth, setup)
 
 
@@ -202,10 +207,14 @@ def pieces_pages(pp: PaperPieces, paper: str) -> list[Drawing]:
 
 def add_paper_pieces(spec: Spec, four: bool, plan, opts) -> None:
     from ...build import add_pdf
+    from ...layout.cards import LayoutError
     pp = load_pieces(spec, four)
     k = pp.kit
     tag = "4p" if four else "2p"
-    pages = pieces_pages(pp, opts.paper)
+    try:
+        pages = pieces_pages(pp, opts.paper)
+    except LayoutError as exc:
+        raise spec.error(("cube", "size"), f"the paper pieces do not fit {opts.paper.upper()} paper ({exc})") from None
     plain = k.cubes - k.kings
     add_pdf(plan, f"paper-pieces-{tag}-{opts.paper}.pdf", f"{k.title}, {k.players} players: paper pieces",
             pages, opts.cmyk,

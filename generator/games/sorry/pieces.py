@@ -11,6 +11,7 @@ from ...layout.foldups import INK, Face, Foldup, Item, draw_foldup, pack_pages, 
 from ...spec import Spec
 
 MEN_PER_COLOUR = 4      # the patent: "a home for four men" of each colour (rules.Position holds four)
+SMALLEST = {"width": 8.0, "height": 10.0, "depth": 4.0, "token": 8.0}   # mm: what scissors can still cut
 STANDEES, TOKENS = "Men: fold-up standees", "Or flat tokens"
 
 
@@ -35,6 +36,9 @@ def load_men(spec: Spec) -> Men:
     for key in ("width", "depth", "token"):
         if sizes[key] > q:
             raise spec.error(("men", key), f"is {sizes[key]:g} mm: a man must fit a division ({q:g} mm)")
+    for key, least in SMALLEST.items():
+        if sizes[key] < least:
+            raise spec.error(("men", key), f"is {sizes[key]:g} mm: under {least:g} mm a man cannot be cut and folded")
     if sizes["height"] > 3 * q:
         raise spec.error(("men", "height"), f"is {sizes['height']:g} mm: over three divisions, a man topples")
     pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
@@ -122,9 +126,13 @@ def men_pages(men: Men, paper: str, title: str) -> list[Drawing]:
 
 def add_men(spec: Spec, plan, opts) -> None:
     from ...build import add_pdf, stem_of
+    from ...layout.cards import LayoutError
     men = load_men(spec)
     title = spec.data["title"]
-    pages = men_pages(men, opts.paper, title)
+    try:
+        pages = men_pages(men, opts.paper, title)
+    except LayoutError as exc:
+        raise spec.error(("men",), f"the men do not fit {opts.paper.upper()} paper ({exc})") from None
     n = MEN_PER_COLOUR * len(men.colours)
     add_pdf(plan, f"{stem_of(spec)}-men-{opts.paper}.pdf", f"{title}: the men", pages, opts.cmyk,
             what=f"{title}: the {n} men ({MEN_PER_COLOUR} of each colour) as fold-up standees (sheet 1) "
