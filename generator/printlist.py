@@ -26,6 +26,7 @@ from __future__ import annotations
 import textwrap
 
 NAME = "README.txt"
+PDF_NAME = "print-list.pdf"      # the same list, to print
 WIDTH = 96
 
 GROUPS = [
@@ -160,35 +161,101 @@ def _steps(ordered: list[tuple[str, dict]]) -> list[str]:
     return lines
 
 
+def _group(key: str, heading: str, note: str, members, ordered) -> list[str]:
+    out = [heading, "-" * len(heading)]
+    if note:
+        out += _wrap(f"({note})", "", "")
+    out.append("")
+    said: set = set()
+    for name, info in _merge_formats(members):
+        out += _block(name, info, said) + [""]
+    totals = _totals(ordered, key) if key in ("home", "laser") else []
+    if totals:
+        label = "Paper and card to have" if key == "home" else "Stock to have"
+        out += [f"{label}:"] + totals + [""]
+    return out
+
+
+def _assembly(ordered) -> list[str]:
+    steps = _steps(ordered)
+    if not steps:
+        return []
+    tools = list(dict.fromkeys(t for _, i in ordered for t in i.get("tools", [])))
+    if any(group_of(i) == "home" for _, i in ordered):
+        tools.insert(0, "a printer that prints at 100 %")
+    out = ["How to put it together", "-" * 22]
+    if tools:
+        out += _wrap("You need: " + ", ".join(tools) + ".", "", "") + [""]
+    return out + steps + [""]
+
+
 def print_list(game: str, title: str, products: list[tuple[str, dict]]) -> str:
     """The print list of one game, from its products' (file name, info), in build order."""
     ordered = [p for _, p in sorted(enumerate(products), key=lambda p: (p[1][1].get("order", 50), p[0]))]
     out = [f"{title}: what to print, and how", "=" * (len(title) + 23), ""]
-    out += _wrap("Every file of this folder, by where it is made; then the paper and card to have, and how to "
+    out += _wrap("Every file of this folder, by where it is made, with the paper and card to have and how to "
                  "put the game together. Print PDFs at 100 % (\"actual size\"): every sheet keeps a blank "
-                 "margin, so nothing needs shrinking.", "", "") + [""]
+                 f"margin, so nothing needs shrinking. This list is also {PDF_NAME}, to print and keep with "
+                 "the game.", "", "") + [""]
+    # Home printing first, then how it goes together, then the other ways to make it and the
+    # pictures: what most people need is on the first page.
     for key, heading, note in GROUPS:
         members = [(n, i) for n, i in ordered if group_of(i) == key]
-        if not members:
-            continue
-        out += [heading, "-" * len(heading)]
-        if note:
-            out += _wrap(f"({note})", "", "")
-        out.append("")
-        said: set = set()
-        for name, info in _merge_formats(members):
-            out += _block(name, info, said) + [""]
-        totals = _totals(ordered, key) if key in ("home", "laser") else []
-        if totals:
-            label = "Paper and card to have" if key == "home" else "Stock to have"
-            out += [f"{label}:"] + totals + [""]
-    steps = _steps(ordered)
-    if steps:
-        tools = list(dict.fromkeys(t for _, i in ordered for t in i.get("tools", [])))
-        if any(group_of(i) == "home" for _, i in ordered):
-            tools.insert(0, "a printer that prints at 100 %")
-        out += ["How to put it together", "-" * 22]
-        if tools:
-            out += _wrap("You need: " + ", ".join(tools) + ".", "", "") + [""]
-        out += steps + [""]
+        if members:
+            out += _group(key, heading, note, members, ordered)
+        if key == "home":
+            out += _assembly(ordered)
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------- the same list as a PDF
+
+
+def print_list_pages(text: str, paper: str) -> list:
+    """The print list on pages, to print and keep with the game: its headings bold, its lines as
+    they are (each under 96 characters, which fit the page at 8.5 pt)."""
+    from .colour import Colour
+    from .draw import Drawing
+    from .draw.fonts import get_font
+    from .units import PAPER_SIZES, pt
+    ink = Colour(rgb=(0.1, 0.1, 0.1))
+    size, head = pt(8.5), pt(11)
+    lead = size * 1.32
+    pw, ph = PAPER_SIZES[paper]
+    m = 15.0
+    font = get_font("sans")
+    lines = text.splitlines()
+    pages: list = []
+    page, y = None, 0.0
+    for i, line in enumerate(lines):
+        if set(line) <= {"=", "-"} and line:
+            continue                        # a heading's underline: the heading is bold instead
+        heading = i + 1 < len(lines) and lines[i + 1] and set(lines[i + 1]) <= {"=", "-"}
+        need = head * 1.6 + lead * 2 if heading else lead
+        if page is None or y + need > ph - m:
+            page = Drawing(pw, ph)
+            pages.append(page)
+            y = m
+        if heading:
+            y += head * 0.6 if y > m else 0.0
+            page.text(m, y + head, line, head, ink, font="sans-bold")
+            y += head * 1.5
+        elif line.strip():
+            indent = len(line) - len(line.lstrip(" "))
+            page.text(m + font.width(" " * indent, size), y + size, line.strip(), size, ink, font="sans")
+            y += lead
+        else:
+            y += lead * 0.6
+    for k, p in enumerate(pages, 1):
+        p.text(pw - m, ph - m / 2, f"{k} / {len(pages)}", size, ink, font="sans", align="right")
+    return pages
+
+
+def write_print_list(folder, game: str, title: str, products: list[tuple[str, dict]], paper: str,
+                     cmyk: bool = False) -> list[str]:
+    """README.txt and print-list.pdf into a game's folder; their names."""
+    from .build import pdf_writer
+    text = print_list(game, title, products)
+    (folder / NAME).write_text(text, encoding="utf-8")
+    pdf_writer(f"{title}: what to print, and how", print_list_pages(text, paper), cmyk)(folder / PDF_NAME)
+    return [NAME, PDF_NAME]

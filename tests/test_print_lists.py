@@ -6,7 +6,9 @@ import re
 import pytest
 
 from generator.games import GAMES
-from generator.printlist import NAME, print_list, sheet_count
+from pypdf import PdfReader
+
+from generator.printlist import NAME, PDF_NAME, print_list, sheet_count
 
 CARDS = {"what": "44 cards", "pages": 12, "stock": "card stock", "sides": 2, "flip": "long", "paper": "a4",
          "order": 10, "step": "Cards: cut them.", "tools": ["scissors"]}
@@ -29,8 +31,8 @@ def test_groups_totals_steps_and_tools():
                                                       "stock": "wood 3 mm, 600 x 400 mm", "sheets": 1}),
                                     ("k-sheet1.dxf", {"what": "kit: wood, sheet 1 of 1 (DXF)", "laser": True,
                                                       "stock": "wood 3 mm, 600 x 400 mm", "sheets": 0})])
-    heads = [h for h in ("Print at home", "For a print shop", "For a laser cutter or a cutting plotter",
-                         "Pictures to look over", "How to put it together")]
+    heads = [h for h in ("Print at home", "How to put it together", "For a print shop",
+                         "For a laser cutter or a cutting plotter", "Pictures to look over")]
     positions = [text.index(f"\n{h}\n") for h in heads]
     assert positions == sorted(positions)
     assert "print on A4 card stock, two-sided, flip on the long edge: 6 sheets" in text
@@ -66,7 +68,7 @@ def test_long_file_names_are_never_split():
 def test_every_file_of_a_game_is_in_its_print_list_with_what_to_do(output, game):
     folder = output / game
     text = (folder / NAME).read_text()
-    files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.name != NAME)
+    files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.name not in (NAME, PDF_NAME))
     assert files
     for rel in files:
         stem, _, ext = rel.rpartition(".")
@@ -76,6 +78,9 @@ def test_every_file_of_a_game_is_in_its_print_list_with_what_to_do(output, game)
         after = text.split(f"\n{listed}\n", 1)[1].splitlines()[0]
         assert after.startswith("  ") and after.strip(), f"{game}: {rel} says nothing"
     assert "\nHow to put it together\n" in text and "\n  1. " in text
+    # The same list as a PDF, to print: it starts with the list's title.
+    pdf = PdfReader(folder / PDF_NAME)
+    assert PDF_NAME in text and text.splitlines()[0] in " ".join(pdf.pages[0].extract_text().split())
     if "\nPrint at home\n" in text:
         assert "Paper and card to have:" in text
         home = text.split("\nPrint at home\n", 1)[1].split("Paper and card to have:", 1)[0]

@@ -281,7 +281,7 @@ def draw_net(page: Drawing, net: Net, art: BoxArt, ox: float, oy: float) -> None
         (ax, ay), (bx, by) = line.coords
         page.line(ox + ax, oy + ay, ox + bx, oy + by, fold)
     path = polygon_path(net.outline, ox, oy)
-    page.path(path.ops, CUT)
+    page.path(path.ops, cut_style(bg))
 
 
 def _spine(page: Drawing, art: BoxArt, x: float, y: float, w: float, h: float) -> None:
@@ -298,6 +298,22 @@ def _back_panel(page: Drawing, art: BoxArt, x: float, y: float, w: float, h: flo
     page.text_block(x + 5, y + 22, w - 10, art.contents, 3.2, art.ink, align="centre", leading=1.3)
     page.fit_text(x + 5, y + h - 10, w - 10, 2.4,
                   f"{art.size.width:g} x {art.size.height:g} mm", art.ink, font="sans", max_size=3)
+
+
+def _luminance(c: Colour) -> float:
+    def lin(v):
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(v) for v in c.as_rgb())
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def cut_style(bg: Colour) -> Style:
+    """The cut line runs over the art's bleed: black where that reads (contrast 4.5 or more),
+    else light grey, so a dark box still shows where to cut."""
+    contrast = (_luminance(bg) + 0.05) / 0.05
+    if contrast >= 4.5:
+        return CUT
+    return Style(stroke=Colour(rgb=(0.85, 0.85, 0.85)), width=CUT.width, join="miter")
 
 
 # ---------------------------------------------------------------- pages
