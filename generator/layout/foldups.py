@@ -212,6 +212,7 @@ class Item:
     draw: Callable[[Drawing, float, float], None]
     section: str = ""
     new_row: bool = False       # start a new row (a new colour)
+    keep: str = ""              # a run of items with the same keep stays on one row, if a row holds it
 
 
 def pack_pages(items: list[Item], paper: str, title: str, notes: dict[str, str] | None = None,
@@ -269,7 +270,14 @@ def _pack(items, paper, landscape, title, notes, gap, break_before) -> list[Draw
         if note:
             y += page.text_block(m, y, width, note, NOTE, INK) + 2.5
     new_page()
-    for it in items:
+    runs: dict[int, float] = {}      # where a run of kept items starts: its width
+    for i, it in enumerate(items):
+        if it.keep and (i == 0 or items[i - 1].keep != it.keep):
+            j = i
+            while j < len(items) and items[j].keep == it.keep:
+                j += 1
+            runs[i] = sum(x.width for x in items[i:j]) + gap * (j - i - 1)
+    for i, it in enumerate(items):
         if it.width > width or it.height > bottom - (m + 7.0) - HEAD - 20:
             raise LayoutError("too big")
         if it.section != section:
@@ -281,7 +289,9 @@ def _pack(items, paper, landscape, title, notes, gap, break_before) -> list[Draw
             section = it.section
             if section:
                 heading(section, it)
-        if x + it.width > m + width + 1e-9 or (it.new_row and x > m):
+        run = runs.get(i, 0.0)
+        kept_apart = run and x > m and x + run > m + width + 1e-9 and run <= width
+        if x + it.width > m + width + 1e-9 or (it.new_row and x > m) or kept_apart:
             x, y, row_h = m, y + row_h + gap, 0.0
         if y + it.height > bottom + 1e-9:
             new_page()

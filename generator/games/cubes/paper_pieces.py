@@ -184,7 +184,7 @@ def pieces_pages(pp: PaperPieces, paper: str) -> list[Drawing]:
         paint_p = _paint_pawn(name, colour)
         for _ in range(k.pawns_each):
             items.append(Item(*pawn.size, lambda page, x, y, p=paint_p, c=colour:
-                              draw_foldup(page, pawn, x, y, p, ink_on(c).mix(c, 0.5)), PAWNS))
+                              draw_foldup(page, pawn, x, y, p, ink_on(c).mix(c, 0.5)), PAWNS, keep=name))
     items.append(_setup_diagram(pp))
     face = pawn.face("front").region.bounds
     stands = standing_height(k.pawn_d, pp.pawn_depth, face[3] - face[1])
