@@ -76,45 +76,60 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
         add_pdf(plan, f"{art.stem}-sheet-{opts.paper}.pdf",
                 f"{art.title}: {len(faces)} cards on {opts.paper.upper()}", pages, opts.cmyk,
                 what=f"{art.title}: {len(faces)} cards, {layout.per_sheet} a sheet, faces and backs",
-                stock="card stock, 250-300 g/m2", sides=2, flip=opts.flip, paper=opts.paper,
-                make="print at 100 %; cut on the crop marks")
+                stock="card stock, 250-300 g/m2", sides=2, flip=opts.flip, paper=opts.paper, order=10,
+                make="print at 100 %; cut on the crop marks",
+                step="Cards: print the sheets two-sided, cut on the crop marks.",
+                tools=["craft knife or scissors", "metal ruler"])
     if "shop" in opts.layouts:
         pages = shop_pages(faces, art.back, art.size, opts.interleave)
         add_pdf(plan, f"{art.stem}-shop.pdf", f"{art.title}: {len(faces)} cards, one a page with bleed",
                 pages, opts.cmyk, what=f"{art.title} for a print shop: one card a page, 3 mm bleed, TrimBox",
-                stock="a print shop's card stock", shop=True)
+                stock="a print shop's card stock", shop=True, order=70)
     sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + ([(art.back, "back")] if art.back else []),
                           art.size, title=f"{art.title}: {len(faces)} cards, {len(art.faces)} faces")
     plan.add_bytes(f"{art.stem}-contact.png", lambda: png_bytes(sheet, dpi=110),
-                   what=f"{art.title}: every face once, to look over", preview=True)
+                   what=f"{art.title}: every face once, to look over", preview=True, order=90)
 
 
-def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions) -> None:
-    """Every deck spec given, through deck_art(spec) -> DeckArt, into its print products."""
+def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions) -> list[DeckArt]:
+    """Every deck spec given, through deck_art(spec) -> DeckArt, into its print products; the arts,
+    in the specs' order (for the decks' tuck boxes)."""
+    arts = []
     for spec in specs:
+        art = deck_art(spec)
         try:
-            add_deck(deck_art(spec), plan, opts)
+            add_deck(art, plan, opts)
         except LayoutError as exc:
             raise spec.error(("card",) if "card" in spec.data else (), str(exc)) from None
+        arts.append(art)
+    return arts
 
 
 def add_board(board: Drawing, plan: Plan, stem: str, title: str, opts: BuildOptions) -> None:
     """A board at full size: one large page for a print shop, tiled over home sheets, a preview."""
     from .layout.tiling import tile_pages
     add_pdf(plan, f"{stem}-large.pdf", title, [(board, (0, 0, board.width, board.height), None)], opts.cmyk,
-            what=f"{title}, whole, {board.width:.0f} x {board.height:.0f} mm, for a print shop", shop=True)
+            what=f"{title}, whole, {board.width:.0f} x {board.height:.0f} mm, for a print shop", shop=True,
+            stock="a print shop's paper or card, mounted on board if you like", order=71)
     tiles = tile_pages(board, *PAPER_SIZES[opts.paper], title=title)
     add_pdf(plan, f"{stem}-tiles-{opts.paper}.pdf", title, tiles, opts.cmyk,
             what=f"{title} in {len(tiles)} tiles", stock="paper or thin card, 120-200 g/m2", sides=1,
-            paper=opts.paper, make="print at 100 %; trim the dashed edges, lay each tile over its neighbour "
-                                   "so the half-targets close, tape")
-    plan.add_bytes(f"{stem}.png", lambda: png_bytes(board, dpi=50), what=f"{title}, a preview", preview=True)
+            paper=opts.paper, order=30, make="print at 100 %; trim the dashed edges, lay each tile over its "
+                                             "neighbour so the half-targets close, tape",
+            step="Board: trim the tiles' dashed edges, lay each over its neighbour so the targets close, "
+                 "tape them from behind (or have the large page printed).",
+            tools=["craft knife or scissors", "metal ruler", "clear tape"])
+    plan.add_bytes(f"{stem}.png", lambda: png_bytes(board, dpi=50), what=f"{title}, a preview", preview=True,
+                   order=91)
 
 
 def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float,
-                  plan: Plan, stem: str) -> None:
+                  plan: Plan, stem: str, what: str = "", make: str = "", order: int = 60,
+                  stock: dict[str, str] | None = None) -> None:
     """Parts nested onto stock sheets, one set of sheets per material, as SVG, DXF and PNG.
-    A part too big for the stock is the spec's error, reported at its laser.sheet line."""
+    A part too big for the stock is the spec's error, reported at its laser.sheet line.
+    what, make: what the sheets are and how they are put together, for the print list; stock: the
+    materials' names to buy, by the parts' material (default: the material itself)."""
     from .errors import SpecError
     from .laser.export import add_sheets
     from .laser.nest import NestError, nest
@@ -136,4 +151,24 @@ def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float
             raise SpecError(spec.file, spec.line(("laser", "sheet")), "laser.sheet", str(exc)) from None
         for s in sheets:
             s.material = name
+        before = set(plan.products)
         add_sheets(sheets, plan, stem)
+        _laser_info(plan, before, (stock or {}).get(material, material).replace("_", " "), sheet, len(sheets),
+                    what or stem, make, order)
+
+
+def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what: str, make: str, order: int) -> None:
+    """What a person does with each file add_sheets made (it takes no info of its own; any it gives
+    is kept): an SVG and a DXF are the same sheet for two kinds of software, a PNG a picture of it."""
+    size = f"{sheet[0]:g} x {sheet[1]:g} mm"
+    for rel in [r for r in plan.products if r not in before]:
+        n = rel.rsplit("sheet", 1)[-1].split(".")[0]
+        which = f"sheet {n} of {count}" if n.isdigit() else f"{count} sheet{'s' if count != 1 else ''}"
+        kind = rel.rsplit(".", 1)[-1]
+        if kind == "png":
+            info = dict(what=f"{what}: {material}, {which}, a preview", preview=True, order=order)
+        else:
+            info = dict(what=f"{what}: {material}, {which} ({kind.upper()})", laser=True,
+                        stock=f"{material}, {size}", sheets=1 if kind == "svg" else 0, order=order,
+                        **({"make": make} if make else {}))
+        plan.products[rel].info = {**info, **plan.products[rel].info}

@@ -149,7 +149,7 @@ def cmd_build(args) -> int:
         manifest = dict(old)
         for r in results:
             manifest[r.job.id] = manifest_entry(r, keys[r.job.id])
-        lists = _write_print_lists(staged.staging, games, jobs, manifest)
+        lists = _write_print_lists(staged.staging, games, jobs, manifest, opts)
         write_manifest(staged.staging, manifest)
         staged.commit()
     for r in results:
@@ -160,9 +160,10 @@ def cmd_build(args) -> int:
     return 0
 
 
-def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict) -> list[str]:
-    """Each game's print list (GAME/README.txt), from every product of its jobs, rebuilt or not."""
-    from .printlist import NAME, print_list
+def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict, opts) -> list[str]:
+    """Each game's print list (GAME/README.txt and print-list.pdf), from every product of its jobs,
+    rebuilt or not."""
+    from .printlist import write_print_list
     written = []
     for g in games:
         products = []
@@ -173,8 +174,8 @@ def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict) ->
                              for rel in entry.get("products", [])]
         title = getattr(game_module(g), "TITLE", g)
         (staging / g).mkdir(parents=True, exist_ok=True)
-        (staging / g / NAME).write_text(print_list(g, title, products), encoding="utf-8")
-        written.append(f"{g}/{NAME}")
+        written += [f"{g}/{name}" for name in write_print_list(staging / g, g, title, products, opts.paper,
+                                                               opts.cmyk)]
     return written
 
 

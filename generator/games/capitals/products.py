@@ -3,22 +3,32 @@ wall pieces (print-and-fold and laser)."""
 from __future__ import annotations
 
 from ...build import BuildOptions, add_board, add_decks, add_pdf, stem_of
+from ...layout.tuckbox import BoxArt, add_tuck_box
 from ...outputs import Plan
 from ...spec import Spec
 from .board import board_from_spec, halves
+from .data import load_deck
 from .faces import deck_art
 from .walls import add_walls
 
 
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
     decks = [s for s in specs.values() if s.kind == "capitals-deck"]
-    add_decks(decks, deck_art, plan, opts)
+    for spec, art in zip(decks, add_decks(decks, deck_art, plan, opts)):
+        deck = load_deck(spec)
+        cards = len(art.expanded())
+        add_tuck_box(spec, BoxArt(art.stem, art.title, art.size, cards, art.back, deck.back["colour"],
+                                  deck.back["ink"], f"{cards} cards"), plan, opts)
     for spec in specs.values():
         if spec.kind == "capitals-board":
             wm, board = board_from_spec(spec)
             stem = stem_of(spec)
             add_board(board, plan, stem, f"{wm.title} board", opts)
             add_pdf(plan, f"{stem}-halves-{wm.halves_paper}.pdf", f"{wm.title} board, Figs. 1A and 1B",
-                    halves(wm, board), opts.cmyk)
+                    halves(wm, board), opts.cmyk,
+                    what=f"{wm.title} board in two halves (the patent's Figs. 1A and 1B), one "
+                         f"{wm.halves_paper.upper()} page each, for a print shop",
+                    shop=True, stock=f"{wm.halves_paper.upper()} paper or card",
+                    make="trim each half at the join and lay them edge to edge (or mount them on board)")
         if spec.kind == "capitals-walls":
             add_walls(spec, plan, opts)

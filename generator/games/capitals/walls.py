@@ -172,7 +172,18 @@ def add_walls(spec: Spec, plan, opts) -> None:
     from ...build import add_laser_kit, add_pdf, stem_of
     ws = load_walls(spec)
     stem = stem_of(spec)
-    add_pdf(plan, f"{stem}-print-{ws.paper}.pdf", f"{ws.title} ({walls_summary(ws)})", print_pages(ws), opts.cmyk)
+    total = sum(ws.counts.values())
+    add_pdf(plan, f"{stem}-print-{ws.paper}.pdf", f"{ws.title} ({walls_summary(ws)})", print_pages(ws), opts.cmyk,
+            what=f"{ws.title}: {total} pieces to cut and fold ({walls_summary(ws)}: pieces x units)",
+            stock="card, 160-250 g/m2 (it must fold crisply)", sides=1, paper=ws.paper, order=45,
+            make="print at 100 %; cut on the solid lines, fold down on the dashed ones (top up)",
+            step=f"Wall pieces: cut out the {total} strips and fold each into a trough, flanges out, the top "
+                 f"running past both ends (or cut them with a laser).",
+            tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring"])
     lz = ws.laser
     add_laser_kit(spec, wall_parts(ws), tuple(lz["sheet"]), lz["kerf"], lz.get("margin", 5),
-                  lz.get("spacing", 2), plan, stem)
+                  lz.get("spacing", 2), plan, stem, what=f"{ws.title} to cut ({total})", order=61,
+                  make="cut, and score the folds; fold each into a trough as the printed pieces",
+                  stock={ws.laser["material"].replace(" ", "_"): ws.laser["material"]})
+    from .sorting import add_rack
+    add_rack(ws, stem, plan, opts)

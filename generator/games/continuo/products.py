@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...build import BuildOptions, DeckArt, add_decks, stem_of
+from ...layout.tuckbox import BoxArt, add_tuck_box
 from ...outputs import Plan
 from ...spec import Spec
 from .deck import load_deck
@@ -21,4 +22,9 @@ def deck_art(spec: Spec) -> DeckArt:
 
 
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
-    add_decks(specs.values(), deck_art, plan, opts)
+    decks = list(specs.values())
+    for spec, art in zip(decks, add_decks(decks, deck_art, plan, opts)):
+        deck = load_deck(spec)
+        contents = f"{len(deck.tiles)} tiles, the rules card" + (" and the scoring example" if deck.example else "")
+        add_tuck_box(spec, BoxArt(art.stem, art.title, art.size, len(art.expanded()), art.back, deck.back["colour"],
+                                  deck.back["ink"], contents), plan, opts)

@@ -13,12 +13,15 @@ PARTS = {"boards/cubes_kit.yaml": ("2p", "4p")}
 
 def _check(spec):
     from .kit import load_kit
+    from .paper_pieces import load_pieces
     from .referee import setup_position
     load_kit(spec)
     setup_position(spec, False)
+    load_pieces(spec, False)
     if "four_player" in spec.data:
         load_kit(spec, four_player=True)
         setup_position(spec, True)
+        load_pieces(spec, True)
 
 
 CHECKS = {"cubes-kit": _check}

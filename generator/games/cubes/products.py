@@ -6,6 +6,7 @@ from ...outputs import Plan
 from ...spec import Spec
 from .kit import kit_parts, load_kit
 from .paper import paper_board
+from .paper_pieces import add_paper_pieces
 
 
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
@@ -15,6 +16,14 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             if part not in (None, tag):
                 continue
             kit = load_kit(spec, four)
+            before = set(plan.products)
             add_laser_kit(spec, kit_parts(kit), kit.sheet, kit.kerf, kit.margin, kit.spacing,
-                          plan.sub(f"kit-{tag}"), f"cubes-{tag}")
+                          plan.sub(f"kit-{tag}"), f"cubes-{tag}", what=f"Cubes kit, {kit.players} players",
+                          make="cut every material's sheets; assemble as the project README's Cubes kit says "
+                               "(board: base, cup layer, rail layer, frame; cubes with rings and pegs; pawns)",
+                          stock={k: m["name"] for k, m in kit.materials.items()})
             add_board(paper_board(kit), plan, f"paper-board-{tag}", f"Cubes board, {kit.grid} x {kit.grid}", opts)
+            add_paper_pieces(spec, four, plan, opts)
+            # The two-player and the four-player game are alternatives: the print list totals each.
+            for rel in set(plan.products) - before:
+                plan.products[rel].info.setdefault("variant", f"{kit.players} players")

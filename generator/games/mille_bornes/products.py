@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...build import BuildOptions, DeckArt, add_decks, add_laser_kit, stem_of
+from ...layout.tuckbox import BoxArt, add_tuck_box
 from ...outputs import Plan
 from ...spec import Spec
 from .deck import load_deck
@@ -19,9 +20,21 @@ def deck_art(spec: Spec) -> DeckArt:
 
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
     decks = [s for s in specs.values() if s.kind == "mille-bornes-deck"]
-    add_decks(decks, deck_art, plan, opts)
+    for spec, art in zip(decks, add_decks(decks, deck_art, plan, opts)):
+        deck = load_deck(spec)
+        cards = len(art.expanded())
+        add_tuck_box(spec, BoxArt(art.stem, art.title, art.size, cards, art.back, deck.back.colour, deck.back.ink,
+                                  f"{cards} cards"), plan, opts)
+        # The two decks are alternatives (the published game's 106 cards, the patent's 112): the
+        # print list totals each.
+        for product in plan.products.values():
+            if product.rel.split("/")[-1].startswith(f"{art.stem}-"):
+                product.info.setdefault("variant", f"the {cards}-card deck")
     for spec in specs.values():
         if spec.kind == "mille-bornes-shoe":
             shoe = load_shoe(spec)
             add_laser_kit(spec, shoe_parts(shoe), shoe.sheet, shoe.kerf, shoe.margin, shoe.spacing,
-                          plan.sub("shoe"), "mille-bornes-shoe")
+                          plan.sub("shoe"), "mille-bornes-shoe", what="The card shoe (patent Figs. 25-27)",
+                          make="cut; glue the long walls and the partition into the base, bend the living-hinge "
+                               "ends round the arched base ends, glue them and their ribs (project README)",
+                          stock={"panels": shoe.material})

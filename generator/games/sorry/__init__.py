@@ -16,6 +16,8 @@ def _check_deck(spec):
 
 def _check_board(spec):
     from .board import load_geometry
+    from .pieces import load_men
+    load_men(spec)
     return load_geometry(spec)
 
 

@@ -1,0 +1,89 @@
+"""Print lists (output/GAME/README.txt): every file, grouped by where it is made, what to print it
+on and how many sheets, the totals per stock (per variant where a game has alternatives), and
+numbered steps to put the game together."""
+import re
+
+import pytest
+
+from generator.games import GAMES
+from pypdf import PdfReader
+
+from generator.printlist import NAME, PDF_NAME, print_list, sheet_count
+
+CARDS = {"what": "44 cards", "pages": 12, "stock": "card stock", "sides": 2, "flip": "long", "paper": "a4",
+         "order": 10, "step": "Cards: cut them.", "tools": ["scissors"]}
+BOX = {"what": "a tuck box", "pages": 1, "stock": "card stock", "sides": 1, "paper": "a4", "order": 20,
+       "step": "Box: fold it.", "tools": ["scissors", "glue stick"]}
+TILES = {"what": "the board", "pages": 6, "stock": "paper", "sides": 1, "paper": "a4", "order": 30}
+
+
+def test_sheets_are_pages_or_half_of_them_or_what_the_product_says():
+    assert sheet_count(CARDS) == 6 and sheet_count({**CARDS, "pages": 13}) == 7
+    assert sheet_count(BOX) == 1 and sheet_count({**BOX, "pages": 2, "sheets": 1}) == 1
+    assert sheet_count({"laser": True, "sheets": 0}) == 0 and sheet_count({"preview": True}) == 0
+
+
+def test_groups_totals_steps_and_tools():
+    text = print_list("g", "Game", [("g-shop.pdf", {"what": "shop", "shop": True, "stock": "theirs", "order": 70}),
+                                    ("g-sheet-a4.pdf", CARDS), ("g-box-a4.pdf", BOX), ("g-tiles-a4.pdf", TILES),
+                                    ("g.png", {"what": "a picture", "preview": True}),
+                                    ("k-sheet1.svg", {"what": "kit: wood, sheet 1 of 1 (SVG)", "laser": True,
+                                                      "stock": "wood 3 mm, 600 x 400 mm", "sheets": 1}),
+                                    ("k-sheet1.dxf", {"what": "kit: wood, sheet 1 of 1 (DXF)", "laser": True,
+                                                      "stock": "wood 3 mm, 600 x 400 mm", "sheets": 0})])
+    heads = [h for h in ("Print at home", "How to put it together", "For a print shop",
+                         "For a laser cutter or a cutting plotter", "Pictures to look over")]
+    positions = [text.index(f"\n{h}\n") for h in heads]
+    assert positions == sorted(positions)
+    assert "print on A4 card stock, two-sided, flip on the long edge: 6 sheets" in text
+    assert "A4 card stock: 7 sheets (6 g-sheet-a4.pdf, 1 g-box-a4.pdf)" in text
+    assert "A4 paper: 6 sheets" in text
+    # An SVG and its DXF are one sheet, listed once.
+    assert "k-sheet1.svg (or .dxf)" in text and "\nk-sheet1.dxf" not in text
+    assert "wood 3 mm, 600 x 400 mm: 1 sheet" in text
+    assert "You need: a printer that prints at 100 %, scissors, glue stick." in text
+    assert re.search(r"\n +1\. Cards: cut them\.\n +2\. Box: fold it\.\n", text)
+
+
+def test_variants_are_totalled_apart_and_shared_steps_said_once():
+    two = {**CARDS, "variant": "2 players", "step": "Pieces: fold them."}
+    four = {**CARDS, "pages": 20, "variant": "4 players", "step": "Pieces: fold them."}
+    board4 = {**TILES, "variant": "4 players", "step": "Board: tape it."}
+    text = print_list("g", "Game", [("p2.pdf", two), ("p4.pdf", four), ("b4.pdf", board4), ("box.pdf", BOX)])
+    block = text[text.index("Paper and card to have:"):]
+    assert "For 2 players:\n    - A4 card stock: 7 sheets (6 p2.pdf, 1 box.pdf)" in block
+    assert "For 4 players:\n    - A4 card stock: 11 sheets (10 p4.pdf, 1 box.pdf)\n    - A4 paper: 6 sheets" in block
+    steps = text[text.index("How to put it together"):]
+    assert steps.count("Pieces: fold them.") == 1 and "Pieces: fold them.\n" in steps   # both variants: no note
+    assert "Board: tape it. (4 players)" in steps
+
+
+def test_long_file_names_are_never_split():
+    name = "a-very-long-file-name-with-many-hyphens-that-would-wrap-badly-sheet1.pdf"
+    text = print_list("g", "G", [(name, {**BOX, "what": "x " * 60})] * 2)
+    assert text.count(name) >= 2 and all(len(line) <= 96 or name in line for line in text.splitlines())
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_file_of_a_game_is_in_its_print_list_with_what_to_do(output, game):
+    folder = output / game
+    text = (folder / NAME).read_text()
+    files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.name not in (NAME, PDF_NAME))
+    assert files
+    for rel in files:
+        stem, _, ext = rel.rpartition(".")
+        listed = f"{stem}.svg (or .dxf)" if ext in ("svg", "dxf") else rel
+        assert f"\n{listed}\n" in text, f"{game}: {rel} is not in the print list"
+        # Each entry says what the file is: the line after its name is indented text.
+        after = text.split(f"\n{listed}\n", 1)[1].splitlines()[0]
+        assert after.startswith("  ") and after.strip(), f"{game}: {rel} says nothing"
+    assert "\nHow to put it together\n" in text and "\n  1. " in text
+    # The same list as a PDF, to print: it starts with the list's title.
+    pdf = PdfReader(folder / PDF_NAME)
+    assert PDF_NAME in text and text.splitlines()[0] in " ".join(pdf.pages[0].extract_text().split())
+    if "\nPrint at home\n" in text:
+        assert "Paper and card to have:" in text
+        home = text.split("\nPrint at home\n", 1)[1].split("Paper and card to have:", 1)[0]
+        for entry in home.split("\n\n")[1:]:
+            if entry.strip():
+                assert re.search(r"print on .*: \d+ sheets?", entry), entry
