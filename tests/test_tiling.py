@@ -64,8 +64,10 @@ def test_cubes_paper_board(output):
     large = PdfReader(out / "paper-board-2p-large.pdf").pages[0]
     k = 72 / 25.4
     board_mm = 10 * 31 + 24  # 10 cells of 30 + 1 mm, and the labels' margins
-    assert [float(v) for v in large.mediabox][2:] == pytest.approx([board_mm * k] * 2, abs=0.01)
-    assert [float(v) for v in large.trimbox] == pytest.approx([float(v) for v in large.mediabox], abs=0.01)
+    b = 3  # the large page's bleed all round; the TrimBox is the board
+    assert [float(v) for v in large.mediabox][2:] == pytest.approx([(board_mm + 2 * b) * k] * 2, abs=0.01)
+    assert [float(v) for v in large.trimbox] == pytest.approx([b * k, b * k, (board_mm + b) * k, (board_mm + b) * k],
+                                                              abs=0.01)
     assert (out / "paper-board-4p-tiles-a4.pdf").exists() and (out / "paper-board-2p.png").exists()
     # On Letter, the 334 mm board takes 2 x 2 sheets.
     from generator.games.cubes.kit import load_kit

@@ -9,7 +9,7 @@ from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
 
 from ...draw import Drawing, PathBuilder, Rect, Style, translate
-from ...layout.marks import crop_marks
+from ...layout.marks import BOARD_BLEED, crop_marks
 from ...spec import Spec
 from ...units import PAPER_SIZES
 from .data import Country, WorldMap, load_board
@@ -56,7 +56,8 @@ def draw_board(wm: WorldMap) -> Drawing:
     W, H = wm.width, wm.height
     mw, mh = proj.columns * sq, proj.rows * sq
     d = Drawing(W, H)
-    d.rect(0, 0, W, H, Style(fill=paper))
+    b = BOARD_BLEED   # the paper runs into the large-format page's bleed
+    d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=paper))
     d.rect(m, m, mw, mh, Style(fill=p["sea"]))
     # Land: clipped to the map's bounds in degrees, then projected.
     west, south, east, north = proj.lonlat_bounds()

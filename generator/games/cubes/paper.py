@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...colour import Colour
 from ...draw import Drawing, Style
+from ...layout.marks import BOARD_BLEED
 from .kit import Kit
 
 INK = Colour(rgb=(0.1, 0.1, 0.1))
@@ -16,7 +17,8 @@ def paper_board(kit: Kit) -> Drawing:
     n, c = kit.grid, kit.cell
     size = n * c + 2 * label
     d = Drawing(size, size)
-    d.rect(0, 0, size, size, Style(fill=Colour(rgb=(1, 1, 1))))
+    b = BOARD_BLEED   # the paper runs into the large-format page's bleed
+    d.rect(-b, -b, size + 2 * b, size + 2 * b, Style(fill=Colour(rgb=(1, 1, 1))))
     s0 = (n - kit.start_square) // 2
     d.rect(label, label, n * c, n * c, Style(fill=CELL))
     d.rect(label + s0 * c, label + s0 * c, kit.start_square * c, kit.start_square * c, Style(fill=START))
