@@ -164,3 +164,71 @@ def test_large_boards_art_runs_into_the_bleed(output, tmp_path):
                   (im[outer, lo:w - lo], im[inner, lo:w - lo]), (im[h - 1 - outer, lo:w - lo], im[h - 1 - inner, lo:w - lo])]
         for bleed, edge in strips:
             assert np.abs(bleed - edge).mean() < 6, f"{pdf.name}: the bleed does not carry the board's edge on"
+
+
+def _walk(group, m=IDENTITY):
+    """Every drawn item of a Drawing's group with its transform to the drawing."""
+    from generator.draw import compose
+    m = compose(m, group.transform)
+    for item in group.items:
+        if hasattr(item, "items"):
+            yield from _walk(item, m)
+        else:
+            yield item, m
+
+
+def _inside(item, m, x, y) -> bool:
+    """Whether the page point (x, y) lies in a filled Rect or Ellipse drawn under transform m
+    (translations and quarter turns: enough for card faces)."""
+    from generator.draw import Ellipse, Rect
+    a, b, c, d, e, f = m
+    det = a * d - b * c
+    u, v = ((x - e) * d - (y - f) * c) / det, ((y - f) * a - (x - e) * b) / det
+    if isinstance(item, Rect):
+        return item.x <= u <= item.x + item.w and item.y <= v <= item.y + item.h
+    if isinstance(item, Ellipse):
+        return ((u - item.cx) / item.rx) ** 2 + ((v - item.cy) / item.ry) ** 2 <= 1
+    return False
+
+
+@pytest.mark.parametrize("spec", ["decks/continuo.yaml", "decks/count_continuo.yaml"])
+def test_every_numeral_stands_out_from_its_field(spec):
+    """Count continuo's numbers: each colour's ink against its field, from the palette (WCAG 2
+    contrast, at least 4.5:1), and on the faces as drawn: every number against what lies under
+    its middle (the last filled shape drawn there before it)."""
+    from generator.colour import contrast_ratio
+    from generator.draw import Ellipse, Rect, Text, apply
+    from generator.games.continuo.deck import load_deck
+    from generator.games.continuo.faces import draw_example, draw_tile
+    from generator.spec import load_spec
+    deck = load_deck(load_spec(ROOT / spec))
+    for c in deck.colours.values():
+        assert contrast_ratio(c.ink, c.colour) >= 4.5, f"{c.name}: {contrast_ratio(c.ink, c.colour):.2f}:1"
+    fields = {c.colour for c in deck.colours.values()}
+    in_compartments = 0
+    for face in [draw_tile(deck, i, t) for i, t in enumerate(deck.tiles, 1)] + [draw_example(deck)]:
+        drawn = []
+        for it, m in _walk(face.root):
+            if isinstance(it, (Rect, Ellipse)) and it.style.fill is not None:
+                drawn.append((it, m))
+            elif isinstance(it, Text) and any(ch.isdigit() for ch in it.text):
+                x, y = apply(m, it.x + it.font.width(it.text, it.size) / 2, it.y - it.size * it.font.cap_height / 2)
+                under = [shape for shape, sm in drawn if _inside(shape, sm, x, y)][-1]
+                ratio = contrast_ratio(it.fill, under.style.fill)
+                assert ratio >= 4.5, f"{it.text!r} in {it.fill.hex()} on {under.style.fill.hex()}: {ratio:.2f}:1"
+                in_compartments += under.style.fill in fields
+    assert (in_compartments > 0) == (deck.variant == "count-continuo")
+
+
+def test_a_numeral_ink_that_would_not_show_is_refused(tmp_path):
+    from generator.errors import SpecError
+    from generator.games.continuo.deck import load_deck
+    from generator.spec import load_spec
+    text = (ROOT / "decks" / "continuo.yaml").read_text()
+    bad = text.replace('number: 4, ink: "#101010"', 'number: 4, ink: "#ffffff"')
+    assert bad != text
+    (tmp_path / "continuo.yaml").write_text(bad)
+    with pytest.raises(SpecError) as err:
+        load_deck(load_spec(tmp_path / "continuo.yaml"))
+    line = next(i for i, l in enumerate(bad.splitlines(), 1) if 'ink: "#ffffff"}' in l and "yellow" in l)
+    assert f":{line}: colours.Y.ink: " in str(err.value) and "contrast of 1.7:1" in str(err.value)
