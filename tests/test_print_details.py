@@ -232,3 +232,28 @@ def test_a_numeral_ink_that_would_not_show_is_refused(tmp_path):
         load_deck(load_spec(tmp_path / "continuo.yaml"))
     line = next(i for i, l in enumerate(bad.splitlines(), 1) if 'ink: "#ffffff"}' in l and "yellow" in l)
     assert f":{line}: colours.Y.ink: " in str(err.value) and "contrast of 1.7:1" in str(err.value)
+
+
+def test_capitals_map_names_are_6_pt_and_clear_of_each_other():
+    """Every capital's name on the map at the board's label size (6 pt or more), none touching
+    another name or any marker, each within reach of its own marker."""
+    from generator.games.capitals.board import marker_places, place_labels
+    from generator.games.capitals.data import load_board
+    from generator.spec import load_spec
+    wm = load_board(load_spec(ROOT / "boards" / "capitals_world_map.yaml"))
+    assert wm.label_size * 72 / 25.4 >= MIN_TEXT_PT
+    markers = [(c, mx, my, r, where) for (row, col), sites in sorted(wm.sites.items())
+               for c, (mx, my, r, where) in zip(sites, marker_places(wm, row, col, sites))]
+    labels = place_labels(wm, markers)
+    assert len(labels) == len(markers) == 117
+
+    def apart(a, b):
+        return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            assert apart(a.box, b.box), f"{a.text} and {b.text} overlap"
+        for c, mx, my, r, _ in markers:
+            assert apart(a.box, (mx - r, my - r, mx + r, my + r)), f"{a.text} covers the marker of {c.capital}"
+    for label, (c, mx, my, r, _) in zip(labels, markers):
+        nx, ny = min(max(mx, label.box[0]), label.box[2]), min(max(my, label.box[1]), label.box[3])
+        assert math.hypot(nx - mx, ny - my) <= r + 13, f"{c.capital}'s name is far from its marker"
