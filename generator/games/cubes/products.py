@@ -6,6 +6,7 @@ from ...outputs import Plan
 from ...spec import Spec
 from .kit import kit_parts, load_kit
 from .paper import paper_board
+from .referee import setup_position
 
 
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
@@ -17,4 +18,4 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             kit = load_kit(spec, four)
             add_laser_kit(spec, kit_parts(kit), kit.sheet, kit.kerf, kit.margin, kit.spacing,
                           plan.sub(f"kit-{tag}"), f"cubes-{tag}")
-            add_board(paper_board(kit), plan, f"paper-board-{tag}", f"Cubes board, {kit.grid} x {kit.grid}", opts)
+            add_board(paper_board(kit, *setup_position(spec, four)), plan, f"paper-board-{tag}", f"Cubes board, {kit.grid} x {kit.grid}", opts)
