@@ -257,3 +257,48 @@ def test_capitals_map_names_are_6_pt_and_clear_of_each_other():
     for label, (c, mx, my, r, _) in zip(labels, markers):
         nx, ny = min(max(mx, label.box[0]), label.box[2]), min(max(my, label.box[1]), label.box[3])
         assert math.hypot(nx - mx, ny - my) <= r + 13, f"{c.capital}'s name is far from its marker"
+
+
+# Flags whose emblem was once a plain disc or bar: each now draws it (path, wreath or taeguk).
+EMBLEMS = ["Afghanistan", "Albania", "Bhutan", "Bulgaria", "Canada", "Ceylon", "Ecuador", "Germany, East",
+           "Guatemala", "Iran", "Korea, South", "Laos", "Lebanon", "Liechtenstein", "Mexico", "Mongolia",
+           "Portugal", "Rumania", "Saudi Arabia", "U.S.S.R.", "United Nations", "Vatican City", "Yemen"]
+
+
+def test_capitals_flags_draw_their_emblems():
+    from generator.games.capitals.data import load_deck
+    from generator.games.capitals.flags import VOCABULARY
+    from generator.spec import load_spec
+    deck = load_deck(load_spec(ROOT / "decks" / "capitals_1961.yaml"), None)
+    by_name = {c.name: c for c in deck.countries}
+    for name in EMBLEMS:
+        shapes = [next(k for k in el if k in VOCABULARY) for el in by_name[name].flag]
+        assert {"path", "wreath", "taeguk"} & set(shapes), f"{name}: no emblem drawn"
+    for c in deck.countries:   # no note still says an emblem is a stand-in disc or bar
+        assert "drawn as a" not in (c.note or ""), f"{c.name}: {c.note}"
+
+
+@pytest.mark.parametrize("element, field, message", [
+    ('{path: white, d: "M0 0 X 5", x: 0.5, y: 0.5, size: 0.3}', "d", "a path holds only"),
+    ('{path: white, d: "L0 0 5 5", x: 0.5, y: 0.5, size: 0.3}', "d", "starts with M"),
+    ('{wreath: white, x: 0.5, y: 0.5, r: 0.3, leaves: 5000}', "leaves", "a whole number from 1 to 60"),
+    ('{path: white, d: "M0 0 L5 5", x: 0.5, y: 1.0e+9, size: 0.3}', "y", "numbers from"),
+    ('{path: white, d: "M0 0 L5 5", x: 0.5, y: "high", size: 0.3}', "y", "a number"),
+    ('{path: white, d: "M0 0 L5 5", x: 0.5, y: 0.5, size: 0.3, mirror: "yes"}', "mirror", "true or false"),
+])
+def test_a_bad_emblem_is_a_spec_error_at_its_line(tmp_path, element, field, message):
+    import shutil
+    from generator.errors import SpecError
+    from generator.games.capitals.data import load_deck
+    from generator.spec import load_spec
+    shutil.copytree(ROOT / "boards", tmp_path / "boards")
+    (tmp_path / "decks").mkdir()
+    text = (ROOT / "decks" / "capitals_1961.yaml").read_text()
+    old = "flag: [{hbands: [red, white, red]}]}"       # Austria's
+    assert old in text
+    bad = text.replace(old, f"flag: [{{hbands: [red, white, red]}},\n            {element}]}}", 1)
+    (tmp_path / "decks" / "capitals_1961.yaml").write_text(bad)
+    with pytest.raises(SpecError) as err:
+        load_deck(load_spec(tmp_path / "decks" / "capitals_1961.yaml"), None)
+    line = bad.splitlines().index(f"            {element}]}}") + 1
+    assert f":{line}: " in str(err.value) and f".flag[1].{field}: " in str(err.value) and message in str(err.value)
