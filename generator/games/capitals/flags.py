@@ -65,6 +65,7 @@ NUMBERS = {"x", "y", "w", "h", "r", "width", "depth", "size", "stroke", "rotate"
            "shift", "open", "leaf"}
 FLAGS = {"stagger", "stars", "mirror", "evenodd"}
 MAX_COUNT = 60
+MAX_POINTS = 200         # a polygon's corners
 
 
 _TOKEN = re.compile(r"[MmLlHhVvCcQqZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -139,6 +140,10 @@ def _builder(ops) -> PathBuilder:
     return pb
 
 
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and abs(v) <= MAX_NUMBER
+
+
 def _numbers(value):
     if isinstance(value, bool):
         return
@@ -180,7 +185,7 @@ def check_flag(spec, path: tuple, elements, colours: dict[str, Colour]) -> None:
         if missing:
             raise spec.error(where, f"{shape} needs {', '.join(sorted(missing))}")
         for c in _colours_of(shape, el[shape]):
-            if c not in colours:
+            if not isinstance(c, str) or c not in colours:
                 raise spec.error((*where, shape), f"no flag colour {c!r} (flag_colours has {', '.join(colours)})")
         if shape in ("hbands", "vbands") and "sizes" in el and len(el["sizes"]) != len(el[shape]):
             raise spec.error((*where, "sizes"), f"{len(el[shape])} bands but {len(el['sizes'])} sizes")
@@ -194,6 +199,16 @@ def check_flag(spec, path: tuple, elements, colours: dict[str, Colour]) -> None:
                 raise spec.error((*where, key), f"a whole number from 1 to {MAX_COUNT}")
             if key != shape and any(not math.isfinite(v) or abs(v) > MAX_NUMBER for v in _numbers(value)):
                 raise spec.error((*where, key), f"numbers from -{MAX_NUMBER:g} to {MAX_NUMBER:g}")
+        if shape == "polygon" and not (isinstance(el["points"], list) and 3 <= len(el["points"]) <= MAX_POINTS and all(
+                isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p) for p in el["points"])):
+            raise spec.error((*where, "points"), f"3 to {MAX_POINTS} points, each [x, y]")
+        if "sizes" in el and not (isinstance(el["sizes"], list) and all(_is_number(v) and v > 0 for v in el["sizes"])):
+            raise spec.error((*where, "sizes"), "a list of positive numbers")
+        for key in ("region", "union_jack"):
+            region = el.get(key)
+            if key in el and not (isinstance(region, dict) and set(region) <= REGION
+                                  and all(_is_number(v) for v in region.values())):
+                raise spec.error((*where, key), "a region {x, y, w, h} of numbers")
         if shape == "path":
             try:
                 parse_path(el["d"])
