@@ -61,7 +61,19 @@ def draw_back(deck: ContinuoDeck) -> Drawing:
         for x, y in ((W / 2 - 2 * cell + k * cell, 7), (W - 7 - cell, H / 2 - 2 * cell + k * cell),
                      (W / 2 + cell - k * cell, H - 7 - cell), (7, H / 2 + cell - k * cell)):
             d.rect(x, y, cell, cell, Style(fill=ch))
-    d.fit_text(13, H / 2 - 3, W - 26, 6, deck.back["title"], deck.back["ink"])
+    # The title between the side squares: on two lines when one would set it under 8 pt.
+    title, box_w = deck.back["title"], W - 26
+    font = get_font("sans-bold")
+    words = title.split()
+    if len(words) > 1 and box_w / font.width(title, 1.0) < 8 / 72 * 25.4:
+        cut = min(range(1, len(words)), key=lambda k: max(font.width(" ".join(words[:k]), 1.0),
+                                                          font.width(" ".join(words[k:]), 1.0)))
+        lines = (" ".join(words[:cut]), " ".join(words[cut:]))
+        size = min(4.2 / font.cap_height, box_w / max(font.width(t, 1.0) for t in lines))   # one size for both
+        for row, line in enumerate(lines):
+            d.text(W / 2, H / 2 - 0.8 + row * size * 1.2, line, size, deck.back["ink"], align="centre")
+    else:
+        d.fit_text(13, H / 2 - 3, box_w, 6, title, deck.back["ink"])
     return d
 
 
