@@ -302,3 +302,65 @@ def test_a_bad_emblem_is_a_spec_error_at_its_line(tmp_path, element, field, mess
         load_deck(load_spec(tmp_path / "decks" / "capitals_1961.yaml"), None)
     line = bad.splitlines().index(f"            {element}]}}") + 1
     assert f":{line}: " in str(err.value) and f".flag[1].{field}: " in str(err.value) and message in str(err.value)
+
+
+def test_capitals_name_clears_the_word_under_it():
+    """On every card the capital's lowest point (the J of REYKJAVIK) stays above "CAPITAL"."""
+    from generator.draw import Text
+    from generator.games.capitals.data import load_deck
+    from generator.games.capitals.faces import _descent, draw_face
+    from generator.spec import load_spec
+    deck = load_deck(load_spec(ROOT / "decks" / "capitals_1961.yaml"), None)
+    for c in deck.countries:
+        texts = [it for it, _ in _walk(draw_face(deck, c).root) if isinstance(it, Text)]
+        name = next(t for t in texts if t.text == c.capital.upper())
+        label = next(t for t in texts if t.text == "CAPITAL")
+        lowest = name.y + _descent(name.text, "sans-bold", name.size)
+        assert label.y - label.size * label.font.cap_height - lowest >= 0.3, c.capital
+
+
+def _wheel_bottoms_and_road(symbol):
+    """The lowest points of a symbol's wheels (black discs) and the top of its road line."""
+    from generator.draw import Drawing, Ellipse, Path, apply
+    from generator.games.mille_bornes.deck import load_deck
+    from generator.games.mille_bornes.symbols import SYMBOLS
+    from generator.spec import load_spec
+    pal = load_deck(load_spec(ROOT / "decks" / "mille_bornes.yaml")).palette
+    d = Drawing(100, 100)
+    SYMBOLS[symbol](d, pal, pal["white"])
+    bottoms, road = [], None
+    for it, m in _walk(d.root):
+        if isinstance(it, Ellipse) and it.style.fill == pal["black"] and it.rx > 3:
+            k = math.hypot(m[0], m[1])
+            bottoms.append(apply(m, it.cx, it.cy)[1] + it.rx * k)
+        elif isinstance(it, Path) and it.style.stroke == pal["grey"] and len(it.ops) == 2 and \
+                it.ops[0][2] == it.ops[1][2] and it.ops[1][1] - it.ops[0][1] > 80:
+            road = it.ops[0][2] - it.style.width / 2
+    return sorted(bottoms), road
+
+
+@pytest.mark.parametrize("symbol", ["priority-vehicle", "police-car", "ambulance", "fire-engine",
+                                    "breakdown-truck", "garbage-truck", "crash"])
+def test_mille_bornes_vehicles_stand_on_the_road(symbol):
+    bottoms, road = _wheel_bottoms_and_road(symbol)
+    assert road is not None and len(bottoms) >= 2
+    assert all(b <= road + 1.0 for b in bottoms), f"a wheel sinks through the road: {bottoms} vs {road}"
+    # Two wheels at least touch the road (in the crash, each car's back wheel).
+    assert sum(1 for b in bottoms if abs(b - road) <= 1.0) >= 2, f"wheels {bottoms} float over the road at {road}"
+
+
+def test_sorry_faces_use_their_height():
+    """The marking large (a cap height of 20 mm or more) and the rule set at 7.4 pt or more in the
+    lower half of the card: the face is legible across a table, its bottom not left empty."""
+    from generator.draw import Text
+    from generator.games.sorry.deck import draw_face, load_deck
+    from generator.spec import load_spec
+    deck = load_deck(load_spec(ROOT / "decks" / "sorry.yaml"))
+    H = deck.size.height
+    for card in deck.cards:
+        texts = [it for it, m in _walk(draw_face(deck, card).root) if isinstance(it, Text) and m == IDENTITY]
+        big = max(texts, key=lambda t: t.size)
+        assert big.size * big.font.cap_height >= (20 if card["marking"] != "Sorry" else 8)
+        rule = [t for t in texts if t.size < 5 and t.y > H / 2]
+        assert rule and min(t.size for t in rule) * 72 / 25.4 >= 7.4
+        assert max(t.y for t in rule) > 0.75 * H, f"{card['marking']}: the rule leaves the bottom empty"
