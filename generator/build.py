@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .draw import Drawing
+from .draw import Drawing, Rect, Style, translate
 from .draw.pdf import PdfDocument
 from .draw.raster import png_bytes
 from .layout.cards import CardSize, LayoutError, contact_sheet, impose_cards, sheet_pages, shop_pages
+from .layout.marks import BOARD_BLEED
 from .options import LAYOUTS, BuildOptions  # noqa: F401  (build options are named here too)
 from .outputs import Plan, atomic_path, safe_name
 from .units import PAPER_SIZES
@@ -105,11 +106,21 @@ def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions) -> list[DeckArt]:
     return arts
 
 
+def large_page(board: Drawing) -> tuple[Drawing, tuple, tuple]:
+    """A board on one page for a print shop, as a card's shop page: the page is the trim plus the
+    bleed all round, TrimBox the board, BleedBox the page; the art runs into the bleed."""
+    b = BOARD_BLEED
+    page = Drawing(board.width + 2 * b, board.height + 2 * b)
+    page.place(board, translate(b, b), clip=Rect(-b, -b, board.width + 2 * b, board.height + 2 * b, Style()))
+    return page, (b, b, board.width, board.height), (0.0, 0.0, page.width, page.height)
+
+
 def add_board(board: Drawing, plan: Plan, stem: str, title: str, opts: BuildOptions) -> None:
     """A board at full size: one large page for a print shop, tiled over home sheets, a preview."""
     from .layout.tiling import tile_pages
-    add_pdf(plan, f"{stem}-large.pdf", title, [(board, (0, 0, board.width, board.height), None)], opts.cmyk,
-            what=f"{title}, whole, {board.width:.0f} x {board.height:.0f} mm, for a print shop", shop=True,
+    add_pdf(plan, f"{stem}-large.pdf", title, [large_page(board)], opts.cmyk,
+            what=f"{title}, whole, {board.width:.0f} x {board.height:.0f} mm with {BOARD_BLEED:g} mm bleed, "
+                 "TrimBox, for a print shop", shop=True,
             stock="a print shop's paper or card, mounted on board if you like", order=71)
     tiles = tile_pages(board, *PAPER_SIZES[opts.paper], title=title)
     add_pdf(plan, f"{stem}-tiles-{opts.paper}.pdf", title, tiles, opts.cmyk,

@@ -73,3 +73,17 @@ def parse_colour(text: str, palette: dict[str, Colour] | None = None) -> Colour:
         return palette[s]
     known = f" or a palette name ({', '.join(sorted(palette))})" if palette else ""
     raise ValueError(f'expected a colour ("#rrggbb", "rgb(r,g,b)", "cmyk(c,m,y,k)"{known}), got "{text}"')
+
+
+def relative_luminance(colour: Colour) -> float:
+    """WCAG 2 relative luminance of a colour (its sRGB, linearised)."""
+    def lin(v: float) -> float:
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(v) for v in colour.as_rgb())
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: Colour, b: Colour) -> float:
+    """WCAG 2 contrast ratio of two colours, from 1 (alike) to 21 (black on white); text wants 4.5."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)

@@ -215,5 +215,7 @@ def test_build_sorry(output):
     out = output / "sorry"
     assert len(PdfReader(out / "sorry-shop.pdf").pages) == 88
     big = PdfReader(out / "sorry-board-large.pdf").pages[0]
-    assert [float(v) for v in big.mediabox][2:] == pytest.approx([(16 * 30 + 24) * 72 / 25.4] * 2, abs=0.01)
+    assert [float(v) for v in big.mediabox][2:] == pytest.approx([(16 * 30 + 24 + 2 * 3) * 72 / 25.4] * 2, abs=0.01)
+    trim = [float(v) for v in big.trimbox]
+    assert trim[2] - trim[0] == pytest.approx((16 * 30 + 24) * 72 / 25.4, abs=0.01)
     assert len(PdfReader(out / "sorry-board-tiles-a4.pdf").pages) == 6

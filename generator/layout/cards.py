@@ -13,6 +13,7 @@ from ..colour import Colour
 from ..draw import Drawing, Rect, Style, compose, mirror_x, mirror_y, translate
 from ..draw.drawing import Affine
 from .cardsize import CardSize  # noqa: F401  (named here too, where layouts use it)
+from ..draw.fonts import get_font
 from .marks import MARK_LENGTH, SAFE_MARGIN, crop_marks
 
 GREY = Colour(rgb=(0.35, 0.35, 0.35))
@@ -117,13 +118,43 @@ def _cut_lines(layout: SheetLayout, slots) -> tuple[list[float], list[float]]:
     return xs, ys
 
 
-def _caption(d: Drawing, layout: SheetLayout, texts: list[str]) -> None:
-    """Small print in the top margin, in the band the crop marks occupy but between them: one
-    text over each column's span, where no mark stands."""
+CAPTION_SIZE = 2.2    # mm (6.2 pt): the sheet's small print, never smaller
+SEPARATOR = "  \u00b7  "
+
+
+def _caption(d: Drawing, layout: SheetLayout, groups: list[list[str]]) -> None:
+    """Small print in the top margin, in the band the crop marks occupy but between them: over each
+    column's span, where no mark stands. The first group of phrases (the title) starts at the left,
+    the second (how to print) fills the other spans from the right; a phrase that does not fit a
+    span moves on to the next, so narrow cards keep their caption at its full size."""
     b = layout.card.bleed
-    for slot, text in zip(layout.slots[: layout.cols], texts):
-        d.fit_text(slot.x + 1.5, slot.y - b - MARK_LENGTH + 1.0, slot.w - 3, 1.6, text, GREY,
-                   font="sans", max_size=2.5, align="left" if slot is layout.slots[0] else "right")
+    slots = layout.slots[: layout.cols]
+    spans = [(slot.x + 1.5, slot.w - 3) for slot in slots]
+    font = get_font("sans")
+
+    def pack(phrases: list[str], order: list[int]) -> dict[int, list[str]]:
+        lines: dict[int, list[str]] = {}
+        k = 0
+        for phrase in phrases:
+            while k < len(order) - 1 and lines.get(order[k]) and \
+                    font.width(SEPARATOR.join(lines[order[k]] + [phrase]), CAPTION_SIZE) > spans[order[k]][1]:
+                k += 1
+            lines.setdefault(order[k], []).append(phrase)
+        return lines
+
+    title, how = (list(groups) + [[], []])[:2]
+    lines = pack(title, list(range(len(spans))))
+    free = [i for i in range(len(spans)) if i not in lines]
+    if free:   # from the right, last phrase first, then each span read left to right again
+        for i, phrases in pack(list(reversed(how)), list(reversed(free))).items():
+            lines[i] = list(reversed(phrases))
+    elif how:
+        lines[len(spans) - 1] = lines.get(len(spans) - 1, []) + how
+    for i, phrases in sorted(lines.items()):
+        x, w = spans[i]
+        align = "left" if i == 0 else ("right" if i == len(spans) - 1 else "centre")
+        d.fit_text(x, slots[i].y - b - MARK_LENGTH + 1.0, w, CAPTION_SIZE * font.cap_height,
+                   SEPARATOR.join(phrases), GREY, font="sans", align=align)
 
 
 def sheet_pages(faces: list[Drawing], back: Drawing | list[Drawing], layout: SheetLayout,
@@ -142,8 +173,8 @@ def sheet_pages(faces: list[Drawing], back: Drawing | list[Drawing], layout: She
             front.place(faces[i], slot.transform, clip=clip)
         xs, ys = _cut_lines(layout, slots)
         crop_marks(front, xs, ys, layout.card.bleed, min(xs), min(ys), max(xs), max(ys))
-        _caption(front, layout, [f"{title}  ·  sheet {s + 1} of {sheets}",
-                                 f"print at 100 %, two-sided, flip on {flip} edge"])
+        _caption(front, layout, [[title, f"sheet {s + 1} of {sheets}"],
+                                 ["print at 100 %", "two-sided", f"flip on {flip} edge"]])
         rear = Drawing(layout.page_w, layout.page_h)
         for i, slot in zip(chunk, slots):
             rear.place(backs[i], back_transform(slot, layout, flip, offset), clip=clip)

@@ -10,6 +10,8 @@ MARK_STYLE = Style(stroke=REGISTRATION, width=pt(0.25), cap="butt")
 MARK_LENGTH = 4.0   # mm
 SAFE_MARGIN = 5.0   # mm of blank paper at every page edge: home printers cannot print there,
                     # and a page that needs none is printed at 100 % rather than "fit to page"
+BOARD_BLEED = 3.0   # mm of art beyond a board's trim on its large-format page, as a card's: a board
+                    # draws its background out to it (from -BOARD_BLEED to its size + BOARD_BLEED)
 
 
 def crop_marks(d: Drawing, xs: list[float], ys: list[float], bleed: float,

@@ -18,7 +18,7 @@ from .marks import SAFE_MARGIN, registration_mark
 
 CUT_STYLE = Style(stroke=Colour(rgb=(0.3, 0.3, 0.3)), width=pt(0.5), dash=(2.0, 1.5), cap="butt")
 GREY = Colour(rgb=(0.35, 0.35, 0.35))
-CAPTION = 6.0   # mm kept at the bottom of each sheet for its caption
+CAPTION = 6.0   # mm kept under each window for its caption
 
 
 @dataclass(frozen=True)
@@ -74,16 +74,60 @@ def _targets_along(length: float) -> list[float]:
     return [length * (k + 0.5) / n for k in range(n)]
 
 
+TARGET_R = 3.0      # mm: a registration target's reach from its centre (marks.registration_mark)
+GAP = 2 * TARGET_R + 4.0   # mm between two windows packed on one sheet: their half-targets and a cut
+CAPTION_SIZE = 2.3  # mm (6.5 pt): a window's caption, never smaller
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A window of the drawing on a sheet: its top-left corner there, and the height kept under it
+    for its caption."""
+    tile: Tile
+    sheet: int
+    x: float
+    y: float
+    caption_h: float
+
+
+def _caption(t: Tile, plan: TileLayout, title: str) -> str:
+    cuts = [s for s, on in (("left", t.col > 0), ("top", t.row > 0)) if on]
+    how = f"trim the dashed {' and '.join(cuts)} edge, lay it over its neighbour, close the targets" if cuts \
+        else "it lies under its neighbours"
+    return (f"{title}  \u00b7  row {t.row + 1} of {plan.rows}, column {t.col + 1} of {plan.cols}  \u00b7  "
+            f"print at 100 %  \u00b7  {how}")
+
+
+def pack_tiles(plan: TileLayout) -> tuple[int, list[Placed]]:
+    """The windows on as few sheets as they fit: a full window takes a sheet of its own, and the
+    smaller ones of the last row share sheets, one under another with room for their targets
+    between (each with its caption under it, across the sheet). Returns the number of sheets and
+    each window's place."""
+    m = SAFE_MARGIN
+    bottoms: list[float] = []          # where the last window on each sheet ends, caption included
+    placed = []
+    for t in plan.tiles:
+        h = t.h + CAPTION
+        k = next((k for k, b in enumerate(bottoms) if b + GAP + h <= plan.page_h - m), None)
+        if k is None:
+            bottoms.append(m - GAP)
+            k = len(bottoms) - 1
+        y = bottoms[k] + GAP
+        bottoms[k] = y + h
+        placed.append(Placed(t, k, m, y, CAPTION))
+    return len(bottoms), placed
+
+
 def tile_pages(art: Drawing, page_w: float, page_h: float, overlap: float = 12.0, title: str = "") -> list[Drawing]:
     plan = plan_tiles(art.width, art.height, page_w, page_h, overlap)
-    pages = []
-    m = SAFE_MARGIN
-    for t in plan.tiles:
-        d = Drawing(plan.page_w, plan.page_h)
-        # The window of the art, placed at the margin.
-        d.place(art, translate(m - t.x, m - t.y), clip=Rect(t.x, t.y, t.w, t.h, Style()))
+    count, placed = pack_tiles(plan)
+    pages = [Drawing(plan.page_w, plan.page_h) for _ in range(count)]
+    for p in placed:
+        t, d = p.tile, pages[p.sheet]
+        # The window of the art, placed on its sheet.
+        d.place(art, translate(p.x - t.x, p.y - t.y), clip=Rect(t.x, t.y, t.w, t.h, Style()))
         # Joins with the next sheet (right, below): targets centred on the line where it starts.
-        with d.group(translate(m - t.x, m - t.y)):
+        with d.group(translate(p.x - t.x, p.y - t.y)):
             if t.col < plan.cols - 1:
                 jx = (t.col + 1) * plan.stride_x
                 for v in _targets_along(t.h):
@@ -95,18 +139,13 @@ def tile_pages(art: Drawing, page_w: float, page_h: float, overlap: float = 12.0
             # Joins with the previous sheet (left, above): the cut edge, and the same targets on it.
             if t.col > 0:
                 d.line(t.x, t.y, t.x, t.y + t.h, CUT_STYLE)
-                prev_h = t.h
-                for v in _targets_along(prev_h):
+                for v in _targets_along(t.h):
                     registration_mark(d, t.x, t.y + v)
             if t.row > 0:
                 d.line(t.x, t.y, t.x + t.w, t.y, CUT_STYLE)
                 for v in _targets_along(t.w):
                     registration_mark(d, t.x + v, t.y)
-        cuts = [s for s, on in (("left", t.col > 0), ("top", t.row > 0)) if on]
-        how = f"cut the dashed {' and '.join(cuts)} edge, lay it over the neighbour, close the targets" if cuts \
-            else "this sheet lies underneath its neighbours"
-        d.fit_text(m, plan.page_h - m - 3.5, plan.page_w - 2 * m, 2.2,
-                   f"{title}  ·  sheet row {t.row + 1} of {plan.rows}, column {t.col + 1} of {plan.cols}  ·  "
-                   f"print at 100 %  ·  {how}", GREY, font="sans", max_size=3.0, align="left")
-        pages.append(d)
+        # The caption across the sheet under its window (nothing stands beside a window).
+        d.fit_text(p.x, p.y + t.h + 2.0, plan.page_w - 2 * SAFE_MARGIN, CAPTION_SIZE * 0.73,
+                   _caption(t, plan, title), GREY, font="sans", align="left")
     return pages

@@ -3,13 +3,16 @@ numbers and row letters, a marker at every capital coloured by population bracke
 patent's Figs. 1A and 1B, the board as two complementary halves."""
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
 
 from ...draw import Drawing, PathBuilder, Rect, Style, translate
-from ...layout.marks import crop_marks
+from ...draw.fonts import get_font
+from ...layout.marks import BOARD_BLEED, crop_marks
 from ...spec import Spec
 from ...units import PAPER_SIZES
 from .data import Country, WorldMap, load_board
@@ -46,7 +49,9 @@ def marker_places(wm: WorldMap, row: int, col: int, sites: list[Country]) -> lis
         return [(mx, my, r, "below")]
     step = s / len(sites)
     small = min(r, step / 2 - 0.5)
-    return [(x + small + 0.7, y + step * (k + 0.5), small, "right") for k in range(len(sites))]
+    # Stacked north to south, as they lie (Amsterdam over Brussels), in the order given.
+    order = sorted(range(len(sites)), key=lambda k: -sites[k].lat)
+    return [(x + small + 0.7, y + step * (order.index(k) + 0.5), small, "right") for k in range(len(sites))]
 
 
 def draw_board(wm: WorldMap) -> Drawing:
@@ -56,7 +61,8 @@ def draw_board(wm: WorldMap) -> Drawing:
     W, H = wm.width, wm.height
     mw, mh = proj.columns * sq, proj.rows * sq
     d = Drawing(W, H)
-    d.rect(0, 0, W, H, Style(fill=paper))
+    b = BOARD_BLEED   # the paper runs into the large-format page's bleed
+    d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=paper))
     d.rect(m, m, mw, mh, Style(fill=p["sea"]))
     # Land: clipped to the map's bounds in degrees, then projected.
     west, south, east, north = proj.lonlat_bounds()
@@ -86,28 +92,129 @@ def draw_board(wm: WorldMap) -> Drawing:
         for x in (m - 10, m + mw + 2):
             d.fit_text(x, m + r * sq + sq / 2 - 2.5, 8, 5, chr(65 + r), p["frame"], max_size=6)
     # The markers: one per capital (and the Vatican and the UN), coloured by population bracket.
-    lab = wm.label_size
+    markers = []
     for (row, col), sites in sorted(wm.sites.items()):
-        places = marker_places(wm, row, col, sites)
-        x, y, s, _ = square_box(wm, row, col)
-        for c, (mx, my, r, where) in zip(sites, places):
+        for c, (mx, my, r, where) in zip(sites, marker_places(wm, row, col, sites)):
+            markers.append((c, mx, my, r, where))
             d.circle(mx, my, r, Style(fill=wm.deck.bracket_colour(c.bracket), stroke=ink, width=0.25))
             d.circle(mx, my, r * 0.28, Style(fill=ink))          # the opening the peg goes in
-            if where == "below":
-                d.fit_text(x + 0.4, my + r + 0.35, s - 0.8, lab * 0.72, c.capital, ink, font="sans",
-                           max_size=lab)
-            else:
-                d.fit_text(mx + r + 0.4, my - lab * 0.36, x + s - (mx + r + 0.4) - 0.3, lab * 0.72, c.capital,
-                           ink, font="sans", max_size=lab, align="left")
-    _legend(d, wm)
+    legend = _legend(d, wm)
+    for label in place_labels(wm, markers, [legend]):
+        if label.leader is not None:
+            d.line(*label.leader, Style(stroke=ink, width=0.2))
+        d.text(label.x, label.baseline, label.text, wm.label_size, ink, font="sans")
     return d
 
 
-def _legend(d: Drawing, wm: WorldMap) -> None:
+@dataclass(frozen=True)
+class Label:
+    text: str
+    x: float            # left end of the baseline
+    baseline: float
+    box: tuple[float, float, float, float]   # x0, y0, x1, y1: what the text covers
+    leader: tuple[float, float, float, float] | None   # a line from the marker, when set apart
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _crosses(segment, box) -> bool:
+    """Whether a line segment passes through a box (x0, y0, x1, y1): clipped against it."""
+    x1, y1, x2, y2 = segment
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-(x2 - x1), x1 - box[0]), (x2 - x1, box[2] - x1), (-(y2 - y1), y1 - box[1]), (y2 - y1, box[3] - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return t1 - t0 > 1e-9
+
+
+def place_labels(wm: WorldMap, markers, keep_out=()) -> list[Label]:
+    """Every capital's name beside its marker at the board's label size, never smaller: each name
+    takes the first place round its marker (beside it first, then a little further off with a
+    leader line) that touches no marker, no other name and nothing in keep_out, and stays on the
+    map. The most crowded markers choose first. A name with no free place is an error."""
+    font = get_font("sans")
+    size = wm.label_size
+    cap, desc = font.cap_height * size, 0.24 * size
+    pad = 0.25                                                   # clear space round every name
+    sq, m = wm.square, wm.margin
+    frame = (m, m, m + wm.projection.columns * sq, m + wm.projection.rows * sq)
+    discs = [(mx - r - pad, my - r - pad, mx + r + pad, my + r + pad) for _, mx, my, r, _ in markers]
+    taken: list[tuple] = list(keep_out)
+
+    def crowd(item):
+        _, mx, my, _, _ = item
+        return -sum(1 for _, x, y, _, _ in markers if abs(x - mx) < 2 * sq and abs(y - my) < sq)
+
+    placed, leaders = {}, []
+    for c, mx, my, r, where in sorted(markers, key=crowd):
+        w = font.width(c.capital, size)
+        gap = r + 0.5
+
+        def box_at(x, base):
+            return (x, base - cap, x + w, base + desc)
+
+        def spots(far: float):
+            """Places for the name round the marker, `far` beyond touching it: first the side
+            the marker prefers, then every 30 degrees round."""
+            angles = [0, 180, 90, 270] if where == "right" else [90, 270, 0, 180]
+            angles += [a for a in range(0, 360, 30) if a not in angles]
+            for a in angles:
+                ux, uy = math.cos(math.radians(a)), math.sin(math.radians(a))
+                px, py = mx + (gap + far) * ux, my + (gap + far) * uy
+                x = px if ux > 0.3 else (px - w if ux < -0.3 else px - w / 2)
+                base = py + cap if uy > 0.3 else (py - desc if uy < -0.3 else py + cap / 2)
+                yield x, base
+
+        choice = None
+        for far in (0.0, 1.0, 2.0, 3.5, 5.0, 7.0, 9.0, 12.0):
+            for x, base in spots(far):
+                box = box_at(x, base)
+                if not (frame[0] <= box[0] and box[2] <= frame[2] and frame[1] <= box[1] and box[3] <= frame[3]):
+                    continue
+                grown = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+                if any(_overlap(grown, o) for o in discs) or any(_overlap(grown, o) for o in taken):
+                    continue
+                leader = None
+                if far > 0:   # a line from the marker's edge to the nearest point of the name
+                    nx, ny = min(max(mx, box[0]), box[2]), min(max(my, box[1]), box[3])
+                    dist = math.hypot(nx - mx, ny - my)
+                    leader = (mx + (nx - mx) * r / dist, my + (ny - my) * r / dist, nx, ny)
+                    own = (mx - r - pad, my - r - pad, mx + r + pad, my + r + pad)
+                    if any(_crosses(leader, o) for o in discs if o != own) or \
+                            any(_crosses(leader, o) for o in taken) or \
+                            any(_crosses(o, box) for o in leaders):
+                        continue
+                choice = (x, base, box, leader)
+                break
+            if choice:
+                break
+        if choice is None:
+            raise ValueError(f"no room on the board for the name of {c.capital}: make the squares larger "
+                             f"or the labels smaller")
+        x, base, box, leader = choice
+        if leader is not None:
+            leaders.append(leader)
+        taken.append(box)
+        placed[c.name] = Label(c.capital, x, base, box, leader)
+    return [placed[c.name] for c, *_ in markers]
+
+
+def _legend(d: Drawing, wm: WorldMap) -> tuple[float, float, float, float]:
     """Title and marker key, in the empty South Pacific (columns 1-5, rows R-Y)."""
     p, sq, m = wm.palette, wm.square, wm.margin
     x, y, w = m + 0.5 * sq, m + 17.5 * sq, 4.5 * sq
-    h = 25 + 6.2 * (len(wm.deck.brackets) + 1) + 8
+    h = 25 + 6.2 * (len(wm.deck.brackets) + 1) + 10
     d.rect(x, y, w, h, Style(fill=p["paper"], stroke=p["frame"], width=0.5), r=2)
     d.fit_text(x + 3, y + 4, w - 6, 8, wm.title.upper(), p["frame"])
     d.fit_text(x + 3, y + 14, w - 6, 2.4, "THE WORLD IN OCTOBER 1961", p["ink"], font="sans")
@@ -122,8 +229,9 @@ def _legend(d: Drawing, wm: WorldMap) -> None:
         yy += 6.2
     d.circle(x + 6, yy, 2.1, Style(fill=wm.deck.un_colour, stroke=p["ink"], width=0.25))
     d.fit_text(x + 10, yy - 1.3, w - 14, 2.6, "United Nations", p["ink"], font="sans", align="left")
-    d.text_block(x + 3, yy + 6, w - 6, "Squares of 5 degrees; rows A-Y, columns 1-56. "
-                 "Coastlines: Natural Earth (public domain).", 1.9, p["ink"])
+    d.text_block(x + 3, yy + 5, w - 6, "Squares of 5 degrees; rows A-Y, columns 1-56. "
+                 "Coastlines: Natural Earth (public domain).", 2.2, p["ink"], leading=1.2)
+    return (x - 0.5, y - 0.5, x + w + 0.5, y + h + 0.5)
 
 
 def halves(wm: WorldMap, board: Drawing) -> list[tuple[Drawing, tuple, None]]:
@@ -151,4 +259,7 @@ def halves(wm: WorldMap, board: Drawing) -> list[tuple[Drawing, tuple, None]]:
 
 def board_from_spec(spec: Spec) -> tuple[WorldMap, Drawing]:
     wm = load_board(spec)
-    return wm, draw_board(wm)
+    try:
+        return wm, draw_board(wm)
+    except ValueError as exc:   # a name with no room beside its marker
+        raise spec.error(("marker", "label_size"), str(exc)) from None

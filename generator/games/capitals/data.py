@@ -173,6 +173,7 @@ class WorldMap:
 
 
 MAX_LAND_POINTS = 500_000
+MIN_LABEL_MM = 6 * 25.4 / 72    # the smallest text printed: 6 pt
 
 
 def load_land(spec: Spec) -> tuple:
@@ -230,6 +231,8 @@ def load_board(spec: Spec) -> WorldMap:
     land = load_land(spec)
     pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
     m = d["marker"]
+    if m["label_size"] < MIN_LABEL_MM:
+        raise spec.error(("marker", "label_size"), f"names under 6 pt ({MIN_LABEL_MM:.2f} mm) are too small to read")
     wm = WorldMap(d["title"], projection, float(d["square"]), float(d.get("margin", 12)), m["radius"],
                   m["label_size"], d.get("halves_paper", "a2"), pal, land, deck)
     for c in deck.countries:

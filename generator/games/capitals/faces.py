@@ -8,6 +8,7 @@ import math
 from ...build import DeckArt, stem_of
 from ...draw import Drawing, Style, rotate
 from ...draw.drawing import text_block_height
+from ...draw.fonts import get_font
 from ...spec import Spec
 from .data import Country, Deck, load_deck
 from .flags import draw_flag
@@ -19,7 +20,15 @@ def _corner_number(d: Drawing, x: float, y: float, value: str, label: str, ink, 
     bx = x if align == "left" else x - w
     d.rect(bx, y, w, 8.5, Style(fill=paper, stroke=ink, width=0.35), r=1.2)
     d.fit_text(bx + 0.8, y + 1.4, w - 1.6, 5.2, value, ink)
-    d.fit_text(bx - 1, y + 9.3, w + 2, 1.6, label, ink, font="sans")
+    d.fit_text(bx - 1, y + 9.3, w + 2, 1.8, label, ink, font="sans")
+
+
+def _descent(text: str, font_name: str, size: float) -> float:
+    """How far below its baseline the text's lowest glyph reaches (mm at this size)."""
+    font = get_font(font_name)
+    glyf = font.tt["glyf"]
+    low = min((getattr(glyf[font.glyph_name(ch)], "yMin", 0) for ch in text), default=0)
+    return max(0.0, -low / font.upm * size)
 
 
 def draw_face(deck: Deck, c: Country) -> Drawing:
@@ -46,8 +55,10 @@ def draw_face(deck: Deck, c: Country) -> Drawing:
     draw_flag(d, c.flag, fx, fy, fw, fh, deck.flag_colours, ink if c.outline else None)
     # The capital and its square.
     y = 16.5 + box_h + 3.5
-    d.fit_text(6, y, W - 12, 5.4, c.capital.upper(), ink, max_size=8)
-    d.fit_text(6, y + 6.5, W - 12, 1.9, "CAPITAL", ink, font="sans")
+    size = d.fit_text(6, y, W - 12, 5.4, c.capital.upper(), ink, max_size=8)
+    # "CAPITAL" goes under the name's lowest point: the J of REYKJAVIK reaches below the line.
+    below = y + 5.4 + _descent(c.capital.upper(), "sans-bold", size) + 0.7
+    d.fit_text(6, max(y + 6.5, below), W - 12, 1.9, "CAPITAL", ink, font="sans")
     d.rect(W / 2 - 14, y + 10.5, 28, 11, Style(fill=band.mix(paper, 0.85), stroke=band, width=0.5), r=1.5)
     d.fit_text(W / 2 - 12, y + 12.2, 24, 7.4, c.coords, ink)
     # Bottom: the population bracket, with its marker colour; or the special card's wall and rule.
@@ -60,7 +71,7 @@ def draw_face(deck: Deck, c: Country) -> Drawing:
     pop_y = H - 9.5
     marker = deck.bracket_colour(c.bracket)
     d.circle(9.5, pop_y + 2.2, 2.4, Style(fill=marker, stroke=ink, width=0.3))
-    label = "UNITED NATIONS: NO POPULATION" if c.population is None else f"POPULATION BRACKET {c.bracket}"
+    label = "NO POPULATION" if c.population is None else f"POPULATION BRACKET {c.bracket}"
     d.fit_text(13.5, pop_y + 0.6, W - 34 if c.is_special else W - 22, 3.0, label, ink, font="sans", align="left")
     if c.is_special:
         s = c.special

@@ -4,12 +4,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ...colour import Colour
+from ...colour import WHITE, Colour, contrast_ratio
 from ...layout.cardsize import CardSize
 from ...spec import Spec, load_spec
 from ...spec.loader import related_path
 from .rules import Layout, Placement, Refused, place
 from .tiles import Tile, canonical, regions
+
+
+MIN_CONTRAST = 4.5    # WCAG's contrast for text: a compartment's number against its colour
+DARK_INK = Colour(rgb=(0.063, 0.063, 0.063))
 
 
 @dataclass(frozen=True)
@@ -18,6 +22,12 @@ class TileColour:
     name: str
     colour: Colour
     number: int
+    ink: Colour          # the colour its number is printed in (Count continuo)
+
+
+def numeral_ink(colour: Colour) -> Colour:
+    """White or near-black, whichever stands out more from the compartment's colour."""
+    return max((WHITE, DARK_INK), key=lambda ink: contrast_ratio(ink, colour))
 
 
 @dataclass
@@ -72,7 +82,13 @@ def load_deck(spec: Spec) -> ContinuoDeck:
         colour_spec, tile_spec = spec, spec
     colours = {}
     for letter, c in colour_spec.data["colours"].items():
-        colours[letter] = TileColour(letter, c["name"], colour_spec.colour(("colours", letter, "colour")), c["number"])
+        fill = colour_spec.colour(("colours", letter, "colour"))
+        ink = colour_spec.colour(("colours", letter, "ink")) if "ink" in c else numeral_ink(fill)
+        if contrast_ratio(ink, fill) < MIN_CONTRAST:
+            raise colour_spec.error(("colours", letter, "ink" if "ink" in c else "colour"),
+                                    f"the number's ink has a contrast of {contrast_ratio(ink, fill):.1f}:1 with "
+                                    f"the compartment; at least {MIN_CONTRAST}:1 is needed to read it")
+        colours[letter] = TileColour(letter, c["name"], fill, c["number"], ink)
     numbers = [c.number for c in colours.values()]
     if len(set(numbers)) != len(numbers):
         raise colour_spec.error(("colours",), "each colour needs its own number (compartments with the same "

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...colour import Colour
 from ...draw import Drawing, Style, translate
 from ...draw.drawing import text_block_height
+from ...draw.fonts import get_font
 from .deck import ContinuoDeck
 from .rules import Layout, place
 from .tiles import Tile
@@ -33,7 +34,7 @@ def _compartments(d: Drawing, deck: ContinuoDeck, tile: Tile, x0: float, y0: flo
         for r, row in enumerate(tile):
             for c, ch in enumerate(row):
                 d.fit_text(x0 + c * cell, y0 + r * cell + cell * 0.22, cell, cell * 0.56,
-                           str(deck.colours[ch].number), WHITE, max_size=cell * 0.75)
+                           str(deck.colours[ch].number), deck.colours[ch].ink, max_size=cell * 0.75)
 
 
 def draw_tile(deck: ContinuoDeck, number: int, tile: Tile) -> Drawing:
@@ -60,19 +61,41 @@ def draw_back(deck: ContinuoDeck) -> Drawing:
         for x, y in ((W / 2 - 2 * cell + k * cell, 7), (W - 7 - cell, H / 2 - 2 * cell + k * cell),
                      (W / 2 + cell - k * cell, H - 7 - cell), (7, H / 2 + cell - k * cell)):
             d.rect(x, y, cell, cell, Style(fill=ch))
-    d.fit_text(13, H / 2 - 3, W - 26, 6, deck.back["title"], deck.back["ink"])
+    # The title between the side squares: on two lines when one would set it under 8 pt.
+    title, box_w = deck.back["title"], W - 26
+    font = get_font("sans-bold")
+    words = title.split()
+    if len(words) > 1 and box_w / font.width(title, 1.0) < 8 / 72 * 25.4:
+        cut = min(range(1, len(words)), key=lambda k: max(font.width(" ".join(words[:k]), 1.0),
+                                                          font.width(" ".join(words[k:]), 1.0)))
+        lines = (" ".join(words[:cut]), " ".join(words[cut:]))
+        size = min(4.2 / font.cap_height, box_w / max(font.width(t, 1.0) for t in lines))   # one size for both
+        for row, line in enumerate(lines):
+            d.text(W / 2, H / 2 - 0.8 + row * size * 1.2, line, size, deck.back["ink"], align="centre")
+    else:
+        d.fit_text(13, H / 2 - 3, box_w, 6, title, deck.back["ink"])
     return d
 
 
+SMALLEST = 2.2     # mm (6.2 pt): the smallest text a card carries
+MARGIN = 3.5       # mm from the trim to any text: a cut may stray
+
+
 def draw_rules(deck: ContinuoDeck) -> Drawing:
+    """The rules on one card, as large as fit (never under SMALLEST: longer rules are an error)."""
     W, H, b = deck.size.width, deck.size.height, deck.size.bleed
     d = Drawing(W, H)
     d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=WHITE))
-    d.fit_text(4, 3.5, W - 8, 3.2, f"{deck.title.upper()}: THE RULES", INK, align="left")
-    size = 1.95
-    while size > 1.3 and text_block_height(deck.rules, size, W - 8, leading=1.2) > H - 11:
-        size -= 0.05
-    d.text_block(4, 9, W - 8, deck.rules, size, INK, font="sans", leading=1.2)
+    d.fit_text(MARGIN, MARGIN, W - 2 * MARGIN, 3.0, f"{deck.title.upper()}: THE RULES", INK, align="left")
+    top, width, leading = MARGIN + 5.0, W - 2 * MARGIN, 1.2
+    room = H - MARGIN - top
+    size = 3.0
+    while size > SMALLEST and text_block_height(deck.rules, size, width, leading=leading) > room:
+        size = round(size - 0.05, 2)
+    if text_block_height(deck.rules, size, width, leading=leading) > room:
+        raise deck.spec.error(("rules",), f"the rules do not fit a {W:g} x {H:g} mm card at "
+                                          f"{SMALLEST / 25.4 * 72:.1f} pt, the smallest text printed: shorten them")
+    d.text_block(MARGIN, top, width, deck.rules, size, INK, font="sans", leading=leading)
     return d
 
 
@@ -82,7 +105,7 @@ def draw_example(deck: ContinuoDeck) -> Drawing:
     W, H, b = deck.size.width, deck.size.height, deck.size.bleed
     d = Drawing(W, H)
     d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=WHITE))
-    d.fit_text(4, 3.0, W - 8, 2.8, "SCORING EXAMPLE", INK, align="left")
+    d.fit_text(MARGIN, 3.0, W - 2 * MARGIN, 2.8, "SCORING EXAMPLE", INK, align="left")
     layout = Layout()
     scored = []
     for p in deck.example:
@@ -92,10 +115,15 @@ def draw_example(deck: ContinuoDeck) -> Drawing:
     cols = [c for _, c in layout.cells]
     r0, c0 = min(rows), min(cols)
     n_rows, n_cols = max(rows) - r0 + 1, max(cols) - c0 + 1
-    # The layout in the middle; each tile's score stands outside it, beside the tile.
-    cell = min((W - 20) / n_cols, (H - 19) / n_rows)
+    explain = ("Cards 2, 3 and 4 are laid in turn. Each chain through the new card and another "
+               "card scores its " + ("numbers' sum." if deck.numbers else "number of squares."))
+    text_h = text_block_height(explain, SMALLEST, W - 2 * MARGIN, leading=1.15)
+    # The layout in the middle, its labels beside it: "card n" and its score outside the tile, at
+    # SMALLEST and larger, in the margins the labels need.
+    label_w = get_font("sans").width("card 8", SMALLEST) + 1.0
+    oy = 7.5
+    cell = min((W - 2 * MARGIN - 2 * label_w) / n_cols, (H - MARGIN - oy - text_h - 1.5) / n_rows)
     ox = (W - cell * n_cols) / 2
-    oy = 7.0
     mid = ox + cell * n_cols / 2
     from .tiles import rotate_tile
     for n, (p, chains) in enumerate(scored, 1):
@@ -106,11 +134,10 @@ def draw_example(deck: ContinuoDeck) -> Drawing:
                           numbers=deck.variant == "count-continuo")
         d.rect(x, y, 4 * cell, 4 * cell, Style(stroke=INK, width=0.3))
         left = x + 2 * cell < mid
-        lx, align = (ox - 1.0, "right") if left else (ox + cell * n_cols + 1.0, "left")
-        d.text(lx, y + 2 * cell - 0.6, f"card {n}", 1.6, INK, font="sans", align=align)
+        lx, align = (ox - 0.8, "right") if left else (ox + cell * n_cols + 0.8, "left")
+        d.text(lx, y + 2 * cell - 0.6, f"card {n}", SMALLEST, INK, font="sans", align=align)
         score = "start" if p.opening else f"+{sum(ch.value for ch in chains)}"
-        d.text(lx, y + 2 * cell + 2.4, score, 2.6 if not p.opening else 1.9, INK, font="sans-bold", align=align)
-    explain = ("Cards 2, 3 and 4 are laid in turn. Each chain through the new card and another "
-               "card scores its " + ("numbers' sum." if deck.numbers else "number of squares."))
-    d.text_block(4, oy + n_rows * cell + 1.5, W - 8, explain, 1.7, INK, font="sans", align="centre", leading=1.2)
+        d.text(lx, y + 2 * cell + 2.6, score, 2.8 if not p.opening else SMALLEST, INK, font="sans-bold", align=align)
+    d.text_block(MARGIN, oy + n_rows * cell + 1.5, W - 2 * MARGIN, explain, SMALLEST, INK, font="sans",
+                 align="centre", leading=1.15)
     return d

@@ -170,7 +170,7 @@ def cup_layer(kit: Kit) -> Part:
     engraved = unary_union(lines + [ring]).difference(unary_union([h.buffer(0.6) for h in holes]))
     part.engrave = list(engraved.geoms) if hasattr(engraved, "geoms") else [engraved]
     # In the middle of the first cell, clear of its cups (they lie 3/8 of a cell out).
-    return _label(part, "CUP LAYER", m + kit.cell / 2 - 7.2, m + kit.cell / 2 + 1.1, 2.2)
+    return _label(part, "cup layer", m + kit.cell / 2 - 6.0, m + kit.cell / 2 + 1.1, 2.2)
 
 
 def rail_layer(kit: Kit) -> Part:
@@ -193,12 +193,12 @@ def rail_layer(kit: Kit) -> Part:
     edge = lines[0] - h                   # the border keeps the rails' gap from the outermost pegs
     border = box(0, 0, size, size).difference(box(edge, edge, size - edge, size - edge))
     part = Part("rail layer", MultiPolygon([border] + dashes), material="rail_layer")
-    return _label(part, "RAILS", 3.5, 2.2, 1.6)
+    return _label(part, "rail layer", 3.5, 2.2, 1.6)
 
 
 def base_plate(kit: Kit) -> Part:
     part = Part("base", box(0, 0, kit.outer, kit.outer), material="base")
-    return _label(part, "BASE (under the cup layer)", kit.stop_w, kit.outer / 2, 6)
+    return _label(part, "base plate, under the cup layer", kit.stop_w, kit.outer / 2, 6)
 
 
 def frame(kit: Kit) -> Part:
@@ -213,7 +213,7 @@ def frame(kit: Kit) -> Part:
         num = str(k + 1)
         eng += text_polygons(num, w / 2 - 1.8 * len(num), o - c + 2.2, 6)
     part.engrave = eng
-    return _label(part, "FRAME", o / 2 - 6, w / 2 + 1.2, 3.5)
+    return _label(part, "frame", o / 2 - 5, w / 2 + 1.2, 3.5)
 
 
 # ---------------------------------------------------------------- cubes, pegs, pawns
@@ -247,7 +247,10 @@ def peg_marks(kit: Kit) -> list[tuple[float, float]]:
 def cube_parts(kit: Kit, king: bool = False) -> list[Part]:
     """One cube's parts: the box (cube_panels), a top ring (plain cubes) and four pegs."""
     t = kit.t("cube")
-    tag = "K" if king else "C"
+    what = "king" if king else "cube"
+    # What a person reads on each part: the piece, and how many of it one cube takes (front and
+    # back are one shape, wall A; left and right another, wall B).
+    walls = {"front": "wall A x2", "back": "wall A x2", "left": "wall B x2", "right": "wall B x2"}
     parts = []
     for panel in cube_panels(kit, king):
         part = panel.part(t, material="cube")
@@ -261,20 +264,25 @@ def cube_parts(kit: Kit, king: bool = False) -> list[Part]:
                 for ux, uy in ((1, 0), (0, 1), (-1, 0), (0, -1)):
                     part.score.append(LineString([(x + ux * (r + 0.3), y + uy * (r + 0.3)),
                                                   (x + ux * (r + 1.0), y + uy * (r + 1.0))]))
-            _label(part, f"{tag} OUT", c - 5, c + 1, 2.4)
+            # Two short lines between the pegs: which part, and which face goes down.
+            _label(part, f"{what} bottom", c - 6.5, c - 0.6, 2.2)
+            part.score += text_score_lines("face down", c - 5.5, c + 2.6, 2.2)
+            part.label = f"{what} bottom, face down"
         elif panel.name == "top" and king:
             crown = Polygon([(8, 21), (8, 11), (11.5, 15), (15, 9), (18.5, 15), (22, 11), (22, 21)])
             part.engrave.append(crown)
-            _label(part, "", 0, 0)
+            part.label = "king top"           # the crown says it
+        elif panel.name == "top":
+            _label(part, "cube top", t + 1.5, panel.h / 2 + 1, 2.4)
         else:
-            _label(part, f"{tag} {panel.name}", t + 1.5, panel.h / 2 + 1, 2.4)
+            _label(part, f"{what} {walls[panel.name]}", t + 1.5, panel.h / 2 + 1, 2.4)
         parts.append(part)
     if not king:
         ring = Part("ring", box(0, 0, kit.cube, kit.cube).difference(
             Point(kit.cube / 2, kit.cube / 2).buffer(kit.recess_d / 2, quad_segs=32)), material="ring")
-        parts.append(_label(ring, "RING", 2.5, 5, 2.2))
+        parts.append(_label(ring, "cube ring", 2.5, 5, 2.2))
     peg = Part("peg", Point(kit.peg_d / 2, kit.peg_d / 2).buffer(kit.peg_d / 2, quad_segs=16), material="peg",
-               quantity=4)
+               quantity=4, label="peg x4")   # too small to score a label on
     # The two perpendicular notches that ride the rails, engraved rail-height deep on the face down.
     notch = kit.rail_w + 0.3
     c = kit.peg_d / 2
@@ -302,7 +310,8 @@ def pawn_plates(kit: Kit, player: int) -> list[Part]:
     plates = []
     for k, (name, slot) in enumerate((("pawn A", box(D / 2 - t / 2, H / 2, D / 2 + t / 2, H + 1)),
                                       ("pawn B", box(D / 2 - t / 2, -1, D / 2 + t / 2, H / 2)))):
-        part = Part(f"{name} p{player}", profile.difference(slot), material="pawn")
+        part = Part(f"{name} p{player}", profile.difference(slot), material="pawn",
+                    label=f"{name.replace('pawn', 'pawn plate')}, player {player}")   # not scored: too small
         if player % 2 == 0:  # the second colour: heads engraved dark
             part.engrave = [Point(D / 2, head_y).buffer(head_r - 0.6, quad_segs=16).difference(slot)]
         plates.append(part)

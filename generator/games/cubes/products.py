@@ -7,6 +7,7 @@ from ...spec import Spec
 from .kit import kit_parts, load_kit
 from .paper import paper_board
 from .paper_pieces import add_paper_pieces
+from .referee import setup_position
 
 
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
@@ -22,7 +23,8 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
                           make="cut every material's sheets; assemble as the project README's Cubes kit says "
                                "(board: base, cup layer, rail layer, frame; cubes with rings and pegs; pawns)",
                           stock={k: m["name"] for k, m in kit.materials.items()})
-            add_board(paper_board(kit), plan, f"paper-board-{tag}", f"Cubes board, {kit.grid} x {kit.grid}", opts)
+            add_board(paper_board(kit, *setup_position(spec, four)), plan, f"paper-board-{tag}",
+                      f"Cubes board, {kit.grid} x {kit.grid}", opts)
             add_paper_pieces(spec, four, plan, opts)
             # The two-player and the four-player game are alternatives: the print list totals each.
             for rel in set(plan.products) - before:

@@ -8,6 +8,7 @@ rule. Everything that must survive the cut stays at least 5 mm inside the trim.
 from __future__ import annotations
 
 from ...draw import Drawing, PathBuilder, Rect, Style, compose, rotate, scale, translate
+from ...draw.drawing import text_block_height
 from ...draw.fonts import get_font
 from .deck import MilleBornesCard, MilleBornesDeck
 from .symbols import NUMBERED_SYMBOLS, SYMBOLS
@@ -61,15 +62,44 @@ def draw_face(card: MilleBornesCard, deck: MilleBornesDeck) -> Drawing:
     y = py + 55.0
     if cat.bar is not None and cat.key == "immunity":
         # The bar passes behind the text block, which stays plain for legibility.
-        d.rect(px + 1.2, y - 1.5, pw - 2.4, 19.0, Style(fill=cat.panel, stroke=cat.colour, width=0.35), r=1.5)
+        # As tall as its text: label, name (one line or two), rule, and a margin under it, which
+        # keeps it clear of the turned index below.
+        extra = (len(_name_lines(card.name, pw - 2 * PAD)) - 1) * (NAME_STEP - 1.0)
+        rule_h = text_block_height(card.rule, RULE_SIZE, pw - 2 * PAD - 2) if card.rule else 0.0
+        d.rect(px + 1.2, y - 1.5, pw - 2.4, 1.5 + 10.5 + extra + rule_h + 2.0,
+               Style(fill=cat.panel, stroke=cat.colour, width=0.35), r=1.5)
     label = cat.label.upper()
     if card.points:
         label += f"  ·  {card.points} POINTS"
     d.fit_text(x0, y, iw, 2.0, label, cat.ink, font="sans", max_size=3.0)
-    d.fit_text(x0, y + 3.6, iw, 3.8, card.name, deck.palette["black"], max_size=5.6)
+    lines = _name_lines(card.name, iw)
+    for k, line in enumerate(lines):
+        d.fit_text(x0, y + 3.6 + k * NAME_STEP, iw, 3.8 if len(lines) == 1 else 3.3, line, deck.palette["black"],
+                   max_size=NAME_SIZE)
     if card.rule:
-        d.text_block(x0 + 1, y + 10.5, iw - 2, card.rule, 2.45, deck.palette["black"], font="sans", align="centre")
+        # Under a two-line name the rule closes up a little (the name's second line has no caps).
+        d.text_block(x0 + 1, y + 10.5 + (len(lines) - 1) * (NAME_STEP - 1.0), iw - 2, card.rule, RULE_SIZE,
+                     deck.palette["black"], font="sans", align="centre")
     return d
+
+
+NAME_SIZE = 5.6    # mm: a card's name, as large as this where it fits
+NAME_STEP = 4.6    # mm from one line of a two-line name to the next
+RULE_SIZE = 2.45   # mm (6.9 pt): the one-line rule
+
+
+def _name_lines(name: str, width: float) -> list[str]:
+    """A name on one line, or on two balanced lines when one line would squeeze it to less than
+    four fifths of the others' size ("Ace of the steering wheel")."""
+    font = get_font("sans-bold")
+    cap = 3.8 / font.cap_height
+    if min(NAME_SIZE, cap, width / font.width(name, 1.0)) >= 0.8 * min(NAME_SIZE, cap):
+        return [name]
+    words = name.split()
+    splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    if not splits:
+        return [name]
+    return list(min(splits, key=lambda pair: max(font.width(t, 1.0) for t in pair)))
 
 
 def _progress_numeral(d: Drawing, card, deck, x, y, w) -> None:

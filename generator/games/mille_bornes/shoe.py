@@ -151,7 +151,7 @@ def base(s: Shoe) -> Part:
     holes += [box(n0, -1, n1, s.notch_d), box(n0, W - s.notch_d, n1, W + 1),
               box(-s.sagitta - 1, W / 2 - s.notch_w / 2, -s.sagitta + s.notch_d, W / 2 + s.notch_w / 2)]
     part = Part("base", outline.difference(unary_union(holes)), material="panels")
-    part.score = text_score_lines("BASE  reserve", s.a * 0.25, W / 2 + 1.5, 4) + \
+    part.score = text_score_lines("base: reserve", s.a * 0.2, W / 2 + 1.5, 4) + \
         text_score_lines("discard", s.a + t + s.a * 0.3, W / 2 + 1.5, 4)
     part.label = "base"
     return part
@@ -169,9 +169,10 @@ def long_wall_pieces(s: Shoe) -> list[Part]:
     parts = []
     for k, g in enumerate(pieces):
         name = "wall, reserve end" if k == 0 else "wall"
-        p = Part(name, g, material="panels", quantity=2, label=name)
+        label = "wall, reserve x2" if k == 0 else "long wall x2"
+        p = Part(name, g, material="panels", quantity=2, label=label)
         x0, _, x1, _ = g.bounds
-        p.score = text_score_lines("WALL" if k else "W", x0 + 3, H / 2, 3.5 if k else 2.5)
+        p.score = text_score_lines(label, x0 + (3 if k else 1.5), H / 2, 3.5 if k else 2.0)
         parts.append(p)
     return parts
 
@@ -183,7 +184,7 @@ def partition(s: Shoe) -> Part:
     tabs += [box(t + b, z0, 2 * t + b, z1) for z0, z1 in partition_side_tabs(s)]
     tabs += [box(y0, D, y1, D + t) for y0, y1 in partition_base_tabs(s)]
     p = Part("partition", unary_union([body] + tabs), material="panels", label="partition")
-    p.score = text_score_lines("PARTITION", t + 6, D / 2, 4)
+    p.score = text_score_lines("partition", t + 6, D / 2, 4)
     return p
 
 
@@ -214,9 +215,11 @@ def end_panel(s: Shoe, reserve: bool) -> list[Part]:
     for g in pieces:
         mine = [c for c in cuts if g.contains(c)]
         name = "end, reserve (half)" if reserve else "end, discard"
-        p = Part(name, g, material="panels", quantity=2 if reserve else 1, label=name, cuts=mine)
+        label = "reserve end x2" if reserve else "discard end"     # the reserve end is cut in two halves
+        p = Part(name, g, material="panels", quantity=2 if reserve else 1, label=label, cuts=mine)
         gx0 = g.bounds[0]
-        p.score = text_score_lines("END R" if reserve else "END D", gx0 + 1, 4.2, 3)
+        # In the top bridge, above the slits' ends (a label scored across the slits would weaken them).
+        p.score = text_score_lines(label, gx0 + s.hinge_margin, min(2.4, s.bridge - 0.4), min(2.0, s.bridge * 0.66))
         parts.append(p)
     return parts
 

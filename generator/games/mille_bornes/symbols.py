@@ -35,11 +35,13 @@ def traffic_light(d: Drawing, pal: Pal, bg: Colour, lit: str) -> None:
         # a visor over each lamp, as on a real signal head
         d.path(PathBuilder().arc(50, cy, 13.5, 180, 360).close(), _s(fill=pal["slate"]))
         if name == lit:
-            for k in range(12):
-                a = math.radians(k * 30)
-                if math.cos(a) > 0.5 or math.cos(a) < -0.5:
-                    d.line(50 + 15 * math.cos(a), cy + 15 * math.sin(a), 50 + 21 * math.cos(a),
-                           cy + 21 * math.sin(a), _s(stroke=colour, width=2.6))
+            # The glow: three rays a side, 25 degrees apart and all alike, each clear of the
+            # housing (it is 21 wide either side of the lamp), the same for any lamp lit.
+            for side in (0, 180):
+                for turn in (-25, 0, 25):
+                    a = math.radians(side + turn)
+                    d.line(50 + 25 * math.cos(a), cy + 25 * math.sin(a), 50 + 33 * math.cos(a),
+                           cy + 33 * math.sin(a), _s(stroke=colour, width=3.0))
             d.circle(50, cy, 10.5, _s(fill=colour))
             d.circle(46.5, cy - 3.5, 3, _s(fill=colour.mix(pal["white"], 0.6)))
         else:
@@ -107,23 +109,36 @@ def puncture_proof(d: Drawing, pal: Pal, bg: Colour) -> None:
 # ------------------------------------------------------------------ petrol
 
 def fuel_gauge_empty(d: Drawing, pal: Pal, bg: Colour) -> None:
-    cx, cy, r = 50, 62, 44
+    """A petrol gauge reading empty: each part in its own place and colour, so nothing merges
+    at the E end (the red zone on the rim, the E inside it, the black needle between)."""
+    cx, cy, r = 50, 60, 44
     d.path(PathBuilder().arc(cx, cy, r, 180, 360).close(), _s(fill=pal["white"], stroke=pal["black"], width=4))
-    d.path(PathBuilder().arc(cx, cy, r - 6, 180, 215).arc(cx, cy, r - 14, 215, 180).close(), _s(fill=pal["red"]))
-    for k in range(5):
-        a = math.radians(180 + 22.5 + k * 33.75)
+    # The red zone along the rim at the empty end: a band, not a wedge.
+    d.path(PathBuilder().arc(cx, cy, r - 4, 183, 213).arc(cx, cy, r - 12, 213, 183).close(), _s(fill=pal["red"]))
+    for k in range(5):   # the scale: quarter, half and three quarters long, eighths between
+        a = math.radians(225 + k * 22.5)
+        inner = r - (14 if k in (0, 2, 4) else 10)
         d.line(cx + (r - 4) * math.cos(a), cy + (r - 4) * math.sin(a),
-               cx + (r - 14) * math.cos(a), cy + (r - 14) * math.sin(a), _s(stroke=pal["black"], width=2.5))
-    d.text(16, cy - 4, "E", 13, pal["red"], align="centre")
-    d.text(84, cy - 4, "F", 13, pal["black"], align="centre")
-    a = math.radians(192)
-    d.line(cx, cy, cx + (r - 8) * math.cos(a), cy + (r - 8) * math.sin(a), _s(stroke=pal["red"], width=3.5))
-    d.circle(cx, cy, 6, _s(fill=pal["black"]))
-    # a little pump under the dial, crossed out: no petrol
-    d.rect(40, 72, 14, 20, _s(fill=pal["black"]), r=2)
-    d.rect(43, 75, 8, 5, _s(fill=pal["white"]))
-    d.polyline([(54, 76), (60, 80), (60, 90)], _s(stroke=pal["black"], width=2))
-    d.line(34, 94, 66, 70, _s(stroke=pal["red"], width=4))
+               cx + inner * math.cos(a), cy + inner * math.sin(a), _s(stroke=pal["black"], width=2.4, cap="butt"))
+    # E and F inside the dial, above the needle's path.
+    for letter, angle, colour in (("E", 216, pal["red"]), ("F", 324, pal["black"])):
+        a = math.radians(angle)
+        lx, ly = cx + 24 * math.cos(a), cy + 24 * math.sin(a)
+        d.text(lx, ly + 4.7, letter, 13, colour, align="centre")
+    a = math.radians(196)   # the needle rests in the red
+    d.path(PathBuilder().polygon([(cx + (r - 10) * math.cos(a), cy + (r - 10) * math.sin(a)),
+                                  (cx + 2.2 * math.cos(a + math.pi / 2), cy + 2.2 * math.sin(a + math.pi / 2)),
+                                  (cx - 6 * math.cos(a), cy - 6 * math.sin(a)),
+                                  (cx + 2.2 * math.cos(a - math.pi / 2), cy + 2.2 * math.sin(a - math.pi / 2))]),
+           _s(fill=pal["black"]))
+    d.circle(cx, cy, 5, _s(fill=pal["black"]))
+    d.circle(cx, cy, 1.8, _s(fill=pal["grey"]))
+    # Under the dial: a petrol pump, struck out in red.
+    d.rect(42, 70, 14, 24, _s(fill=pal["black"]), r=2)
+    d.rect(45, 73, 8, 6, _s(fill=pal["white"]), r=1)
+    d.rect(40, 92, 18, 4, _s(fill=pal["black"]), r=1)
+    d.path(PathBuilder().move(56, 75).line(61, 78).line(61, 88).line(58, 90), _s(stroke=pal["black"], width=2))
+    d.line(35, 97, 65, 69, _s(stroke=pal["red"], width=4.5))
 
 
 def petrol_pump(d: Drawing, pal: Pal, bg: Colour) -> None:
@@ -154,9 +169,10 @@ def jerrycan(d: Drawing, pal: Pal, bg: Colour) -> None:
 # ------------------------------------------------------------------ accident and repairs
 
 def _car(d: Drawing, pal: Pal, x, y, length, body: Colour, facing: int = 1):
-    """A small side-view car with its wheels on y; facing +1 right, -1 left."""
+    """A small side-view car whose wheels stand on the line y (they touch it, they do not float
+    over it); x is its left end; facing +1 right, -1 left. It is 0.41 * length tall."""
     k = length / 100
-    with d.group((facing * k, 0, 0, k, x + (length if facing < 0 else 0), y - 40 * k)):
+    with d.group((facing * k, 0, 0, k, x + (length if facing < 0 else 0), y - 41 * k)):
         d.rect(2, 14, 96, 18, _s(fill=body), r=6)
         d.polygon([(22, 15), (32, 0), (64, 0), (80, 15)], _s(fill=body))
         d.polygon([(28, 13), (35, 3), (48, 3), (48, 13)], _s(fill=pal["sky"]))
@@ -168,13 +184,15 @@ def _car(d: Drawing, pal: Pal, x, y, length, body: Colour, facing: int = 1):
 
 
 def crash(d: Drawing, pal: Pal, bg: Colour) -> None:
-    with d.group(rotate(-14, 28, 64)):
-        _car(d, pal, -2, 78, 52, pal["blue"], facing=1)
-    with d.group(rotate(12, 74, 64)):
-        _car(d, pal, 50, 80, 52, pal["green"], facing=-1)
-    d.polygon(_star(50, 46, 26, 12, 9, turn=8), _s(fill=pal["yellow"], stroke=pal["red"], width=2.5))
-    d.polygon(_star(50, 46, 12, 6, 7), _s(fill=pal["orange"]))
-    d.line(4, 92, 96, 92, _s(stroke=pal["grey"], width=2))
+    ground = 88
+    d.line(2, ground + 0.8, 98, ground + 0.8, _s(stroke=pal["grey"], width=1.6))
+    # Two cars nose to nose, each reared up on its back wheel, which stays on the road.
+    with d.group(rotate(-16, 2 + 24 * 0.5, ground)):
+        _car(d, pal, 2, ground, 50, pal["blue"], facing=1)
+    with d.group(rotate(16, 98 - 24 * 0.5, ground)):
+        _car(d, pal, 48, ground, 50, pal["green"], facing=-1)
+    d.polygon(_star(50, 50, 26, 12, 9, turn=8), _s(fill=pal["yellow"], stroke=pal["red"], width=2.5))
+    d.polygon(_star(50, 50, 12, 6, 7), _s(fill=pal["orange"]))
 
 
 def repairs(d: Drawing, pal: Pal, bg: Colour) -> None:
@@ -208,24 +226,29 @@ def _beacon(d: Drawing, pal: Pal, x, y, colour: Colour):
                _s(stroke=colour, width=1.8))
 
 
+GROUND = 84     # the road line under every vehicle: their wheels stand on it
+
+
 def _ground(d: Drawing, pal: Pal):
-    d.line(2, 84, 98, 84, _s(stroke=pal["grey"], width=1.6))
+    d.line(2, GROUND + 0.8, 98, GROUND + 0.8, _s(stroke=pal["grey"], width=1.6))
 
 
 def priority_vehicle(d: Drawing, pal: Pal, bg: Colour) -> None:
     _ground(d, pal)
-    _car(d, pal, 6, 75, 88, pal["blue"])
-    _beacon(d, pal, 47, 40, pal["blue"])
-    for k, yy in enumerate((52, 60, 68)):  # speed lines: it goes through
+    _car(d, pal, 6, GROUND, 88, pal["blue"])
+    roof = GROUND - 41 * 0.88
+    _beacon(d, pal, 47, roof + 0.5, pal["blue"])
+    for k, yy in enumerate((roof + 12, roof + 20, roof + 28)):  # speed lines: it goes through
         d.line(0, yy, 6 - k * 2, yy, _s(stroke=pal["grey"], width=2))
 
 
 def police_car(d: Drawing, pal: Pal, bg: Colour) -> None:
     _ground(d, pal)
-    _car(d, pal, 6, 75, 88, pal["black"])
-    d.rect(10, 56, 80, 7, _s(fill=pal["white"]))
-    d.fit_text(14, 57.2, 72, 4.6, "POLICE", pal["black"])
-    _beacon(d, pal, 48, 40, pal["blue"])
+    _car(d, pal, 6, GROUND, 88, pal["black"])
+    roof = GROUND - 41 * 0.88
+    d.rect(10, roof + 16, 80, 7, _s(fill=pal["white"]))
+    d.fit_text(14, roof + 17.2, 72, 4.6, "POLICE", pal["black"])
+    _beacon(d, pal, 48, roof + 0.5, pal["blue"])
 
 
 def ambulance(d: Drawing, pal: Pal, bg: Colour) -> None:

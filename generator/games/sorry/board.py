@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ...colour import Colour
 from ...draw import Drawing, Style
+from ...layout.marks import BOARD_BLEED
 from ...spec import Spec
 
 INWARD = [(0, 1), (-1, 0), (0, -1), (1, 0)]   # towards the centre from the top, right, bottom, left sides
@@ -90,7 +91,8 @@ def draw_board(spec: Spec) -> Drawing:
     size = g.per_side * q + 2 * margin
     ink, paper = pal.get("ink", Colour(rgb=(0, 0, 0))), pal.get("paper", Colour(rgb=(1, 1, 1)))
     out = Drawing(size, size)
-    out.rect(0, 0, size, size, Style(fill=pal.get("board", paper)))
+    bleed = BOARD_BLEED   # the background runs into the large-format page's bleed
+    out.rect(-bleed, -bleed, size + 2 * bleed, size + 2 * bleed, Style(fill=pal.get("board", paper)))
 
     def xy(col, row):
         return margin + col * q, margin + row * q

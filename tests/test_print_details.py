@@ -1,0 +1,366 @@
+"""Print details measured on what a build makes: the smallest text on every page of every PDF, the
+large-format boards' boxes and bleed, the numerals' contrast with their fields."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from conftest import ROOT
+from generator.units import PT_PER_MM
+
+MIN_TEXT_PT = 6.0       # nothing smaller than this is printed anywhere
+BOARD_BLEED_MM = 3.0    # a large-format board's bleed, as a card's
+IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _then(m, n):
+    """PDF matrices: m applied first, then n."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def _matrix(operands):
+    return tuple(float(v) for v in operands)
+
+
+def _shown(operand) -> str:
+    if isinstance(operand, list):
+        return "".join(str(x) for x in operand if not isinstance(x, (int, float)))
+    return str(operand)
+
+
+def text_runs(reader: PdfReader, stream, resources, ctm, cache: dict, out: list) -> None:
+    """Every string a content stream shows, as (size in pt on the page, text): the Tf size times
+    the scale of the text matrix and the current transformation matrix, through every form
+    XObject it draws (a card face is one form, placed on a page under a transform)."""
+    xobjects = resources.get_object().get("/XObject", {}) if resources is not None else {}
+    stack, tm, tlm, size, leading = [], IDENTITY, IDENTITY, 0.0, 0.0
+    for operands, op in ContentStream(stream, reader).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = _then(_matrix(operands), ctm)
+        elif op == b"BT":
+            tm = tlm = IDENTITY
+        elif op == b"Tf":
+            size = float(operands[1])
+        elif op == b"TL":
+            leading = float(operands[0])
+        elif op == b"Tm":
+            tm = tlm = _matrix(operands)
+        elif op in (b"Td", b"TD"):
+            tm = tlm = _then((1, 0, 0, 1, float(operands[0]), float(operands[1])), tlm)
+        elif op in (b"T*", b"'", b'"'):
+            tm = tlm = _then((1, 0, 0, 1, 0, -leading), tlm)
+        if op in (b"Tj", b"TJ", b"'", b'"'):
+            m = _then(tm, ctm)
+            # The em's height on the page: the text space's y axis through both matrices.
+            out.append((size * math.hypot(m[2], m[3]), _shown(operands[-1])))
+        elif op == b"Do":
+            ref = xobjects[operands[0]]
+            form = ref.get_object()
+            if form.get("/Subtype") != "/Form":
+                continue
+            full = _then(_matrix(form.get("/Matrix", IDENTITY)), ctm)
+            # A form's text sizes depend only on the linear part of its placement.
+            key = (getattr(ref, "idnum", id(form)), tuple(round(v, 6) for v in full[:4]))
+            if key not in cache:
+                runs: list = []
+                text_runs(reader, form, form.get("/Resources"), (*full[:4], 0.0, 0.0), cache, runs)
+                cache[key] = runs
+            out.extend(cache[key])
+
+
+def page_text_sizes(path: Path) -> list[tuple[int, float, str]]:
+    """(page number, size in pt, text) of every string shown in the PDF."""
+    reader = PdfReader(path)
+    cache: dict = {}
+    found = []
+    for n, page in enumerate(reader.pages, 1):
+        runs: list = []
+        text_runs(reader, page.get_contents(), page.get("/Resources"), IDENTITY, cache, runs)
+        found += [(n, size, text) for size, text in runs]
+    return found
+
+
+def all_pdfs(output: Path) -> list[Path]:
+    return sorted(output.rglob("*.pdf"))
+
+
+def test_the_measure_sees_forms_and_transforms(tmp_path):
+    """The measure itself: text drawn in a face (a form) scaled on the page, and rotated."""
+    from generator.colour import BLACK
+    from generator.draw import Drawing, compose, rotate, scale, translate
+    from generator.draw.pdf import PdfDocument
+    face = Drawing(20, 20)
+    face.text(1, 10, "small", 10 / PT_PER_MM, BLACK)          # 10 pt in the face
+    page = Drawing(100, 100)
+    page.place(face, compose(translate(10, 10), scale(0.5)))    # shown at 5 pt
+    page.place(face, compose(translate(50, 50), rotate(90)))     # turned: still 10 pt
+    page.text(5, 90, "big", 12 / PT_PER_MM, BLACK)
+    doc = PdfDocument(str(tmp_path / "t.pdf"))
+    doc.add_page(page)
+    doc.save()
+    sizes = sorted(round(s, 3) for _, s, _ in page_text_sizes(tmp_path / "t.pdf"))
+    assert sizes == [5.0, 10.0, 12.0]
+
+
+def test_no_text_under_6_pt_in_any_pdf(output):
+    pdfs = all_pdfs(output)
+    assert len(pdfs) >= 15, "the build made fewer PDFs than expected"
+    small = []
+    for pdf in pdfs:
+        sizes = page_text_sizes(pdf)
+        assert sizes, f"{pdf.name}: no text found (is the measure blind?)"
+        for page, size, text in sizes:
+            if size < MIN_TEXT_PT - 1e-6:
+                small.append(f"{pdf.relative_to(output)} p{page}: {size:.2f} pt {text[:40]!r}")
+    assert not small, f"{len(small)} strings under {MIN_TEXT_PT} pt:\n" + "\n".join(sorted(set(small))[:40])
+
+
+def _box(b):
+    return [float(v) for v in b]
+
+
+def test_large_boards_have_bleed_trim_and_bleed_boxes(output):
+    larges = sorted(output.rglob("*-large.pdf"))
+    assert len(larges) >= 4
+    k = PT_PER_MM
+    for pdf in larges:
+        page = PdfReader(pdf).pages[0]
+        tx0, ty0, tx1, ty1 = _box(page.trimbox)
+        bx0, by0, bx1, by1 = _box(page.bleedbox)
+        assert (tx0 - bx0, ty0 - by0, bx1 - tx1, by1 - ty1) == pytest.approx([BOARD_BLEED_MM * k] * 4, abs=0.01), pdf.name
+        assert _box(page.mediabox) == pytest.approx([bx0, by0, bx1, by1], abs=0.01), pdf.name
+
+
+def test_large_boards_art_runs_into_the_bleed(output, tmp_path):
+    """The bleed is the board's own edge carried on: each strip of bleed looks like the strip of
+    board just inside the trim (a white bleed round a tinted board would show at a cut)."""
+    import subprocess
+
+    import numpy as np
+    from PIL import Image
+
+    from conftest import need
+    dpi = 60
+    px = dpi / 25.4
+    for pdf in sorted(output.rglob("*-large.pdf")):
+        stem = tmp_path / pdf.stem
+        subprocess.run([need("pdftoppm"), "-r", str(dpi), "-png", "-singlefile", str(pdf), str(stem)], check=True)
+        im = np.asarray(Image.open(f"{stem}.png").convert("RGB"), dtype=float)
+        h, w, _ = im.shape
+        b = BOARD_BLEED_MM * px
+        outer, inner = int(b * 0.5), int(b + 0.8 * px)       # a pixel in the bleed, one inside the trim
+        lo = int(b + 4 * px)                                   # along each edge, away from the corners
+        strips = [(im[lo:h - lo, outer], im[lo:h - lo, inner]), (im[lo:h - lo, w - 1 - outer], im[lo:h - lo, w - 1 - inner]),
+                  (im[outer, lo:w - lo], im[inner, lo:w - lo]), (im[h - 1 - outer, lo:w - lo], im[h - 1 - inner, lo:w - lo])]
+        for bleed, edge in strips:
+            assert np.abs(bleed - edge).mean() < 6, f"{pdf.name}: the bleed does not carry the board's edge on"
+
+
+def _walk(group, m=IDENTITY):
+    """Every drawn item of a Drawing's group with its transform to the drawing."""
+    from generator.draw import compose
+    m = compose(m, group.transform)
+    for item in group.items:
+        if hasattr(item, "items"):
+            yield from _walk(item, m)
+        else:
+            yield item, m
+
+
+def _inside(item, m, x, y) -> bool:
+    """Whether the page point (x, y) lies in a filled Rect or Ellipse drawn under transform m
+    (translations and quarter turns: enough for card faces)."""
+    from generator.draw import Ellipse, Rect
+    a, b, c, d, e, f = m
+    det = a * d - b * c
+    u, v = ((x - e) * d - (y - f) * c) / det, ((y - f) * a - (x - e) * b) / det
+    if isinstance(item, Rect):
+        return item.x <= u <= item.x + item.w and item.y <= v <= item.y + item.h
+    if isinstance(item, Ellipse):
+        return ((u - item.cx) / item.rx) ** 2 + ((v - item.cy) / item.ry) ** 2 <= 1
+    return False
+
+
+@pytest.mark.parametrize("spec", ["decks/continuo.yaml", "decks/count_continuo.yaml"])
+def test_every_numeral_stands_out_from_its_field(spec):
+    """Count continuo's numbers: each colour's ink against its field, from the palette (WCAG 2
+    contrast, at least 4.5:1), and on the faces as drawn: every number against what lies under
+    its middle (the last filled shape drawn there before it)."""
+    from generator.colour import contrast_ratio
+    from generator.draw import Ellipse, Rect, Text, apply
+    from generator.games.continuo.deck import load_deck
+    from generator.games.continuo.faces import draw_example, draw_tile
+    from generator.spec import load_spec
+    deck = load_deck(load_spec(ROOT / spec))
+    for c in deck.colours.values():
+        assert contrast_ratio(c.ink, c.colour) >= 4.5, f"{c.name}: {contrast_ratio(c.ink, c.colour):.2f}:1"
+    fields = {c.colour for c in deck.colours.values()}
+    in_compartments = 0
+    for face in [draw_tile(deck, i, t) for i, t in enumerate(deck.tiles, 1)] + [draw_example(deck)]:
+        drawn = []
+        for it, m in _walk(face.root):
+            if isinstance(it, (Rect, Ellipse)) and it.style.fill is not None:
+                drawn.append((it, m))
+            elif isinstance(it, Text) and any(ch.isdigit() for ch in it.text):
+                x, y = apply(m, it.x + it.font.width(it.text, it.size) / 2, it.y - it.size * it.font.cap_height / 2)
+                under = [shape for shape, sm in drawn if _inside(shape, sm, x, y)][-1]
+                ratio = contrast_ratio(it.fill, under.style.fill)
+                assert ratio >= 4.5, f"{it.text!r} in {it.fill.hex()} on {under.style.fill.hex()}: {ratio:.2f}:1"
+                in_compartments += under.style.fill in fields
+    assert (in_compartments > 0) == (deck.variant == "count-continuo")
+
+
+def test_a_numeral_ink_that_would_not_show_is_refused(tmp_path):
+    from generator.errors import SpecError
+    from generator.games.continuo.deck import load_deck
+    from generator.spec import load_spec
+    text = (ROOT / "decks" / "continuo.yaml").read_text()
+    bad = text.replace('number: 4, ink: "#101010"', 'number: 4, ink: "#ffffff"')
+    assert bad != text
+    (tmp_path / "continuo.yaml").write_text(bad)
+    with pytest.raises(SpecError) as err:
+        load_deck(load_spec(tmp_path / "continuo.yaml"))
+    line = next(i for i, l in enumerate(bad.splitlines(), 1) if 'ink: "#ffffff"}' in l and "yellow" in l)
+    assert f":{line}: colours.Y.ink: " in str(err.value) and "contrast of 1.7:1" in str(err.value)
+
+
+def test_capitals_map_names_are_6_pt_and_clear_of_each_other():
+    """Every capital's name on the map at the board's label size (6 pt or more), none touching
+    another name or any marker, each within reach of its own marker."""
+    from generator.games.capitals.board import marker_places, place_labels
+    from generator.games.capitals.data import load_board
+    from generator.spec import load_spec
+    wm = load_board(load_spec(ROOT / "boards" / "capitals_world_map.yaml"))
+    assert wm.label_size * 72 / 25.4 >= MIN_TEXT_PT
+    markers = [(c, mx, my, r, where) for (row, col), sites in sorted(wm.sites.items())
+               for c, (mx, my, r, where) in zip(sites, marker_places(wm, row, col, sites))]
+    labels = place_labels(wm, markers)
+    assert len(labels) == len(markers) == 117
+
+    def apart(a, b):
+        return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            assert apart(a.box, b.box), f"{a.text} and {b.text} overlap"
+        for c, mx, my, r, _ in markers:
+            assert apart(a.box, (mx - r, my - r, mx + r, my + r)), f"{a.text} covers the marker of {c.capital}"
+    for label, (c, mx, my, r, _) in zip(labels, markers):
+        nx, ny = min(max(mx, label.box[0]), label.box[2]), min(max(my, label.box[1]), label.box[3])
+        assert math.hypot(nx - mx, ny - my) <= r + 13, f"{c.capital}'s name is far from its marker"
+
+
+# Flags whose emblem was once a plain disc or bar: each now draws it (path, wreath or taeguk).
+EMBLEMS = ["Afghanistan", "Albania", "Bhutan", "Bulgaria", "Canada", "Ceylon", "Ecuador", "Germany, East",
+           "Guatemala", "Iran", "Korea, South", "Laos", "Lebanon", "Liechtenstein", "Mexico", "Mongolia",
+           "Portugal", "Rumania", "Saudi Arabia", "U.S.S.R.", "United Nations", "Vatican City", "Yemen"]
+
+
+def test_capitals_flags_draw_their_emblems():
+    from generator.games.capitals.data import load_deck
+    from generator.games.capitals.flags import VOCABULARY
+    from generator.spec import load_spec
+    deck = load_deck(load_spec(ROOT / "decks" / "capitals_1961.yaml"), None)
+    by_name = {c.name: c for c in deck.countries}
+    for name in EMBLEMS:
+        shapes = [next(k for k in el if k in VOCABULARY) for el in by_name[name].flag]
+        assert {"path", "wreath", "taeguk"} & set(shapes), f"{name}: no emblem drawn"
+    for c in deck.countries:   # no note still says an emblem is a stand-in disc or bar
+        assert "drawn as a" not in (c.note or ""), f"{c.name}: {c.note}"
+
+
+@pytest.mark.parametrize("element, field, message", [
+    ('{path: white, d: "M0 0 X 5", x: 0.5, y: 0.5, size: 0.3}', "d", "a path holds only"),
+    ('{path: white, d: "L0 0 5 5", x: 0.5, y: 0.5, size: 0.3}', "d", "starts with M"),
+    ('{wreath: white, x: 0.5, y: 0.5, r: 0.3, leaves: 5000}', "leaves", "a whole number from 1 to 60"),
+    ('{path: white, d: "M0 0 L5 5", x: 0.5, y: 1.0e+9, size: 0.3}', "y", "numbers from"),
+    ('{path: white, d: "M0 0 L5 5", x: 0.5, y: "high", size: 0.3}', "y", "a number"),
+    ('{path: white, d: "M0 0 L5 5", x: 0.5, y: 0.5, size: 0.3, mirror: "yes"}', "mirror", "true or false"),
+])
+def test_a_bad_emblem_is_a_spec_error_at_its_line(tmp_path, element, field, message):
+    import shutil
+    from generator.errors import SpecError
+    from generator.games.capitals.data import load_deck
+    from generator.spec import load_spec
+    shutil.copytree(ROOT / "boards", tmp_path / "boards")
+    (tmp_path / "decks").mkdir()
+    text = (ROOT / "decks" / "capitals_1961.yaml").read_text()
+    old = "flag: [{hbands: [red, white, red]}]}"       # Austria's
+    assert old in text
+    bad = text.replace(old, f"flag: [{{hbands: [red, white, red]}},\n            {element}]}}", 1)
+    (tmp_path / "decks" / "capitals_1961.yaml").write_text(bad)
+    with pytest.raises(SpecError) as err:
+        load_deck(load_spec(tmp_path / "decks" / "capitals_1961.yaml"), None)
+    line = bad.splitlines().index(f"            {element}]}}") + 1
+    assert f":{line}: " in str(err.value) and f".flag[1].{field}: " in str(err.value) and message in str(err.value)
+
+
+def test_capitals_name_clears_the_word_under_it():
+    """On every card the capital's lowest point (the J of REYKJAVIK) stays above "CAPITAL"."""
+    from generator.draw import Text
+    from generator.games.capitals.data import load_deck
+    from generator.games.capitals.faces import _descent, draw_face
+    from generator.spec import load_spec
+    deck = load_deck(load_spec(ROOT / "decks" / "capitals_1961.yaml"), None)
+    for c in deck.countries:
+        texts = [it for it, _ in _walk(draw_face(deck, c).root) if isinstance(it, Text)]
+        name = next(t for t in texts if t.text == c.capital.upper())
+        label = next(t for t in texts if t.text == "CAPITAL")
+        lowest = name.y + _descent(name.text, "sans-bold", name.size)
+        assert label.y - label.size * label.font.cap_height - lowest >= 0.3, c.capital
+
+
+def _wheel_bottoms_and_road(symbol):
+    """The lowest points of a symbol's wheels (black discs) and the top of its road line."""
+    from generator.draw import Drawing, Ellipse, Path, apply
+    from generator.games.mille_bornes.deck import load_deck
+    from generator.games.mille_bornes.symbols import SYMBOLS
+    from generator.spec import load_spec
+    pal = load_deck(load_spec(ROOT / "decks" / "mille_bornes.yaml")).palette
+    d = Drawing(100, 100)
+    SYMBOLS[symbol](d, pal, pal["white"])
+    bottoms, road = [], None
+    for it, m in _walk(d.root):
+        if isinstance(it, Ellipse) and it.style.fill == pal["black"] and it.rx > 3:
+            k = math.hypot(m[0], m[1])
+            bottoms.append(apply(m, it.cx, it.cy)[1] + it.rx * k)
+        elif isinstance(it, Path) and it.style.stroke == pal["grey"] and len(it.ops) == 2 and \
+                it.ops[0][2] == it.ops[1][2] and it.ops[1][1] - it.ops[0][1] > 80:
+            road = it.ops[0][2] - it.style.width / 2
+    return sorted(bottoms), road
+
+
+@pytest.mark.parametrize("symbol", ["priority-vehicle", "police-car", "ambulance", "fire-engine",
+                                    "breakdown-truck", "garbage-truck", "crash"])
+def test_mille_bornes_vehicles_stand_on_the_road(symbol):
+    bottoms, road = _wheel_bottoms_and_road(symbol)
+    assert road is not None and len(bottoms) >= 2
+    assert all(b <= road + 1.0 for b in bottoms), f"a wheel sinks through the road: {bottoms} vs {road}"
+    # Two wheels at least touch the road (in the crash, each car's back wheel).
+    assert sum(1 for b in bottoms if abs(b - road) <= 1.0) >= 2, f"wheels {bottoms} float over the road at {road}"
+
+
+def test_sorry_faces_use_their_height():
+    """The marking large (a cap height of 20 mm or more) and the rule set at 7.4 pt or more in the
+    lower half of the card: the face is legible across a table, its bottom not left empty."""
+    from generator.draw import Text
+    from generator.games.sorry.deck import draw_face, load_deck
+    from generator.spec import load_spec
+    deck = load_deck(load_spec(ROOT / "decks" / "sorry.yaml"))
+    H = deck.size.height
+    for card in deck.cards:
+        texts = [it for it, m in _walk(draw_face(deck, card).root) if isinstance(it, Text) and m == IDENTITY]
+        big = max(texts, key=lambda t: t.size)
+        assert big.size * big.font.cap_height >= (20 if card["marking"] != "Sorry" else 8)
+        rule = [t for t in texts if t.size < 5 and t.y > H / 2]
+        assert rule and min(t.size for t in rule) * 72 / 25.4 >= 7.4
+        assert max(t.y for t in rule) > 0.75 * H, f"{card['marking']}: the rule leaves the bottom empty"
