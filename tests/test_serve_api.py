@@ -384,7 +384,6 @@ def test_the_serve_command(folder):
     import re
     import signal
     import subprocess
-    import time
     import urllib.request
     bad = run_pnp("serve", "--dir", folder / "nothing")
     assert bad.returncode == 2 and bad.stderr.startswith("pnp: --dir ")

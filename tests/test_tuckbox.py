@@ -15,10 +15,10 @@ from fuzzing import run_cli
 from generator.colour import Colour
 from generator.draw import Drawing, Group, Text
 from generator.layout.cards import CardSize, LayoutError
-from generator.layout.tuckbox import (BLEED, EDGE, MIN_TEXT, BoxArt, BoxSettings, TuckBox, box_nets, box_settings,
+from generator.layout.tuckbox import (EDGE, MIN_TEXT, BoxArt, BoxSettings, TuckBox, box_nets, box_settings,
                                       cut_parts, deck_box, plan_print, print_pages)
 from generator.spec import load_spec
-from generator.units import PAPER_SIZES, pt
+from generator.units import pt
 
 POKER = CardSize(63, 88, 3)
 # Every deck we ship: (game folder, file stem, cards in the deck).
