@@ -348,3 +348,11 @@ def test_spec_errors_name_the_right_line_when_aliases_are_used():
     assert data["c"] == {"b": 1} and lines[("c",)] == 2 and lines[("d", 1)] == 3
     with pytest.raises(SpecError, match="names no anchor"):
         parse_yaml("a: &x [*x]\n", "f")
+
+
+def test_a_palette_missing_a_colour_the_drawing_needs(project):
+    """Found by fuzzing: the map's palette without `ink` stopped the build mid-drawing."""
+    edit(project / "boards" / "capitals_world_map.yaml", "  ink:", "  inky:")
+    code, _, err, _ = run_cli(["validate", "boards/capitals_world_map.yaml"], project)
+    assert code == 1 and err.startswith("boards/capitals_world_map.yaml:") and "palette: " in err \
+        and "ink" in err, err

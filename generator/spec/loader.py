@@ -56,6 +56,18 @@ class Spec:
     def error(self, path: PathKey, message: str) -> SpecError:
         return SpecError(self.file, self.line(path), format_field(path), message)
 
+    def palette(self, needs: tuple[str, ...] = (), path: PathKey = ("palette",)) -> dict[str, Colour]:
+        """The spec's palette (name -> colour), with the names the drawing code needs checked
+        present: a missing one is the spec's error at its palette line, not a failure mid-drawing."""
+        node = self.data
+        for part in path:
+            node = node[part]
+        pal = {k: self.colour(tuple(path) + (k,)) for k in node}
+        missing = [n for n in needs if n not in pal]
+        if missing:
+            raise self.error(tuple(path), f"the drawings need these colours here: {', '.join(missing)}")
+        return pal
+
     def colour(self, path: PathKey, palette: dict[str, Colour] | None = None) -> Colour:
         """The colour at path (a literal or a palette name), or an error naming its line."""
         value = self.data

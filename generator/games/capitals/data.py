@@ -98,7 +98,7 @@ def load_deck(spec: Spec, projection: Projection | None = None) -> Deck:
     d = spec.data
     if projection is None:
         projection = load_projection(load_related(spec, "board"))
-    pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
+    pal = spec.palette(needs=("ink", "paper", "frame", "special"))
     flag_colours = {k: spec.colour(("flag_colours", k)) for k in d["flag_colours"]}
     brackets = []
     for i, b in enumerate(d["population_brackets"]):
@@ -229,7 +229,7 @@ def load_board(spec: Spec) -> WorldMap:
             raise spec.error(("anchor",), f"{anchor['capital']} falls in {found[0].coords}, not "
                                           f"{square_name(*want)}: change the projection")
     land = load_land(spec)
-    pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
+    pal = spec.palette(needs=("ink", "paper", "frame", "sea", "land", "coast", "grid"))
     m = d["marker"]
     if m["label_size"] < MIN_LABEL_MM:
         raise spec.error(("marker", "label_size"), f"names under 6 pt ({MIN_LABEL_MM:.2f} mm) are too small to read")

@@ -28,7 +28,7 @@ class SorryDeck:
 
 def load_deck(spec: Spec) -> SorryDeck:
     d = spec.data
-    pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
+    pal = spec.palette(needs=("paper", "ink", "red"))
     face = {k: spec.colour(("face", k), pal) for k in d.get("face", {})}
     back = {k: spec.colour(("back", k), pal) for k in ("colour", "ink")}
     back["title"] = d["back"]["title"]
