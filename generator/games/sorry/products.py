@@ -1,4 +1,4 @@
-"""What a Sorry build makes: the pack's print products and the board's."""
+"""What a Sorry build makes: the rules sheet, the pack's print products and the board's."""
 from __future__ import annotations
 
 from ...build import BuildOptions, add_board, add_decks, stem_of
@@ -12,5 +12,9 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
     decks = [s for s in specs.values() if s.kind == "sorry-deck"]
     add_decks(decks, deck_art, plan, opts)
     for spec in specs.values():
+        if spec.kind == "sorry-rules":
+            from ...layout.rules_sheet import add_rules_sheet
+            from .rules_sheet import sheet_game
+            add_rules_sheet(spec, sheet_game(spec), plan, opts)
         if spec.kind == "sorry-board":
             add_board(draw_board(spec), plan, f"{stem_of(spec)}-board", f"{spec.data['title']} board", opts)
