@@ -311,10 +311,22 @@ def table_flowable(b: Table, width: float, t: Typography) -> Flowable:
             runs = tuple(Run(x.text, BOLD_FONTS[x.font]) for x in row[c]) if (b.header and r == 0) else row[c]
             fonts.append(sum(text_width(x.text, x.font, t.body) for x in runs))
         return max(fonts) + 2 * pad
-    widths = [0.0] + [natural(c) for c in range(1, ncol)]
-    widths[0] = width - sum(widths[1:])
-    if widths[0] < width * 0.3:
-        raise LayoutError("a table too wide for a column (its first column would be under a third of it)", b.line)
+    def longest_word(c):
+        return max(text_width(w, x.font, t.body) for row in b.rows for x in row[c] for w in x.text.split() or [""]) \
+            + 2 * pad
+    nat = [natural(c) for c in range(ncol)]
+    if sum(nat[1:]) + width * 0.3 <= width:
+        # The first column takes what the others leave, and wraps if it must.
+        widths = [width - sum(nat[1:])] + nat[1:]
+    else:
+        # Every column wraps, each as wide as its share of the natural widths allows.
+        least = [longest_word(c) for c in range(ncol)]
+        if sum(least) > width:
+            raise LayoutError("a table too wide for a column, even with every cell wrapped", b.line)
+        widths = [max(least[c], width * nat[c] / sum(nat)) for c in range(ncol)]
+        over = sum(widths) - width
+        spare = [widths[c] - least[c] for c in range(ncol)]
+        widths = [widths[c] - over * spare[c] / sum(spare) if sum(spare) else widths[c] for c in range(ncol)]
     rows = []
     for r, row in enumerate(b.rows):
         bold = b.header and r == 0
