@@ -1,4 +1,5 @@
-"""What a Continuo build makes: the tiles as a deck, with the rules and scoring-example cards."""
+"""What a Continuo build makes: the rules sheet, and the tiles as a deck with the rules and
+scoring-example cards."""
 from __future__ import annotations
 
 from ...build import BuildOptions, DeckArt, add_decks, stem_of
@@ -21,4 +22,9 @@ def deck_art(spec: Spec) -> DeckArt:
 
 
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
-    add_decks(specs.values(), deck_art, plan, opts)
+    add_decks([s for s in specs.values() if s.kind == "continuo-deck"], deck_art, plan, opts)
+    for spec in specs.values():
+        if spec.kind == "continuo-rules":
+            from ...layout.rules_sheet import add_rules_sheet
+            from .rules_sheet import sheet_game
+            add_rules_sheet(spec, sheet_game(spec), plan, opts)
