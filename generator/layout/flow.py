@@ -454,7 +454,9 @@ def _min_head(part: Part) -> float:
 
 
 def _gap(part: Part, column_empty: bool) -> float:
-    return 0.0 if column_empty or part.continued else part.flow.space_before
+    """The space above a part: none at the top of a column. The rest of a split paragraph is at the
+    top of a column, unless a diagram that waited for this column stands above it."""
+    return 0.0 if column_empty else part.flow.space_before
 
 
 def _split(part: Part, room: float) -> int | None:

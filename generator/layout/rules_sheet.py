@@ -172,34 +172,60 @@ def load_rules_sheet(spec: Spec, game: SheetGame) -> RulesSheet:
 
 # ---------------------------------------------------------------- diagrams: a game's drawing, legible
 
-def legible(root: Group, scale: float, min_pt: float = MIN_TEXT_PT) -> Group:
+def _bbox(item) -> tuple[float, float, float, float] | None:
+    """An item's extent in its own coordinates (None for a group: not culled)."""
+    from ..draw import Ellipse, Path, Rect
+    if isinstance(item, Rect):
+        return item.x, item.y, item.x + item.w, item.y + item.h
+    if isinstance(item, Ellipse):
+        return item.cx - item.rx, item.cy - item.ry, item.cx + item.rx, item.cy + item.ry
+    if isinstance(item, Path):
+        xs = [v for op in item.ops for v in op[1::2]]
+        ys = [v for op in item.ops for v in op[2::2]]
+        return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+    if isinstance(item, Text):
+        return item.x, item.y - item.size, item.x + item.size * max(1, len(item.text)), item.y + item.size * 0.3
+    return None
+
+
+def legible(root: Group, scale: float, min_pt: float = MIN_TEXT_PT, window=None) -> Group:
     """A copy of a drawing's display list in which text that would print smaller than min_pt at
     this scale is left out (a board's division numbers at a third of their size are a grey smudge,
-    and the sheet promises nothing under 6 pt). Shapes are kept as they are."""
+    and the sheet promises nothing under 6 pt). Shapes are kept as they are. With a window
+    (x0, y0, x1, y1 in the drawing's own mm), what lies wholly outside it at the top level is
+    left out too (a corner of a world map need not carry the whole world)."""
     limit = pt(min_pt)
 
-    def walk(g: Group, k: float) -> Group:
+    def outside(it) -> bool:
+        box = _bbox(it) if window else None
+        return box is not None and (box[2] < window[0] or box[0] > window[2] or box[3] < window[1]
+                                    or box[1] > window[3])
+
+    def walk(g: Group, k: float, top: bool) -> Group:
         a, b, c, d, _, _ = g.transform
         k = k * math.sqrt(abs(a * d - b * c))
         items = []
         for it in g.items:
+            if top and outside(it):
+                continue
             if isinstance(it, Group):
-                items.append(walk(it, k))
+                items.append(walk(it, k, False))
             elif isinstance(it, Text):
                 if it.size * k >= limit - 1e-9:
                     items.append(it)
             else:
                 items.append(it)
         return Group(items, g.transform, g.clip, g.name)
-    return walk(root, scale)
+    return walk(root, scale, True)
 
 
-def place_legible(d: Drawing, art: Drawing, transform, clip=None, min_pt: float = MIN_TEXT_PT) -> None:
+def place_legible(d: Drawing, art: Drawing, transform, clip=None, min_pt: float = MIN_TEXT_PT,
+                  window=None) -> None:
     """Place a game drawing in a diagram under `transform` (which scales it), without its text
-    under min_pt."""
+    under min_pt (and, given a window, without what lies outside it)."""
     a, b, c, dd, _, _ = transform
     scale = math.sqrt(abs(a * dd - b * c))
-    d.add(Group([legible(art.root, scale, min_pt)], transform, clip))
+    d.add(Group([legible(art.root, scale, min_pt, window)], transform, clip))
 
 
 # ---------------------------------------------------------------- the pages
