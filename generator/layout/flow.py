@@ -10,7 +10,9 @@ Columns are filled in order. The rules a typographer would ask for:
   diagram, table or note), so a column never ends on a heading;
 - no widows or orphans: a paragraph or list item is split only with two lines or more on each side;
 - a diagram, a table and a note are never split; a diagram that does not fit what is left of a
-  column waits for the next, and the text after it (up to the next heading) fills the space;
+  column goes to the top of the next one while the text after it (up to the next diagram) fills
+  this one, or, if the column so far holds only its own section's text, to the top of this one,
+  whichever leaves less of the column empty; diagrams keep their order;
 - a full column is justified top to bottom (the space between blocks grows, a little), so column
   feet line up; the last page's columns are balanced (the shortest height that holds the rest).
 Everything here is deterministic: the same text gives the same pages, byte for byte.
@@ -18,6 +20,7 @@ Everything here is deterministic: the same text gives the same pages, byte for b
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Callable
 
 from ..colour import Colour
@@ -41,8 +44,15 @@ class LayoutError(ValueError):
 
 # ---------------------------------------------------------------- measuring and breaking lines
 
+@lru_cache(maxsize=1 << 16)
+def _unit_width(text: str, font: str) -> float:
+    return get_font(font).width(text.replace(NBSP, " "), 1.0)
+
+
 def text_width(text: str, font: str, size: float) -> float:
-    return get_font(font).width(text.replace(NBSP, " "), size)
+    """The advance width of text at size (mm), as every backend draws it (words are measured many
+    times while a sheet's body size is chosen: each is measured once)."""
+    return _unit_width(text, font) * size
 
 
 @dataclass(frozen=True)
@@ -336,28 +346,39 @@ def table_flowable(b: Table, width: float, t: Typography) -> Flowable:
             cells.append(break_lines(runs, widths[c] - 2 * pad, t.body) or [Line((), 0.0)])
         rows.append(cells)
     row_h = [max(len(c) for c in cells) * t.leading + pad * 0.6 for cells in rows]
-    height = sum(row_h)
+    last = len(rows) - 1
 
-    def draw(d, x, y):
-        yy = y
-        for r, cells in enumerate(rows):
-            if (b.header and r == 0):
-                d.rect(x, yy, width, row_h[r], Style(fill=t.tint))
+    # One piece a row, so a long table may break between rows (two rows at least each side).
+    def row_piece(r, cells):
+        def draw(d, x, y):
+            if b.header and r == 0:
+                d.rect(x, y, width, row_h[r], Style(fill=t.tint))
             elif (r % 2 == 0) == b.header:
-                d.rect(x, yy, width, row_h[r], Style(fill=t.tint.mix(Colour(rgb=(1, 1, 1)), 0.55)))
+                d.rect(x, y, width, row_h[r], Style(fill=t.tint.mix(Colour(rgb=(1, 1, 1)), 0.55)))
             xx = x
             for c, lines in enumerate(cells):
                 for k, ln in enumerate(lines):
-                    base = _baseline(yy + pad * 0.3 + k * t.leading, t.leading, t.body)
+                    base = _baseline(y + pad * 0.3 + k * t.leading, t.leading, t.body)
                     draw_line(d, ln, xx + pad, base, t.body, t.ink, align=b.align[c], width=widths[c] - 2 * pad)
                 xx += widths[c]
-            yy += row_h[r]
-        rule = Style(stroke=t.accent, width=0.3, cap="butt")
-        d.line(x, y, x + width, y, rule)
-        d.line(x, y + height, x + width, y + height, rule)
-        if b.header:
-            d.line(x, y + row_h[0], x + width, y + row_h[0], Style(stroke=t.ink, width=0.2, cap="butt"))
-    return Flowable("table", [Piece(height, draw)], t.paragraph_gap * 1.6, b.line)
+            rule = Style(stroke=t.accent, width=0.3, cap="butt")
+            if r == 0:
+                d.line(x, y, x + width, y, rule)
+            if r == last:
+                d.line(x, y + row_h[r], x + width, y + row_h[r], rule)
+            elif b.header and r == 0:
+                d.line(x, y + row_h[0], x + width, y + row_h[0], Style(stroke=t.ink, width=0.2, cap="butt"))
+        return Piece(row_h[r], draw)
+    pieces = [row_piece(r, cells) for r, cells in enumerate(rows)]
+    # A header row stays with the rows under it.
+    if b.header and len(pieces) > 1:
+        head, first = pieces[0], pieces[1]
+
+        def both(d, x, y):
+            head.draw(d, x, y)
+            first.draw(d, x, y + head.height)
+        pieces[:2] = [Piece(head.height + first.height, both)]
+    return Flowable("table", pieces, t.paragraph_gap * 1.6, b.line, splittable=True)
 
 
 def figure_flowable(b: Figure, art: Drawing, width: float, t: Typography) -> Flowable:
@@ -478,8 +499,8 @@ def fill_column(queue: list[Part], capacity: float, top_float: bool = True, stop
 
     A diagram that does not fit what is left of the column goes either to the top of the next
     column (the text after it, up to the next heading or diagram, filling this one) or, if that
-    leaves less of this column empty, to the top of this one (top_float), provided the diagram's
-    own section (its heading) still starts in this column. `started`: the column already holds
+    leaves less of this column empty, to the top of this one (top_float), provided the column so
+    far holds only the text of the diagram's own section. `started`: the column already holds
     something above (the gap before the first part is kept); `stop_at_figure`: end at a diagram."""
     col = Column()
     q = list(queue)
@@ -509,13 +530,21 @@ def fill_column(queue: list[Part], capacity: float, top_float: bool = True, stop
             if top_float:
                 i = next(k for k, p in enumerate(queue) if p is part)
                 alt, alt_q = fill_column([part] + queue[:i] + queue[i + 1:], capacity, top_float=False)
-                heads = [p for p in queue[:i] if p.flow.kind == "heading"]
-                own_section_here = not heads or any(p.part is heads[-1] for p in alt.placed)
-                if alt.placed and alt.placed[0].part is part and own_section_here \
-                        and alt.height > fwd.height + 1.0:
+                # Only within its own section: nothing above it in this column but the text of the
+                # section it belongs to (no heading, no other diagram, which keeps diagrams in order).
+                same_section = not any(p.flow.kind in ("heading", "figure") for p in queue[:i])
+                if same_section and alt.placed and alt.placed[0].part is part and alt.height > fwd.height + 1.0:
                     return alt, alt_q
             return fwd, fwd_q
         if not (col.placed or started):
+            if f.splittable and part.end - part.start > 1:
+                # Taller than a whole column and no split keeps two lines each side: split anyway.
+                k = next((k for k in range(part.end - part.start - 1, 0, -1)
+                          if f.height(part.start, part.start + k) <= capacity + EPS), None)
+                if k:
+                    col.placed.append(Placed(Part(f, part.start, part.start + k), 0.0))
+                    q[0] = Part(f, part.start + k, part.end)
+                    return col, q
             if part.height > capacity + EPS:
                 raise LayoutError(f"a {f.kind} {part.height:.0f} mm tall does not fit a column "
                                   f"{capacity:.0f} mm tall", f.line)

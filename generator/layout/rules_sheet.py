@@ -296,6 +296,7 @@ def typography(sheet: RulesSheet, body_pt: float) -> flow.Typography:
 class Typeset:
     pages: list[Drawing]
     body_pt: float
+    flows: list = field(default_factory=list)     # the columns of each page (flow.PageFlow)
 
 
 def typeset(sheet: RulesSheet, paper: str) -> Typeset:
@@ -312,13 +313,19 @@ def typeset(sheet: RulesSheet, paper: str) -> Typeset:
             return drawn[name]
         return make
     diagrams = {name: diagram(name) for name in sheet.diagrams}
+    set_at: dict[float, list] = {}
     best: tuple[float, list] | None = None
     last_error = None
     for pages_wanted in range(1, MAX_PAGES + 1):
+        room = sum(fr.h for k in range(pages_wanted) for fr in g.frames(k))
         for body in BODY_SIZES_PT:
             t = typography(sheet, body)
             try:
-                items = flow.flowables(sheet.blocks, width, t, diagrams)
+                if body not in set_at:
+                    set_at[body] = flow.flowables(sheet.blocks, width, t, diagrams)
+                items = set_at[body]
+                if sum(f.height() for f in items) > room:      # cannot fit, whatever the breaks
+                    raise flow.LayoutError(f"the text does not fit on {pages_wanted} page(s)")
                 flows = flow.paginate(items, g.frames, pages_wanted)
             except flow.LayoutError as exc:
                 if "does not fit on" not in str(exc):
@@ -340,7 +347,7 @@ def typeset(sheet: RulesSheet, paper: str) -> Typeset:
         flow.render_columns(d, pf)
         _footer(d, sheet, g, k, len(flows))
         pages.append(d)
-    return Typeset(pages, body)
+    return Typeset(pages, body, flows)
 
 
 def _layout_error(sheet: RulesSheet, exc: flow.LayoutError) -> SpecError:
