@@ -303,7 +303,8 @@ def _line_of(text: str, needle: str) -> int:
 
 @pytest.mark.parametrize("old,new,message", [
     ("{count.1} each of 1", "{count.one} each of 1", "unknown field {count.one}"),
-    ("**start**", "**start", "** opened here is never closed"),
+    ("You **must** move", "You **must move", "** opened here is never closed"),
+    ("    {count.sorry} **Sorry** cards", "    {count.sory} **Sorry** cards", "(did you mean 'count.sorry'?)"),
     ("# The aim", "### The aim", "### is too deep"),
     ("](corner)", "](cornr)", "unknown diagram 'cornr' (did you mean 'corner'?)"),
     ("# Set-up", "#Set-up", "a heading is #, a space, and its text"),

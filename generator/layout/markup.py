@@ -122,16 +122,21 @@ def substitute(text: str, fields: dict[str, str], line: int) -> str:
             raise MarkupError(line, "a { starts a field, like {points.safety}; write \\{ for the character itself")
         name = m.group(1)
         if name not in fields:
-            raise MarkupError(line, f"unknown field {{{name}}}{_similar(name, fields)}; "
-                                    f"the fields are: {', '.join(sorted(fields)) or 'none'}")
+            known = (f"the fields are: {', '.join(sorted(fields)) or 'none'}" if len(fields) <= 24 else
+                     f"this game has {len(fields)} fields (its rules_sheet.py says which)")
+            raise MarkupError(line, f"unknown field {{{name}}}{_similar(name, fields)}; {known}")
         out.append(text[pos:i])
         out.append(re.sub(r"([*{}~\\])", r"\\\1", str(fields[name])))
         pos = m.end()
     return "".join(out)
 
 
-def parse_inline(text: str, line: int) -> Inline:
-    """Runs of text with their fonts, from **bold**, *italic*, escapes and ~."""
+def parse_inline(text: str, line: int, starts: list[tuple[int, int]] | None = None) -> Inline:
+    """Runs of text with their fonts, from **bold**, *italic*, escapes and ~. `starts`: (offset,
+    line) where each source line begins in a text joined from several, so an error names its own
+    line."""
+    def line_at(i: int) -> int:
+        return max((ln for off, ln in starts or () if off <= i), default=line)
     runs: list[Run] = []
     bold = italic = False
     buf: list[str] = []
@@ -162,13 +167,13 @@ def parse_inline(text: str, line: int) -> Inline:
             i += n
             continue
         if ch == "}":
-            raise MarkupError(line, "a } with no field before it; write \\} for the character itself")
+            raise MarkupError(line_at(i), "a } with no field before it; write \\} for the character itself")
         buf.append(NBSP if ch == "~" else ch)
         i += 1
     flush()
     for what, mark in (("**", opened["bold"]), ("*", opened["italic"])):
         if mark is not None:
-            raise MarkupError(line, f"{what} opened here is never closed")
+            raise MarkupError(line_at(mark), f"{what} opened here is never closed")
     # Runs of one font that emphasis markers split are one run.
     merged: list[Run] = []
     for r in runs:
@@ -214,6 +219,16 @@ def parse(text: str, fields: dict[str, str] | None = None, diagrams=None) -> lis
 
     def inline(s: str, line: int) -> Inline:
         return parse_inline(substitute(s, fields, line), line)
+
+    def joined(parts: list[tuple[int, str]]) -> Inline:
+        """Source lines (line, text) joined by spaces, each line's fields filled in on its own."""
+        text, starts = "", []
+        for ln, part in parts:
+            if text:
+                text += " "
+            starts.append((len(text), ln))
+            text += substitute(part, fields, ln)
+        return parse_inline(text, parts[0][0], starts)
 
     while i < len(lines):
         raw = lines[i].rstrip()
@@ -274,23 +289,18 @@ def parse(text: str, fields: dict[str, str] | None = None, diagrams=None) -> lis
             blocks.append(Table([[inline(c, line) for c in cells] for line, cells in rows], header, align, start))
             continue
         if stripped.startswith(">"):
-            paras: list[list[str]] = [[]]
+            paras: list[list[tuple[int, str]]] = [[]]
             while i < len(lines) and lines[i].strip().startswith(">"):
                 body = lines[i].strip()[1:].strip()
                 if body:
-                    paras[-1].append(body)
+                    paras[-1].append((i, body))
                 elif paras[-1]:
                     paras.append([])
                 i += 1
             paras = [p for p in paras if p]
             if not paras:
                 raise MarkupError(start, "an empty note")
-            # Inline markup is read paragraph by paragraph; an error names the paragraph's first line.
-            out, line = [], start
-            for p in paras:
-                out.append(inline(" ".join(p), line))
-                line += len(p) + 1
-            blocks.append(Note(out, start))
+            blocks.append(Note([joined(p) for p in paras], start))
             continue
         m_bullet = _BULLET.match(raw)
         m_number = _NUMBERED.match(raw) if raw == stripped else None
@@ -301,20 +311,19 @@ def parse(text: str, fields: dict[str, str] | None = None, diagrams=None) -> lis
             depth, marker, first = 0, f"{int(m_number.group(1))}.", m_number.group(2)
         else:
             depth, marker, first = None, None, stripped
-        parts = [first.strip()]
+        parts = [(start, first.strip())]
         i += 1
         while i < len(lines) and lines[i].strip() and not _block_start(lines[i]):
             if "\t" in lines[i]:
                 raise MarkupError(i, "a tab character; indent with spaces")
-            parts.append(lines[i].strip())
+            parts.append((i, lines[i].strip()))
             i += 1
-        text_ = " ".join(parts)
         if marker is None:
-            blocks.append(Paragraph(inline(text_, start), start))
+            blocks.append(Paragraph(joined(parts), start))
         else:
-            if not text_.strip():
+            if not parts[0][1]:
                 raise MarkupError(start, "an empty list item")
-            blocks.append(Item(marker, depth, inline(text_, start), start))
+            blocks.append(Item(marker, depth, joined(parts), start))
     return blocks
 
 
