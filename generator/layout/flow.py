@@ -19,6 +19,7 @@ Everything here is deterministic: the same text gives the same pages, byte for b
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Callable
@@ -311,6 +312,12 @@ def note_flowable(b: Note, width: float, t: Typography) -> Flowable:
     return Flowable("note", [Piece(height, draw)], t.paragraph_gap * 1.6, b.line)
 
 
+def _cell_runs(b: Table, r: int, c: int) -> Inline:
+    """A cell's text as set: a header row is bold throughout."""
+    cell = b.rows[r][c]
+    return tuple(Run(x.text, BOLD_FONTS[x.font]) for x in cell) if (b.header and r == 0) else cell
+
+
 def table_flowable(b: Table, width: float, t: Typography) -> Flowable:
     pad = t.body * 0.5
     ncol = len(b.rows[0])
@@ -322,21 +329,40 @@ def table_flowable(b: Table, width: float, t: Typography) -> Flowable:
             fonts.append(sum(text_width(x.text, x.font, t.body) for x in runs))
         return max(fonts) + 2 * pad
     def longest_word(c):
-        return max(text_width(w, x.font, t.body) for row in b.rows for x in row[c] for w in x.text.split() or [""]) \
-            + 2 * pad
+        # Words as break_lines sees them: split at plain spaces only (a ~ binds).
+        return max(text_width(w, x.font, t.body) for r in range(len(b.rows)) for x in _cell_runs(b, r, c)
+                   for w in x.text.split(" ")) + 2 * pad
     nat = [natural(c) for c in range(ncol)]
     if sum(nat[1:]) + width * 0.3 <= width:
         # The first column takes what the others leave, and wraps if it must.
         widths = [width - sum(nat[1:])] + nat[1:]
     else:
-        # Every column wraps, each as wide as its share of the natural widths allows.
+        # Every column may wrap. Each column's width is one of a few candidates (its longest word,
+        # or the width that sets one of its cells on one line); of the combinations that fit, the
+        # one that makes the table shortest wins (then the one that wraps the fewest cells), and
+        # what is left over goes to the first column.
         least = [longest_word(c) for c in range(ncol)]
         if sum(least) > width:
             raise LayoutError("a table too wide for a column, even with every cell wrapped", b.line)
-        widths = [max(least[c], width * nat[c] / sum(nat)) for c in range(ncol)]
-        over = sum(widths) - width
-        spare = [widths[c] - least[c] for c in range(ncol)]
-        widths = [widths[c] - over * spare[c] / sum(spare) if sum(spare) else widths[c] for c in range(ncol)]
+        nrows = len(b.rows)
+
+        def cell_width(r, c):
+            return sum(text_width(x.text, x.font, t.body) for x in _cell_runs(b, r, c)) + 2 * pad
+        candidates = [sorted({least[c]} | {w for r in range(nrows) if (w := cell_width(r, c)) > least[c]})
+                      for c in range(ncol)]
+        lines = {(c, w): [len(break_lines(_cell_runs(b, r, c), w - 2 * pad, t.body)) for r in range(nrows)]
+                 for c in range(ncol) for w in candidates[c]}
+        best = None
+        for combo in itertools.product(*candidates):
+            if sum(combo) > width + EPS:
+                continue
+            per_row = [max(lines[(c, combo[c])][r] for c in range(ncol)) for r in range(nrows)]
+            wrapped = sum(n > 1 for c in range(ncol) for n in lines[(c, combo[c])])
+            key = (sum(per_row), wrapped, combo)
+            if best is None or key < best:
+                best = key
+        widths = list(best[2])
+        widths[0] += width - sum(widths)
     rows = []
     for r, row in enumerate(b.rows):
         bold = b.header and r == 0
@@ -511,6 +537,8 @@ def fill_column(queue: list[Part], capacity: float, top_float: bool = True, stop
         if stop_at_figure and f.kind == "figure":
             return col, q
         gap = _gap(part, not (col.placed or started))
+        if col.placed and col.placed[-1].part.flow.kind == "figure":
+            gap = max(gap, col.placed[-1].part.flow.space_before)   # as much room under a diagram as over it
         need = gap + part.height
         if f.keep_with_next and len(q) > 1:
             need += q[1].flow.space_before + _min_head(q[1])
