@@ -306,7 +306,7 @@ def _line_of(text: str, needle: str) -> int:
     ("You **must** move", "You **must move", "** opened here is never closed"),
     ("    {count.sorry} **Sorry** cards", "    {count.sory} **Sorry** cards", "(did you mean 'count.sorry'?)"),
     ("# The aim", "### The aim", "### is too deep"),
-    ("](corner)", "](cornr)", "unknown diagram 'cornr' (did you mean 'corner'?)"),
+    ("](corner)", "](cornr)", "unknown diagram \"cornr\" (did you mean 'corner'?)"),
     ("# Set-up", "#Set-up", "a heading is #, a space, and its text"),
 ])
 def test_markup_errors_name_file_line_and_field(project, old, new, message):
@@ -394,3 +394,20 @@ def test_markup_reads_what_it_documents():
     with pytest.raises(MarkupError) as exc:
         parse("line one\n\nline *three", {}, set())
     assert exc.value.line == 2
+
+
+@pytest.mark.parametrize("key,value,message", [
+    ("subtitle", "A very long subtitle " * 8, "too long for the title band"),
+    ("source", "A source of the rules that goes on and on " * 4, "too long for the footer"),
+    ("title", "Sorry, the long, long title of a game that never ends at all", "too long for the title band"),
+])
+def test_band_and_footer_text_must_fit(project, key, value, message):
+    path = project / "decks/sorry_rules.yaml"
+    text = path.read_text()
+    bad = re.sub(rf"(?m)^{key}: .*$", f"{key}: {value.strip()}", text)
+    path.write_text(bad)
+    spec = load_spec(path, display="decks/sorry_rules.yaml")
+    check_spec(spec)
+    with pytest.raises(SpecError) as exc:
+        game_module("sorry").build({str(path): spec}, Plan().sub("sorry"), BuildOptions(), None)
+    assert str(exc.value).startswith(f"decks/sorry_rules.yaml:{_line_of(bad, key + ':')}: {key}: {message}")

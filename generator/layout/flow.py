@@ -27,6 +27,7 @@ from typing import Callable
 from ..colour import Colour
 from ..draw import Drawing, Style, translate
 from ..draw.fonts import get_font
+from ..errors import show
 from ..units import pt
 from .markup import (BOLD, BOLD_ITALIC, ITALIC, NBSP, REGULAR, Figure, Heading, Inline, Item, Note, Paragraph,
                      Run, Table)
@@ -131,7 +132,7 @@ def break_lines(text: Inline, width: float, size: float) -> list[Line]:
                 break
         else:
             if not current:
-                raise LayoutError(f"the word {''.join(r.text for r in word)!r} is wider than a column")
+                raise LayoutError(f"the word {show(''.join(r.text for r in word))} is wider than a column")
             lines.append(current)
             current, x = [], 0.0
             pending.insert(0, word)

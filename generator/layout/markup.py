@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from ..errors import show
 
 REGULAR, BOLD, ITALIC, BOLD_ITALIC = "sans", "sans-bold", "sans-italic", "sans-bold-italic"
 NBSP = "\u00a0"
@@ -100,6 +102,11 @@ _RULE_CELL = re.compile(r"^:?-{3,}:?$")
 MAX_COLUMNS = 4
 
 
+def _cut(text: str) -> str:
+    """A name from the text, made safe to quote (and short)."""
+    return show(text)[1:-1]
+
+
 def _similar(name: str, known) -> str:
     guess = difflib.get_close_matches(name, list(known), n=1)
     return f" (did you mean '{guess[0]}'?)" if guess else ""
@@ -124,7 +131,7 @@ def substitute(text: str, fields: dict[str, str], line: int) -> str:
         if name not in fields:
             known = (f"the fields are: {', '.join(sorted(fields)) or 'none'}" if len(fields) <= 24 else
                      f"this game has {len(fields)} fields (its rules_sheet.py says which)")
-            raise MarkupError(line, f"unknown field {{{name}}}{_similar(name, fields)}; {known}")
+            raise MarkupError(line, f"unknown field {{{_cut(name)}}}{_similar(name, fields)}; {known}")
         out.append(text[pos:i])
         out.append(re.sub(r"([*{}~\\])", r"\\\1", str(fields[name])))
         pos = m.end()
@@ -255,7 +262,7 @@ def parse(text: str, fields: dict[str, str] | None = None, diagrams=None) -> lis
                 raise MarkupError(i, "a diagram is ![its caption](its name), alone on its line")
             name = m.group(2)
             if diagrams is not None and name not in diagrams:
-                raise MarkupError(i, f"unknown diagram {name!r}{_similar(name, diagrams)}; this game's diagrams "
+                raise MarkupError(i, f"unknown diagram {show(name)}{_similar(name, diagrams)}; this game's diagrams "
                                      f"are: {', '.join(sorted(diagrams)) or 'none'}")
             blocks.append(Figure(name, inline(m.group(1).strip(), i), i))
             i += 1
@@ -330,11 +337,3 @@ def parse(text: str, fields: dict[str, str] | None = None, diagrams=None) -> lis
 def plain(text: Inline) -> str:
     """The text of runs without their fonts (for tests and messages)."""
     return "".join(r.text for r in text).replace(NBSP, " ")
-
-
-@dataclass
-class Document:
-    blocks: list[Block] = field(default_factory=list)
-
-    def figures(self) -> list[str]:
-        return [b.name for b in self.blocks if isinstance(b, Figure)]

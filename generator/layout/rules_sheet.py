@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..colour import Colour, WHITE
-from ..draw import Drawing, Group, Style, Text, compose
+from ..draw import Drawing, Group, Style, Text
 from ..errors import SpecError
 from ..inputs import MAX_SPEC_BYTES, read_text
 from ..spec import Spec, load_spec
@@ -246,21 +246,36 @@ class PageGeometry:
         return [flow.Frame(MARGIN_X + k * (w + GUTTER), top, w, bottom - top) for k in range(2)]
 
 
+LABEL = "HOW TO PLAY"
+TITLE_PT = (24.0, 14.0)        # the title's size, shrunk between these to fit the band
+
+
+def _band_fit(sheet: RulesSheet, g: PageGeometry) -> tuple[float, list]:
+    """The title's size and the subtitle's lines in the band, or the spec's error if they do not fit."""
+    w = g.width - 2 * MARGIN_X
+    room = w - 12 - flow.text_width(LABEL, "sans-bold", pt(9)) - 6
+    size = min(pt(TITLE_PT[0]), room / max(1e-9, flow.text_width(sheet.title, "sans-bold", 1.0)))
+    if size < pt(TITLE_PT[1]):
+        raise sheet.spec.error(("title",), f"too long for the title band (at {TITLE_PT[1]:g} pt it needs "
+                                           f"{flow.text_width(sheet.title, 'sans-bold', pt(TITLE_PT[1])):.0f} mm, "
+                                           f"the band has {room:.0f})")
+    lines = flow.break_lines(((flow.Run(sheet.subtitle, "sans")),), w - 12, pt(9.5)) if sheet.subtitle else []
+    if len(lines) > 1:
+        raise sheet.spec.error(("subtitle",), "too long for the title band: it takes one line of "
+                                              f"{w - 12:.0f} mm at 9.5 pt")
+    return size, lines
+
+
 def _band(d: Drawing, sheet: RulesSheet, g: PageGeometry) -> None:
     c = sheet.colours
     x, y, w = MARGIN_X, MARGIN_TOP, g.width - 2 * MARGIN_X
     d.rect(x, y, w, BAND_H, Style(fill=c.band), r=2.0)
     d.rect(x, y + BAND_H + 1.2, w, 1.4, Style(fill=c.accent), r=0.7)
-    title_size = pt(24)
-    d.text(x + 6, y + 11.8, sheet.title, title_size, c.band_ink, font="sans-bold")
-    if sheet.subtitle:
-        size = pt(9.5)
-        width = w - 12
-        lines = flow.break_lines(((flow.Run(sheet.subtitle, "sans")),), width, size)
-        for k, ln in enumerate(lines[:2]):
-            flow.draw_line(d, ln, x + 6, y + 18.0 + k * size * 1.25, size, c.band_ink)
-    label = "HOW TO PLAY"
-    d.text(x + w - 6, y + 11.8, label, pt(9), c.band_ink, font="sans-bold", align="right")
+    size, lines = _band_fit(sheet, g)
+    d.text(x + 6, y + 11.8, sheet.title, size, c.band_ink, font="sans-bold")
+    for ln in lines:
+        flow.draw_line(d, ln, x + 6, y + 18.0, pt(9.5), c.band_ink)
+    d.text(x + w - 6, y + 11.8, LABEL, pt(9), c.band_ink, font="sans-bold", align="right")
 
 
 def _running_head(d: Drawing, sheet: RulesSheet, g: PageGeometry) -> None:
@@ -280,10 +295,10 @@ def _footer(d: Drawing, sheet: RulesSheet, g: PageGeometry, page: int, pages: in
     size = pt(FOOTER_PT)
     right = f"{sheet.title}: rules, page {page + 1} of {pages}"
     room = w - flow.text_width(right, "sans", size) - 8
-    source = sheet.source
-    while source and flow.text_width(source, "sans", size) > room:
-        source = source[:-2].rstrip() + "\u2026"
-    d.text(x, y + 4.5, source, size, c.ink, font="sans")
+    if flow.text_width(sheet.source, "sans", size) > room:
+        raise sheet.spec.error(("source",), f"too long for the footer: {room:.0f} mm at {FOOTER_PT:g} pt "
+                                            f"holds about {int(room / flow.text_width('e', 'sans', size))} characters")
+    d.text(x, y + 4.5, sheet.source, size, c.ink, font="sans")
     d.text(x + w, y + 4.5, right, size, c.ink, font="sans", align="right")
 
 
@@ -365,9 +380,10 @@ def add_rules_sheet(spec: Spec, game: SheetGame, plan, opts) -> str:
     sheet = load_rules_sheet(spec, game)
     pages = typeset(sheet, opts.paper).pages
     n = len(pages)
-    info = dict(what=f"{sheet.title}: the rules (set-up, play, scoring), {n} page{'s' if n > 1 else ''}",
+    info = dict(what=f"{sheet.title}: the rules, how to set up, play and win ({n} page{'s' if n > 1 else ''})",
                 stock="paper, 80-100 g/m2", sides=2 if n > 1 else 1, paper=opts.paper, order=1,
-                make="print at 100 %; read it first" + ("; two-sided, or two sheets" if n > 1 else ""))
+                make="print at 100 % (or two pages one-sided); read it first" if n > 1 else
+                "print at 100 %; read it first")
     if n > 1:
         info["flip"] = "long"
     return add_pdf(plan, f"rules-{opts.paper}.pdf", f"{sheet.title}: rules", pages, opts.cmyk, **info)

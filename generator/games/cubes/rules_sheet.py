@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...colour import Colour
 from ...draw import Drawing, PathBuilder, Rect, Style, compose, scale, translate
+from ...errors import show
 from ...layout.rules_sheet import SheetGame, place_legible, used_spec
 from ...referee.session import Refused
 from ...spec import Spec
@@ -103,7 +104,7 @@ class Turn:
             moves = parse_turn(str(p["turn"]), n)
             after, result = play_turn(pos, players.index(mover), moves)
         except (ValueError, Refused) as exc:
-            raise spec.error(where + ("turn",), f"the referee refuses {p['turn']!r}: {exc}") from None
+            raise spec.error(where + ("turn",), f"the referee refuses {show(str(p['turn']))}: {exc}") from None
         if not after.cubes <= inside:
             raise spec.error(where + ("turn",), "the turn pushes cubes out of the window")
         # Where the pieces taken stood when the turn was over (a pawn may have ridden a cube).

@@ -3,8 +3,8 @@ and every card count as a field (so the sheet says what the referee scores), and
 diagram: a team's piles made of the deck's own faces (faces.py), scaled down."""
 from __future__ import annotations
 
-from ...colour import WHITE
 from ...draw import Drawing, Style, compose, rotate, scale, translate
+from ...errors import show
 from ...layout.rules_sheet import SheetGame, place_legible, used_spec
 from ...spec import Spec
 from ...units import pt
@@ -58,7 +58,7 @@ def _tableau(spec: Spec, deck: MilleBornesDeck) -> dict[str, list]:
             where = ("diagrams", "tableau", pile, k)
             card = by_id.get(cid)
             if card is None:
-                raise spec.error(where, f"no card {cid!r} in {deck.title}")
+                raise spec.error(where, f"no card {show(cid)} in {deck.title}")
             ok = card.category.key in PILES[pile]
             if pile in ("battle", "speed"):
                 ok = ok and ((cid in SPEED_CARDS) == (pile == "speed"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...colour import Colour, WHITE
 from ...draw import Drawing, Path, PathBuilder, Style, compose, scale, translate
+from ...errors import show
 from ...layout.rules_sheet import SheetGame, place_legible, used_spec
 from ...referee.session import Refused
 from ...spec import Spec
@@ -71,7 +72,8 @@ class Corner:
                 path = _path(g, pos, colour, text)
                 after, fx = play(g, pos, colour, card, text)
             except Refused as exc:
-                raise spec.error(where + ("moves", k), f"the referee refuses {colour} {card} {text}: {exc}") from None
+                raise spec.error(where + ("moves", k), f"the referee refuses {show(f'{colour} {card} {text}')}: {exc}") \
+                    from None
             moves.append((colour, card, text, path, fx, pos))
             pos = after
         c = cls(board_spec, g, window["columns"], window["rows"], men, moves)
