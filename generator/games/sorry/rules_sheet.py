@@ -37,10 +37,13 @@ class Corner:
     """The first side's corner of the board (where clockwise men come onto the top side): its
     slide, the start and the safety track and home of that side's colour, with men and moves."""
 
-    def __init__(self, board_spec: Spec, g: Geometry, columns: int, rows: int, men: dict, moves: list):
+    def __init__(self, board_spec: Spec, g: Geometry, columns: int, rows: int, men: dict, moves: list,
+                 final: Position):
         self.board_spec, self.g = board_spec, g
         self.columns, self.rows = columns, rows
-        self.men, self.moves = men, moves      # men: colour -> [loc]; moves: [(colour, card, move, path, effects)]
+        # men: colour -> [loc] before the moves; moves: [(colour, card, move, path, effects, before)];
+        # final: the position after them.
+        self.men, self.moves, self.final = men, moves, final
 
     @classmethod
     def from_spec(cls, spec: Spec, board_spec: Spec, g: Geometry) -> "Corner":
@@ -76,8 +79,7 @@ class Corner:
                     from None
             moves.append((colour, card, text, path, fx, pos))
             pos = after
-        c = cls(board_spec, g, window["columns"], window["rows"], men, moves)
-        c.final = pos
+        c = cls(board_spec, g, window["columns"], window["rows"], men, moves, pos)
         for colour, locs in pos.men.items():
             for loc in locs:
                 if loc[0] in ("track", "safety", "home") and not c._visible(colour, loc):
