@@ -7,7 +7,8 @@ referee import their modules when they are first used.
 from __future__ import annotations
 
 TITLE = "Capitals"
-SPECS = ["decks/capitals_1961.yaml", "boards/capitals_world_map.yaml", "boards/capitals_walls.yaml"]
+SPECS = ["decks/capitals_1961.yaml", "boards/capitals_world_map.yaml", "boards/capitals_walls.yaml",
+         "decks/capitals_rules.yaml"]
 
 
 def _check(kind):
@@ -18,7 +19,14 @@ def _check(kind):
     return check
 
 
+def _check_rules(spec):
+    from ...layout.rules_sheet import load_rules_sheet
+    from .rules_sheet import sheet_game
+    return load_rules_sheet(spec, sheet_game(spec))
+
+
 CHECKS = {kind: _check(kind) for kind in ("capitals-deck", "capitals-board", "capitals-walls")}
+CHECKS["capitals-rules"] = _check_rules
 
 
 def build(specs, plan, opts, part=None) -> None:

@@ -1,5 +1,5 @@
-"""What a Capitals build makes: the pack, the world map (large, tiles, Figs. 1A/1B halves), the
-wall pieces (print-and-fold and laser)."""
+"""What a Capitals build makes: the rules sheet, the pack, the world map (large, tiles, Figs. 1A/1B
+halves), the wall pieces (print-and-fold and laser)."""
 from __future__ import annotations
 
 from ...build import BuildOptions, add_board, add_decks, add_pdf, stem_of
@@ -32,3 +32,7 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
                     make="trim each half at the join and lay them edge to edge (or mount them on board)")
         if spec.kind == "capitals-walls":
             add_walls(spec, plan, opts)
+        if spec.kind == "capitals-rules":
+            from ...layout.rules_sheet import add_rules_sheet
+            from .rules_sheet import sheet_game
+            add_rules_sheet(spec, sheet_game(spec), plan, opts)

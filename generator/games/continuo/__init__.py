@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 TITLE = "Continuo"
-SPECS = ["decks/continuo.yaml"]
+SPECS = ["decks/continuo.yaml", "decks/continuo_rules.yaml"]
 
 
 def _check_deck(spec):
@@ -16,7 +16,13 @@ def _check_deck(spec):
     return load_deck(spec)
 
 
-CHECKS = {"continuo-deck": _check_deck}
+def _check_rules(spec):
+    from ...layout.rules_sheet import load_rules_sheet
+    from .rules_sheet import sheet_game
+    return load_rules_sheet(spec, sheet_game(spec))
+
+
+CHECKS = {"continuo-deck": _check_deck, "continuo-rules": _check_rules}
 
 
 def build(specs, plan, opts, part=None) -> None:

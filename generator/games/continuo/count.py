@@ -5,7 +5,7 @@ from . import play_options as _play_options
 from . import referee_commands as _commands
 
 TITLE = "Count continuo"
-SPECS = ["decks/count_continuo.yaml"]
+SPECS = ["decks/count_continuo.yaml", "decks/count_continuo_rules.yaml"]
 
 
 def play_options(parser) -> None:

@@ -1,4 +1,5 @@
-"""What a Continuo build makes: the tiles as a deck, with the rules and scoring-example cards."""
+"""What a Continuo build makes: the rules sheet, and the tiles as a deck with the rules and
+scoring-example cards."""
 from __future__ import annotations
 
 from ...build import BuildOptions, DeckArt, add_decks, stem_of
@@ -22,9 +23,14 @@ def deck_art(spec: Spec) -> DeckArt:
 
 
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
-    decks = list(specs.values())
+    decks = [s for s in specs.values() if s.kind == "continuo-deck"]
     for spec, art in zip(decks, add_decks(decks, deck_art, plan, opts)):
         deck = load_deck(spec)
         contents = f"{len(deck.tiles)} tiles, the rules card" + (" and the scoring example" if deck.example else "")
         add_tuck_box(spec, BoxArt(art.stem, art.title, art.size, len(art.expanded()), art.back, deck.back["colour"],
                                   deck.back["ink"], contents), plan, opts)
+    for spec in specs.values():
+        if spec.kind == "continuo-rules":
+            from ...layout.rules_sheet import add_rules_sheet
+            from .rules_sheet import sheet_game
+            add_rules_sheet(spec, sheet_game(spec), plan, opts)

@@ -6,7 +6,7 @@ referee import their modules when they are first used.
 from __future__ import annotations
 
 TITLE = "Cubes"
-SPECS = ["boards/cubes_kit.yaml"]
+SPECS = ["boards/cubes_kit.yaml", "boards/cubes_rules.yaml"]
 # The two-player and four-player kits are built apart (in parallel, and rebuilt apart).
 PARTS = {"boards/cubes_kit.yaml": ("2p", "4p")}
 
@@ -24,7 +24,13 @@ def _check(spec):
         load_pieces(spec, True)
 
 
-CHECKS = {"cubes-kit": _check}
+def _check_rules(spec):
+    from ...layout.rules_sheet import load_rules_sheet
+    from .rules_sheet import sheet_game
+    return load_rules_sheet(spec, sheet_game(spec))
+
+
+CHECKS = {"cubes-kit": _check, "cubes-rules": _check_rules}
 
 
 def build(specs, plan, opts, part=None) -> None:

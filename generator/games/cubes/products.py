@@ -1,4 +1,5 @@
-"""What a Cubes build makes: the laser kit and the paper board, for two players and for four."""
+"""What a Cubes build makes: the rules sheet, and the laser kit and the paper board, for two
+players and for four."""
 from __future__ import annotations
 
 from ...build import BuildOptions, add_board, add_laser_kit
@@ -12,6 +13,11 @@ from .referee import setup_position
 
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
     for spec in specs.values():
+        if spec.kind == "cubes-rules":
+            from ...layout.rules_sheet import add_rules_sheet
+            from .rules_sheet import sheet_game
+            add_rules_sheet(spec, sheet_game(spec), plan, opts)
+            continue
         for four in (False, True) if "four_player" in spec.data else (False,):
             tag = "4p" if four else "2p"
             if part not in (None, tag):

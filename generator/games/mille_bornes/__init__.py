@@ -6,7 +6,8 @@ referee import their modules when they are first used.
 from __future__ import annotations
 
 TITLE = "Mille Bornes"
-SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml", "boards/mille_bornes_shoe.yaml"]
+SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml", "boards/mille_bornes_shoe.yaml",
+         "decks/mille_bornes_rules.yaml"]
 
 
 def _check_deck(spec):
@@ -19,7 +20,13 @@ def _check_shoe(spec):
     return load_shoe(spec)
 
 
-CHECKS = {"mille-bornes-deck": _check_deck, "mille-bornes-shoe": _check_shoe}
+def _check_rules(spec):
+    from ...layout.rules_sheet import load_rules_sheet
+    from .rules_sheet import sheet_game
+    return load_rules_sheet(spec, sheet_game(spec))
+
+
+CHECKS = {"mille-bornes-deck": _check_deck, "mille-bornes-shoe": _check_shoe, "mille-bornes-rules": _check_rules}
 
 
 def build(specs, plan, opts, part=None) -> None:

@@ -1,4 +1,5 @@
-"""What a Mille Bornes build makes: each deck's print products and the card shoe's laser kit."""
+"""What a Mille Bornes build makes: the rules sheet, each deck's print products and the card shoe's
+laser kit."""
 from __future__ import annotations
 
 from ...build import BuildOptions, DeckArt, add_decks, add_laser_kit, stem_of
@@ -31,6 +32,10 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             if product.rel.split("/")[-1].startswith(f"{art.stem}-"):
                 product.info.setdefault("variant", f"the {cards}-card deck")
     for spec in specs.values():
+        if spec.kind == "mille-bornes-rules":
+            from ...layout.rules_sheet import add_rules_sheet
+            from .rules_sheet import sheet_game
+            add_rules_sheet(spec, sheet_game(spec), plan, opts)
         if spec.kind == "mille-bornes-shoe":
             shoe = load_shoe(spec)
             add_laser_kit(spec, shoe_parts(shoe), shoe.sheet, shoe.kerf, shoe.margin, shoe.spacing,

@@ -6,7 +6,7 @@ referee import their modules when they are first used.
 from __future__ import annotations
 
 TITLE = "Sorry"
-SPECS = ["decks/sorry.yaml", "boards/sorry.yaml"]
+SPECS = ["decks/sorry.yaml", "boards/sorry.yaml", "decks/sorry_rules.yaml"]
 
 
 def _check_deck(spec):
@@ -21,7 +21,13 @@ def _check_board(spec):
     return load_geometry(spec)
 
 
-CHECKS = {"sorry-deck": _check_deck, "sorry-board": _check_board}
+def _check_rules(spec):
+    from ...layout.rules_sheet import load_rules_sheet
+    from .rules_sheet import sheet_game
+    return load_rules_sheet(spec, sheet_game(spec))
+
+
+CHECKS = {"sorry-deck": _check_deck, "sorry-board": _check_board, "sorry-rules": _check_rules}
 
 
 def build(specs, plan, opts, part=None) -> None:

@@ -1,4 +1,4 @@
-"""What a Sorry build makes: the pack's print products and the board's."""
+"""What a Sorry build makes: the rules sheet, the pack's print products and the board's."""
 from __future__ import annotations
 
 from ...build import BuildOptions, add_board, add_decks, stem_of
@@ -18,6 +18,10 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
         add_tuck_box(spec, BoxArt(art.stem, art.title, art.size, cards, art.back, deck.back["colour"],
                                   deck.back["ink"], f"{cards} cards"), plan, opts)
     for spec in specs.values():
+        if spec.kind == "sorry-rules":
+            from ...layout.rules_sheet import add_rules_sheet
+            from .rules_sheet import sheet_game
+            add_rules_sheet(spec, sheet_game(spec), plan, opts)
         if spec.kind == "sorry-board":
             add_board(draw_board(spec), plan, f"{stem_of(spec)}-board", f"{spec.data['title']} board", opts)
             add_men(spec, plan, opts)
