@@ -8,7 +8,7 @@ We use the Bitstream Vera family that reportlab ships (an open font, always pres
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import reportlab
@@ -34,16 +34,32 @@ class Font:
     ascent: float
     descent: float  # negative
 
+    # Per character, looked up once: text is measured hundreds of thousands of times a build
+    # (fitting, wrapping, flowing the rules sheets), and fontTools' lookups are slow.
+    _glyphs: dict = field(default_factory=dict, repr=False, compare=False)
+    _advances: dict = field(default_factory=dict, repr=False, compare=False)
+
     def glyph_name(self, ch: str) -> str:
-        cmap = self.tt.getBestCmap()
-        return cmap.get(ord(ch)) or cmap.get(ord("?")) or ".notdef"
+        name = self._glyphs.get(ch)
+        if name is None:
+            cmap = self.tt.getBestCmap()
+            name = self._glyphs[ch] = cmap.get(ord(ch)) or cmap.get(ord("?")) or ".notdef"
+        return name
 
     def advance(self, ch: str) -> float:
-        return self.tt["hmtx"][self.glyph_name(ch)][0] / self.upm
+        adv = self._advances.get(ch)
+        if adv is None:
+            adv = self._advances[ch] = self.tt["hmtx"][self.glyph_name(ch)][0] / self.upm
+        return adv
 
     def width(self, text: str, size: float) -> float:
         """Advance width of text set at size (same unit as size: here always mm)."""
-        return sum(self.advance(ch) for ch in text) * size
+        advances = self._advances
+        total = 0.0
+        for ch in text:
+            adv = advances.get(ch)
+            total += adv if adv is not None else self.advance(ch)
+        return total * size
 
 
 @lru_cache(maxsize=None)
@@ -106,5 +122,5 @@ def text_outline(font: Font, text: str, x: float, y: float, size: float) -> list
             for i in range(0, len(coords), 2):
                 pts += [pen_x + coords[i] * k, y - coords[i + 1] * k]
             ops.append((op[0], *pts))
-        pen_x += font.tt["hmtx"][g][0] * k
+        pen_x += font.advance(ch) * size
     return ops

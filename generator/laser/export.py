@@ -268,7 +268,7 @@ def _png_bytes(surface) -> bytes:
     image = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
                              "raw", raw, surface.get_stride(), 1)
     buf = io.BytesIO()
-    image.save(buf, "PNG")
+    image.save(buf, "PNG", compress_level=1)   # a preview: quick to write matters more than a few kB
     return buf.getvalue()
 
 
@@ -284,41 +284,57 @@ def _ring_path(ctx, coords, close: bool = True) -> None:
 def sheet_png(sheet: Sheet, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes:
     """A preview for a person checking the sheet, drawn straight from its geometry: the parts on
     the stock, engraving black, scored lines blue, cuts red (drawn wider than a hairline: for the
-    eye only)."""
+    eye only). Drawn through cairo's C functions (cairocffi's `lib`) rather than its Context
+    methods, which check cairo's status after every call: a sheet has tens of thousands of points."""
     import cairocffi as cairo
+    from cairocffi import cairo as lib
     w, h = max(1, round(sheet.width * px_per_mm)), max(1, round(sheet.height * px_per_mm))
     surface = cairo.ImageSurface(cairo.FORMAT_RGB24, w, h)
-    ctx = cairo.Context(surface)
-    ctx.set_source_rgb(*STOCK)
-    ctx.paint()
-    ctx.scale(px_per_mm, px_per_mm)
-    ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
-    ctx.set_line_join(cairo.LINE_JOIN_ROUND)
-    ctx.set_line_cap(cairo.LINE_CAP_ROUND)
-    ctx.set_source_rgb(*MATERIAL)
+    context = cairo.Context(surface)
+    ctx = context._pointer
+    move, line, close = lib.cairo_move_to, lib.cairo_line_to, lib.cairo_close_path
+
+    def path(coords, closed: bool = True) -> None:
+        x, y = coords[0]
+        move(ctx, x, y)
+        for x, y in coords[1:]:
+            line(ctx, x, y)
+        if closed:
+            close(ctx)
+
+    lib.cairo_set_source_rgb(ctx, *STOCK)
+    lib.cairo_paint(ctx)
+    lib.cairo_scale(ctx, px_per_mm, px_per_mm)
+    lib.cairo_set_fill_rule(ctx, lib.CAIRO_FILL_RULE_EVEN_ODD)
+    lib.cairo_set_line_join(ctx, lib.CAIRO_LINE_JOIN_ROUND)
+    lib.cairo_set_line_cap(ctx, lib.CAIRO_LINE_CAP_ROUND)
+    lib.cairo_set_source_rgb(ctx, *MATERIAL)
     for cut_path in sheet.cut_paths:
         for ring in _rings(cut_path):
-            _ring_path(ctx, ring)
-        ctx.fill()
-    ctx.set_source_rgb(0, 0, 0)
+            path(ring)
+        lib.cairo_fill(ctx)
+    lib.cairo_set_source_rgb(ctx, 0, 0, 0)
     for part in sheet.parts:
         for poly in part.engrave:
             for ring in _rings(poly):
-                _ring_path(ctx, ring)
-            ctx.fill()
+                path(ring)
+            lib.cairo_fill(ctx)
     for colour, width, lines in (((0, 0, 0.86), 1.0, [ln for p in sheet.parts for ln in p.score]),
                                  ((0.86, 0, 0), 1.4, [ln for p in sheet.parts for ln in p.cuts])):
-        for line in lines:
-            coords, closed = _line(line)
-            _ring_path(ctx, coords, closed)
-        ctx.set_source_rgb(*colour)
-        ctx.set_line_width(width / px_per_mm)
-        ctx.stroke()
+        for ln in lines:
+            coords, closed = _line(ln)
+            path(coords, closed)
+        lib.cairo_set_source_rgb(ctx, *colour)
+        lib.cairo_set_line_width(ctx, width / px_per_mm)
+        lib.cairo_stroke(ctx)
     for cut_path in sheet.cut_paths:
         for ring in _rings(cut_path):
-            _ring_path(ctx, ring)
-    ctx.set_line_width(1.4 / px_per_mm)
-    ctx.stroke()
+            path(ring)
+    lib.cairo_set_line_width(ctx, 1.4 / px_per_mm)
+    lib.cairo_stroke(ctx)
+    status = lib.cairo_status(ctx)
+    if status != lib.CAIRO_STATUS_SUCCESS:
+        raise RuntimeError(f"cairo could not draw the preview (status {status})")
     return _png_bytes(surface)
 
 

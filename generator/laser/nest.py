@@ -57,6 +57,7 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
     placed = [(p, orient(p)) for p in items]
     placed.sort(key=lambda pr: (-size(pr[0], pr[1])[1], pr[0].name))
     sheets: list[Sheet] = []
+    turned: dict[tuple, tuple] = {}
     x = y = shelf_h = 0.0
     sheet = None
     for p, rot in placed:
@@ -68,13 +69,17 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
             sheet = Sheet(sheet_w, sheet_h, p.material)
             sheets.append(sheet)
             x = y = shelf_h = 0.0
-        # Put the compensated outline's top-left at (margin + x, margin + y).
-        moved = translate_part(p, 0, 0, rot)
-        cut = compensate(moved.outline, kerf)   # offset once, then moved with the part
+        # Put the compensated outline's top-left at (margin + x, margin + y). A part is turned
+        # and offset once however many times it is cut (a cube's wall, 180 times): the offset
+        # outline is moved with it, as an offset commutes with a move.
+        key = (id(p), rot)
+        if key not in turned:
+            t = translate_part(p, 0, 0, rot)
+            turned[key] = (t, compensate(t.outline, kerf))
+        t, cut = turned[key]
         cminx, cminy, _, _ = cut.bounds
         dx, dy = margin + x - cminx, margin + y - cminy
-        moved = translate_part(moved, dx, dy)
-        sheet.parts.append(moved)
+        sheet.parts.append(translate_part(t, dx, dy))
         sheet.cut_paths.append(affinity.translate(cut, dx, dy))
         x += w + spacing
         shelf_h = max(shelf_h, h)

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 TITLE = "Cubes"
 SPECS = ["boards/cubes_kit.yaml", "boards/cubes_rules.yaml"]
-# The two-player and four-player kits are built apart (in parallel, and rebuilt apart).
-PARTS = {"boards/cubes_kit.yaml": ("2p", "4p")}
+# The two-player and four-player kits, each in two halves (board, pieces: see products.py), are
+# built apart (in parallel, and rebuilt apart).
+PARTS = {"boards/cubes_kit.yaml": ("2p:board", "2p:pieces", "4p:board", "4p:pieces")}
 
 
 def _check(spec):

@@ -11,7 +11,14 @@ from .paper_pieces import add_paper_pieces
 from .referee import setup_position
 
 
+# A kit's products in two halves, built apart (in parallel, and rebuilt apart): the board's
+# layers with the paper board, and the pieces with the paper pieces. Sheets are nested per
+# material, so the halves make exactly the files one build of the whole kit would.
+BOARD_MATERIALS = ("base", "cup_layer", "rail_layer", "frame")
+
+
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
+    tag_wanted, _, half = (part or "").partition(":")
     for spec in specs.values():
         if spec.kind == "cubes-rules":
             from ...layout.rules_sheet import add_rules_sheet
@@ -20,18 +27,21 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             continue
         for four in (False, True) if "four_player" in spec.data else (False,):
             tag = "4p" if four else "2p"
-            if part not in (None, tag):
+            if tag_wanted not in ("", tag):
                 continue
             kit = load_kit(spec, four)
             before = set(plan.products)
-            add_laser_kit(spec, kit_parts(kit), kit.sheet, kit.kerf, kit.margin, kit.spacing,
+            parts = [p for p in kit_parts(kit) if not half or (p.material in BOARD_MATERIALS) == (half == "board")]
+            add_laser_kit(spec, parts, kit.sheet, kit.kerf, kit.margin, kit.spacing,
                           plan.sub(f"kit-{tag}"), f"cubes-{tag}", what=f"Cubes kit, {kit.players} players",
                           make="cut every material's sheets; assemble as the project README's Cubes kit says "
                                "(board: base, cup layer, rail layer, frame; cubes with rings and pegs; pawns)",
                           stock={k: m["name"] for k, m in kit.materials.items()})
-            add_board(paper_board(kit, *setup_position(spec, four)), plan, f"paper-board-{tag}",
-                      f"Cubes board, {kit.grid} x {kit.grid}", opts)
-            add_paper_pieces(spec, four, plan, opts)
+            if half in ("", "board"):
+                add_board(paper_board(kit, *setup_position(spec, four)), plan, f"paper-board-{tag}",
+                          f"Cubes board, {kit.grid} x {kit.grid}", opts)
+            if half in ("", "pieces"):
+                add_paper_pieces(spec, four, plan, opts)
             # The two-player and the four-player game are alternatives: the print list totals each.
             for rel in set(plan.products) - before:
                 plan.products[rel].info.setdefault("variant", f"{kit.players} players")
