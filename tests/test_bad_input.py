@@ -62,10 +62,11 @@ def test_a_link_inside_the_output_folder_cannot_lead_out(tmp_path):
 
 
 def test_a_spec_material_name_cannot_write_outside_out(project, tmp_path):
-    """The laser material of the wall pieces named a path: its files land inside --out."""
-    edit(project / "boards" / "capitals_walls.yaml", "material: card 0.5 mm", 'material: "../../../../../tmp/pnp-escape"')
+    """The cut file's material of a tuck box named a path (it becomes part of a file name, as the
+    Capitals wall pieces' laser material does): the files land inside --out."""
+    edit(project / "decks" / "sorry.yaml", "material: card stock 0.3 mm", 'material: "../../../../../tmp/pnp-escape"')
     out = tmp_path / "out"
-    code, stdout, err, _ = run_cli(["build", "capitals", "--out", out], project)
+    code, stdout, err, _ = run_cli(["build", "sorry", "--out", out], project)
     assert code == 0, err
     written = [Path(line) for line in stdout.splitlines()]
     assert written and all(out.resolve() in (project / w).resolve().parents or

@@ -6,7 +6,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from conftest import need, run_pnp
+from conftest import build_job, need
 from generator.units import PT_PER_MM
 from generator.layout.cards import CardSize, impose_cards
 from generator.units import PAPER_SIZES
@@ -56,8 +56,7 @@ def test_sheet_a4(built):
 
 
 def test_sheet_letter(tmp_path):
-    r = run_pnp("build", "mille-bornes", "--paper", "letter", "--layout", "sheet", "--out", tmp_path)
-    assert r.returncode == 0, r.stderr
+    build_job(tmp_path, "mille-bornes", "decks/mille_bornes.yaml", paper="letter", layouts=("sheet",))
     reader = PdfReader(tmp_path / "mille-bornes" / "mille_bornes-sheet-letter.pdf")
     assert len(reader.pages) == 2 * -(-106 // 6)
     assert box(reader.pages[0].mediabox)[2:] == pytest.approx([612, 792], abs=0.01)
@@ -82,8 +81,7 @@ def page_ops(page) -> str:
 
 
 def test_cmyk_writes_no_rgb(tmp_path):
-    r = run_pnp("build", "mille-bornes", "--layout", "shop", "--cmyk", "--out", tmp_path)
-    assert r.returncode == 0, r.stderr
+    build_job(tmp_path, "mille-bornes", "decks/mille_bornes.yaml", layouts=("shop",), cmyk=True)
     ops = page_ops(PdfReader(tmp_path / "mille-bornes" / "mille_bornes-shop.pdf").pages[5])
     assert re.search(r"\bk\b", ops) and "Do" in ops
     assert not re.search(r"\b(rg|RG)\b", ops)
@@ -118,9 +116,7 @@ def nonwhite_bbox(png):
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (4.0, -2.0)])
 def test_backs_render_behind_faces(tmp_path, offset):
     """Rasterise the first back page and find the backs where the faces' mirror image says."""
-    r = run_pnp("build", "mille-bornes", "--layout", "sheet", "--back-offset", f"{offset[0]},{offset[1]}",
-                "--out", tmp_path)
-    assert r.returncode == 0, r.stderr
+    build_job(tmp_path, "mille-bornes", "decks/mille_bornes.yaml", layouts=("sheet",), back_offset=tuple(offset))
     pdf = tmp_path / "mille-bornes" / "mille_bornes-sheet-a4.pdf"
     subprocess.run([need("pdftoppm"), "-r", "100", "-f", "2", "-l", "2", "-png", str(pdf), str(tmp_path / "p")],
                    check=True)
@@ -137,8 +133,7 @@ def test_backs_render_behind_faces(tmp_path, offset):
 
 
 def test_interleaved_shop_pdf(tmp_path):
-    r = run_pnp("build", "mille-bornes", "--layout", "shop", "--interleave", "--out", tmp_path)
-    assert r.returncode == 0, r.stderr
+    build_job(tmp_path, "mille-bornes", "decks/mille_bornes.yaml", layouts=("shop",), interleave=True)
     pages = PdfReader(tmp_path / "mille-bornes" / "mille_bornes-shop.pdf").pages
     assert len(pages) == 212
     # Every other page is the back: all backs are the same page content, faces are not.
