@@ -246,14 +246,24 @@ def parse_yaml(text: str, file: str) -> tuple[object, dict]:
 # ---------------------------------------------------------------- schemas
 
 @lru_cache(maxsize=None)
+def _schema(name: str) -> dict:
+    """One schema file (our own: read with the C loader), when it is first needed: a referee
+    validating a record reads its record schema and common.yaml, not all twenty."""
+    return yaml.load((SCHEMA_DIR / name).read_text(encoding="utf-8"), Loader=_Loader)
+
+
+@lru_cache(maxsize=None)
+def _retrieve(uri: str):
+    if "/" in uri or not (SCHEMA_DIR / uri).is_file():
+        from referencing.exceptions import NoSuchResource
+        raise NoSuchResource(ref=uri)
+    return DRAFT202012.create_resource(_schema(uri))
+
+
+@lru_cache(maxsize=None)
 def _registry_and_kinds():
-    resources, kinds = [], {}
-    for path in sorted(SCHEMA_DIR.glob("*.yaml")):
-        schema = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)   # our own files: the C loader
-        resources.append((path.name, DRAFT202012.create_resource(schema)))
-        if path.stem != "common":
-            kinds[path.stem] = schema
-    return Registry().with_resources(resources), kinds
+    kinds = sorted(p.stem for p in SCHEMA_DIR.glob("*.yaml") if p.stem != "common")
+    return Registry(retrieve=_retrieve), kinds
 
 
 # Types are exact: where the rules count, 2.0 is not a count (JSON Schema would take it), and a
@@ -334,7 +344,7 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
         guess = difflib.get_close_matches(str(kind), list(kinds), n=1) if isinstance(kind, str) else []
         hint = f" (did you mean '{guess[0]}'?)" if guess else ""
         raise spec.error(("kind",), f"unknown spec kind {show(kind)}{hint}; known: {', '.join(sorted(kinds))}")
-    validator = _Validator(kinds[kind], registry=registry, format_checker=_format_checker)
+    validator = _Validator(_schema(f"{kind}.yaml"), registry=registry, format_checker=_format_checker)
     problems = []
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         for path, message in _messages(err, spec):
