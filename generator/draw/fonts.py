@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import reportlab
-from fontTools.pens.basePen import BasePen
-from fontTools.ttLib import TTFont
 
 _DIR = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
 FONT_FILES = {
@@ -66,6 +64,7 @@ class Font:
 def get_font(name: str) -> Font:
     if name not in FONT_FILES:
         raise KeyError(f"unknown font {name!r}; known: {', '.join(FONT_FILES)}")
+    from fontTools.ttLib import TTFont     # here: a referee imports the drawing layer, never a font
     path = os.path.join(_DIR, FONT_FILES[name])
     tt = TTFont(path, lazy=True)
     upm = tt["head"].unitsPerEm
@@ -75,33 +74,40 @@ def get_font(name: str) -> Font:
     return Font(name, path, tt, upm, cap / upm, hhea.ascent / upm, hhea.descent / upm)
 
 
-class _OpsPen(BasePen):
-    """Records a glyph as move/line/cubic ops (BasePen turns quadratics into cubics)."""
+@lru_cache(maxsize=None)
+def _ops_pen():
+    """The pen class, made when a glyph is first drawn (fontTools is imported then, not before)."""
+    from fontTools.pens.basePen import BasePen
 
-    def __init__(self, glyphset):
-        super().__init__(glyphset)
-        self.ops: list[tuple] = []
+    class OpsPen(BasePen):
+        """Records a glyph as move/line/cubic ops (BasePen turns quadratics into cubics)."""
 
-    def _moveTo(self, p):
-        self.ops.append(("M", *p))
+        def __init__(self, glyphset):
+            super().__init__(glyphset)
+            self.ops: list[tuple] = []
 
-    def _lineTo(self, p):
-        self.ops.append(("L", *p))
+        def _moveTo(self, p):
+            self.ops.append(("M", *p))
 
-    def _curveToOne(self, p1, p2, p3):
-        self.ops.append(("C", *p1, *p2, *p3))
+        def _lineTo(self, p):
+            self.ops.append(("L", *p))
 
-    def _closePath(self):
-        self.ops.append(("Z",))
+        def _curveToOne(self, p1, p2, p3):
+            self.ops.append(("C", *p1, *p2, *p3))
 
-    _endPath = _closePath
+        def _closePath(self):
+            self.ops.append(("Z",))
+
+        _endPath = _closePath
+
+    return OpsPen
 
 
 @lru_cache(maxsize=4096)
 def _glyph_ops(font_name: str, glyph: str) -> tuple:
     font = get_font(font_name)
     gs = font.tt.getGlyphSet()
-    pen = _OpsPen(gs)
+    pen = _ops_pen()(gs)
     gs[glyph].draw(pen)
     return tuple(pen.ops)
 

@@ -93,58 +93,51 @@ _resolver = yaml.resolver.Resolver()
 def _compose(text: str, file: str):
     """The document's node graph, composed from the parser's events without recursion, so that
     nesting depth and alias expansion are checked before anything is built from them. An alias is
-    the node it names (shared, never copied); its expanded size counts towards MAX_NODES."""
+    the node it names (shared, never copied); its expanded size counts towards MAX_NODES.
+    (Written for speed as well: this loop is most of a referee's reading of the Capitals deck.)"""
     anchors: dict = {}
     size: dict[int, int] = {}      # id(node) -> nodes it stands for, its children included
     stack: list = []               # open collections: (node, anchor)
     root = None
     documents = 0
-
-    def place(node, anchor, mark):
-        nonlocal root
-        if stack:
-            parent = stack[-1][0]
-            parent.value.append(node)
-            # Where each item was written: for an alias, the alias's line, not its anchor's.
-            parent.item_lines.append(mark.line + 1 if mark else None)
-        else:
-            root = node
+    resolve = _resolver.resolve
+    plain_tags: dict = {}          # a plain scalar's text -> its tag (resolving is a regex search)
+    Scalar, Alias = yaml.ScalarEvent, yaml.AliasEvent
+    SeqStart, MapStart = yaml.SequenceStartEvent, yaml.MappingStartEvent
+    SeqEnd, MapEnd = yaml.SequenceEndEvent, yaml.MappingEndEvent
+    ScalarNode, SequenceNode, MappingNode = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
 
     for event in yaml.parse(text, Loader=_Loader):
-        mark = event.start_mark
-        line = mark.line + 1 if mark else None
-        if isinstance(event, yaml.DocumentStartEvent):
-            documents += 1
-            if documents > 1:
-                raise SpecError(file, line, "", "more than one YAML document (a second '---')")
-        elif isinstance(event, yaml.AliasEvent):
-            if event.anchor not in anchors:
-                raise SpecError(file, line, "", f"alias *{event.anchor} names no anchor above it")
-            place(anchors[event.anchor], None, mark)
-        elif isinstance(event, yaml.ScalarEvent):
+        kind = type(event)
+        if kind is Scalar:
             tag = event.tag
             if tag is None or tag == "!":
-                tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
-            node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+                if event.implicit[0]:
+                    tag = plain_tags.get(event.value)
+                    if tag is None:
+                        tag = plain_tags[event.value] = resolve(ScalarNode, event.value, event.implicit)
+                else:
+                    tag = resolve(ScalarNode, event.value, event.implicit)
+            node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
             size[id(node)] = 1
             if event.anchor:
                 anchors[event.anchor] = node
-            place(node, event.anchor, mark)
-        elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+        elif kind is MapStart or kind is SeqStart:
+            mark = event.start_mark
             if len(stack) >= MAX_DEPTH:
-                raise SpecError(file, line, "", f"nested more than {MAX_DEPTH} levels deep")
-            seq = isinstance(event, yaml.SequenceStartEvent)
-            kind = yaml.SequenceNode if seq else yaml.MappingNode
+                raise SpecError(file, mark.line + 1, "", f"nested more than {MAX_DEPTH} levels deep")
+            node_kind = SequenceNode if kind is SeqStart else MappingNode
             tag = event.tag
             if tag is None or tag == "!":
-                tag = _resolver.resolve(kind, None, event.implicit)
-            node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+                tag = resolve(node_kind, None, event.implicit)
+            node = node_kind(tag, [], mark, None, flow_style=event.flow_style)
             node.item_lines = []
             stack.append((node, event.anchor))
-        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            continue
+        elif kind is MapEnd or kind is SeqEnd:
             node, anchor = stack.pop()
             node.end_mark = event.end_mark
-            if isinstance(node, yaml.MappingNode):
+            if kind is MapEnd:
                 node.value = list(zip(node.value[0::2], node.value[1::2]))
                 node.pairs_as_written = list(node.value)
                 children = [c for pair in node.value for c in pair]
@@ -152,13 +145,33 @@ def _compose(text: str, file: str):
                 children = node.value
             total = 1 + sum(size[id(c)] for c in children)
             if total > MAX_NODES:
-                raise SpecError(file, line, "", f"expands to more than {MAX_NODES} values "
-                                                "(aliases count as what they stand for)")
+                raise SpecError(file, event.start_mark.line + 1, "", f"expands to more than {MAX_NODES} values "
+                                                                     "(aliases count as what they stand for)")
             size[id(node)] = total
             # Registered when complete: an alias inside its own anchor (a cycle) names nothing.
             if anchor:
                 anchors[anchor] = node
-            place(node, anchor, node.start_mark)
+            event = node          # placed below at the line where it starts
+        elif kind is Alias:
+            if event.anchor not in anchors:
+                raise SpecError(file, event.start_mark.line + 1, "", f"alias *{event.anchor} names no anchor above it")
+            node = anchors[event.anchor]
+        elif kind is yaml.DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                raise SpecError(file, event.start_mark.line + 1, "", "more than one YAML document (a second '---')")
+            continue
+        else:
+            continue
+        # The node is complete: it is its parent's next item (or the document).
+        if stack:
+            parent = stack[-1][0]
+            parent.value.append(node)
+            # Where each item was written: for an alias, the alias's line, not its anchor's.
+            mark = event.start_mark
+            parent.item_lines.append(mark.line + 1 if mark else None)
+        else:
+            root = node
     return root
 
 
@@ -261,9 +274,20 @@ def _retrieve(uri: str):
 
 
 @lru_cache(maxsize=None)
+def _kinds() -> list[str]:
+    return sorted(p.stem for p in SCHEMA_DIR.glob("*.yaml") if p.stem != "common")
+
+
+@lru_cache(maxsize=None)
+def _registry():
+    """The schemas' registry with common.yaml in it and crawled, once. Why: a registry that only
+    retrieves on demand is immutable, so each of a spec's hundreds of `$ref` lookups retrieved and
+    crawled common.yaml again (0.3 s of a referee's start-up); other files still come on demand."""
+    return Registry(retrieve=_retrieve).with_resource("common.yaml", _retrieve("common.yaml")).crawl()
+
+
 def _registry_and_kinds():
-    kinds = sorted(p.stem for p in SCHEMA_DIR.glob("*.yaml") if p.stem != "common")
-    return Registry(retrieve=_retrieve), kinds
+    return _registry(), _kinds()
 
 
 # Types are exact: where the rules count, 2.0 is not a count (JSON Schema would take it), and a

@@ -213,7 +213,8 @@ def load_land(spec: Spec) -> tuple:
     return tuple(tuple(tuple(tuple(p) for p in ring) for ring in poly) for poly in polygons)
 
 
-def load_board(spec: Spec) -> WorldMap:
+def load_board(spec: Spec, land: bool = True) -> WorldMap:
+    """The board; without `land` its coastlines are not read (a referee needs the squares only)."""
     d = spec.data
     projection = load_projection(spec)
     if projection.rows > 26:
@@ -228,7 +229,7 @@ def load_board(spec: Spec) -> WorldMap:
         if found[0].square != want:
             raise spec.error(("anchor",), f"{anchor['capital']} falls in {found[0].coords}, not "
                                           f"{square_name(*want)}: change the projection")
-    land = load_land(spec)
+    land = load_land(spec) if land else ()
     pal = spec.palette(needs=("ink", "paper", "frame", "sea", "land", "coast", "grid"))
     m = d["marker"]
     if m["label_size"] < MIN_LABEL_MM:

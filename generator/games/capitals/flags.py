@@ -33,8 +33,6 @@ from __future__ import annotations
 import math
 import re
 
-from shapely.geometry import Point
-
 from ...colour import Colour
 from ...draw import Drawing, PathBuilder, Rect, Style, compose, rotate, scale, translate
 
@@ -239,6 +237,7 @@ def _star_lines(cx, cy, r, n, rotate=0.0):
 
 def crescent_polygon(cx, cy, r, angle=0.0, inner=0.8, shift=0.25):
     a = math.radians(angle)
+    from shapely.geometry import Point   # here: the referee reads flags' data, never draws a crescent
     outer = Point(cx, cy).buffer(r, 48)
     cut = Point(cx + r * shift * math.cos(a), cy + r * shift * math.sin(a)).buffer(r * inner, 48)
     return list(outer.difference(cut).exterior.coords)

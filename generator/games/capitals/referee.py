@@ -31,7 +31,7 @@ BOARD = "boards/capitals_world_map.yaml"
 
 @lru_cache(maxsize=4)
 def _board(path: str) -> Board:
-    wm = load_board(load_spec(Path(path)))
+    wm = load_board(load_spec(Path(path)), land=False)
     cards = {c.name.lower(): Card(c.name, c.capital, c.square, c.letters, c.bracket, c.special)
              for c in wm.deck.countries}
     sites = {sq: tuple(c.name for c in cs) for sq, cs in wm.sites.items()}

@@ -19,7 +19,7 @@ from pathlib import Path
 from ...errors import SpecError
 from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
-from .kit import load_kit
+from .dimensions import load_kit
 from .rules import Position, PawnMove, cell_name, parse_cell, parse_turn, play_turn
 
 KIT = "boards/cubes_kit.yaml"
