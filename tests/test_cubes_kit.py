@@ -213,7 +213,7 @@ def test_peg_marks_put_the_pegs_in_the_cups(cut_cups, kit):
     assert max(math.dist(a, b) for a, b in zip(turned_over, cups)) < 0.02
     as_cut = sorted((round(x, 2), round(y, 2)) for x, y in marks)
     assert max(math.dist(a, b) for a, b in zip(as_cut, cups)) > 5
-    # every mark, ticks included, is on the plate
+    # every mark, its cross included, is on the plate
     assert all(s.within(bottom.outline) for s in bottom.score)
 
 

@@ -282,3 +282,34 @@ def test_two_builds_write_the_same_bytes():
     assert [calendardate(float(v)) for _, v in re.findall(dates, dated)] == [datetime(2023, 11, 14, 22, 13, 20)] * 4
     assert b"ENTITIES" in first and b"FINGERPRINTGUID" in first
     assert re.sub(dates, rb"\1date\n", dated) == re.sub(dates, rb"\1date\n", first)   # nothing else differs
+
+
+@pytest.mark.parametrize("four", [False, True], ids=["2p", "4p"])
+def test_cube_sheets_stay_within_400_kb_and_label_every_part(four, tmp_path):
+    """The cube material's sheets (hundreds of walls, tops and bottoms, each with its scored
+    label) as the build writes them, each DXF at most 400 KB; a wall says A or B (its shape), a
+    bottom says which face goes down, and every label lies on its part."""
+    from generator.build import add_laser_kit
+    from generator.games.cubes.kit import kit_parts
+    from generator.outputs import Plan
+    spec = load_spec(ROOT / "boards" / "cubes_kit.yaml")
+    kit = load_kit(spec, four)
+    parts = [p for p in kit_parts(kit) if p.material == "cube"]
+    assert {p.name for p in parts} >= {"front", "left", "top", "bottom"}
+    for p in parts:
+        assert all(s.within(p.outline) for s in p.score), p.label
+    plan = Plan()
+    add_laser_kit(spec, parts, kit.sheet, kit.kerf, kit.margin, kit.spacing, plan, "cubes")
+    plan.write_into(tmp_path)
+    dxfs = sorted(tmp_path.rglob("*.dxf"))
+    assert len(dxfs) >= 2
+    for f in dxfs:
+        assert f.stat().st_size <= 400_000, (f.name, f.stat().st_size)
+    for p in parts:
+        if p.name in ("front", "back", "left", "right"):
+            letter = "B" if p.name in ("left", "right") else "A"
+            king = p.label.startswith("king")
+            assert p.label == f"{'king' if king else 'cube'} wall {letter}"
+            assert len(p.score) == len(text_score_lines(f"{'king ' if king else ''}{letter}", 0, 0, 4.0))
+        if p.name == "bottom":
+            assert len(p.score) == 4 * 3 + len(text_score_lines("down", 0, 0, 2.6))   # circle, cross

@@ -5,6 +5,7 @@ from __future__ import annotations
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import unary_union
 
+from ...draw.fonts import get_font
 from ...laser.joints import Edge, Panel, finger_count
 from ...laser.parts import Part, text_polygons, text_score_lines
 from .dimensions import (CUP_TURN, Kit, cell_centre, cup_centres, cup_lines, cup_offsets, load_kit,  # noqa: F401
@@ -117,39 +118,47 @@ def cube_parts(kit: Kit, king: bool = False) -> list[Part]:
     """One cube's parts: the box (cube_panels), a top ring (plain cubes) and four pegs."""
     t = kit.t("cube")
     what = "king" if king else "cube"
-    # What a person reads on each part: the piece, and how many of it one cube takes (front and
-    # back are one shape, wall A; left and right another, wall B).
-    walls = {"front": "wall A x2", "back": "wall A x2", "left": "wall B x2", "right": "wall B x2"}
+    # What a person reads on each part, kept short: a label is scored on every one of a kit's
+    # hundreds of parts (each letter is laser time, and DXF size). The two wall shapes are A
+    # (front and back) and B (left and right), as the kit's sheet says; "king" where a king's
+    # part is not a cube's; the bottom (the same for both) says only which face goes down ("down"),
+    # since its peg marks say what it is.
+    walls = {"front": "A", "back": "A", "left": "B", "right": "B"}
     parts = []
     for panel in cube_panels(kit, king):
         part = panel.part(t, material="cube")
         if panel.name == "bottom":
-            # Where the pegs go, scored on the face that goes down; ticks square the notches with
-            # the cube's sides (they must run along the rails).
+            # Where the pegs go, scored on the face that goes down: a circle, and a cross through
+            # it whose arms reach 1 mm past it, to square the peg's notches with the cube's sides
+            # (they must run along the rails). Two lines, not four ticks: fewer marks to score.
             c, r = kit.cube / 2, kit.peg_d / 2
             for dx, dy in peg_marks(kit):
                 x, y = c + dx, c + dy
                 part.score.append(LineString(Point(x, y).buffer(r, quad_segs=8).exterior.coords))
-                for ux, uy in ((1, 0), (0, 1), (-1, 0), (0, -1)):
-                    part.score.append(LineString([(x + ux * (r + 0.3), y + uy * (r + 0.3)),
-                                                  (x + ux * (r + 1.0), y + uy * (r + 1.0))]))
-            # Two short lines between the pegs: which part, and which face goes down.
-            _label(part, f"{what} bottom", c - 6.5, c - 0.6, 2.2)
-            part.score += text_score_lines("face down", c - 5.5, c + 2.6, 2.2)
+                part.score.append(LineString([(x - r - 1.0, y), (x + r + 1.0, y)]))
+                part.score.append(LineString([(x, y - r - 1.0), (x, y + r + 1.0)]))
+            # "down": this face goes down (the pegs glued on its marks are the cube's feet).
+            size = 2.6
+            _label(part, "down", c - get_font("sans").width("down", size) / 2, c + 1.0, size)
             part.label = f"{what} bottom, face down"
         elif panel.name == "top" and king:
             crown = Polygon([(8, 21), (8, 11), (11.5, 15), (15, 9), (18.5, 15), (22, 11), (22, 21)])
             part.engrave.append(crown)
             part.label = "king top"           # the crown says it
         elif panel.name == "top":
-            _label(part, "cube top", t + 1.5, panel.h / 2 + 1, 2.4)
+            _label(part, "top", t + 1.5, panel.h / 2 + 1, 2.4)
+            part.label = "cube top"
         else:
-            _label(part, f"{what} {walls[panel.name]}", t + 1.5, panel.h / 2 + 1, 2.4)
+            # Big enough to read across the table: the wall has room, and a size costs no strokes.
+            text, size = f"{'king ' if king else ''}{walls[panel.name]}", 4.0
+            width = get_font("sans").width(text, size)
+            _label(part, text, (panel.w - width) / 2, panel.h / 2 + 1.5, size)
+            part.label = f"{what} wall {walls[panel.name]}"
         parts.append(part)
     if not king:
         ring = Part("ring", box(0, 0, kit.cube, kit.cube).difference(
             Point(kit.cube / 2, kit.cube / 2).buffer(kit.recess_d / 2, quad_segs=32)), material="ring")
-        parts.append(_label(ring, "cube ring", 2.5, 5, 2.2))
+        parts.append(_label(ring, "ring", 2.5, 5, 2.2))
     peg = Part("peg", Point(kit.peg_d / 2, kit.peg_d / 2).buffer(kit.peg_d / 2, quad_segs=16), material="peg",
                quantity=4, label="peg x4")   # too small to score a label on
     # The two perpendicular notches that ride the rails, engraved rail-height deep on the face down.
