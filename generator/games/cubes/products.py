@@ -35,7 +35,10 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             add_laser_kit(spec, parts, kit.sheet, kit.kerf, kit.margin, kit.spacing,
                           plan.sub(f"kit-{tag}"), f"cubes-{tag}", what=f"Cubes kit, {kit.players} players",
                           make="cut every material's sheets; assemble as the project README's Cubes kit says "
-                               "(board: base, cup layer, rail layer, frame; cubes with rings and pegs; pawns)",
+                               "(board: base, cup layer, rail layer, frame; cubes with rings and pegs; pawns). "
+                               "Scored labels: A and B are a cube's two wall shapes (two of each a cube; "
+                               "king A, king B a king's), top, ring; down is the face of a bottom that goes "
+                               "down: glue the four pegs on its marks, their notches along the cross",
                           stock={k: m["name"] for k, m in kit.materials.items()})
             if half in ("", "board"):
                 add_board(paper_board(kit, *setup_position(spec, four)), plan, f"paper-board-{tag}",
