@@ -7,6 +7,7 @@ import pytest
 import yaml
 from pypdf import PdfReader
 from shapely.geometry import LineString
+from shapely.ops import unary_union
 
 from conftest import build_game, ROOT, need, run_pnp
 from generator.draw import Ellipse, Group, Text
@@ -213,6 +214,26 @@ def test_wall_piece_is_notched_at_every_unit(units):
     top = net.outline.intersection(LineString([(-1, y_top), (net.length + 1, y_top)]))
     assert top.geom_type == "LineString" and top.length == pytest.approx(units * s + 2 * e)
     assert len(net.ticks) == units + 1
+
+
+@pytest.mark.parametrize("units", [1, 3, 14])
+def test_laser_folds_score_the_same_folds_on_the_piece(units):
+    """The laser's folds: the printed net's fold marks all scored, the two along the top's edges
+    one stroke each for the whole piece, and nothing scored off the piece but along its cut."""
+    from generator.games.capitals.walls import laser_folds
+    ws = load_walls(load_spec(ROOT / "boards" / "capitals_walls.yaml"))
+    net = wall_net(ws, units)
+    y_top = ws.flange + ws.side
+    strokes = laser_folds(net, (y_top, y_top + ws.top))
+    scored = unary_union(strokes)
+    assert all(scored.buffer(1e-6).contains(f) for f in net.folds)
+    assert len(strokes) == 2 + 2 * units
+    assert all(s.difference(net.outline.buffer(1e-6)).length == 0 for s in strokes)
+
+
+def test_wall_sheets_dxf_within_400_kb(capitals_out):
+    dxfs = sorted(capitals_out.glob("capitals_walls-*.dxf"))
+    assert dxfs and all(f.stat().st_size <= 400_000 for f in dxfs), [(f.name, f.stat().st_size) for f in dxfs]
 
 
 # ------------------------------------------------------------------ records, on the real board

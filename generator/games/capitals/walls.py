@@ -106,13 +106,31 @@ def wall_net(ws: WallSet, units: int) -> WallNet:
     return WallNet(units, shift(outline), [shift(g) for g in folds], [shift(g) for g in ticks])
 
 
+def laser_folds(net: WallNet, top: tuple[float, float]) -> list[LineString]:
+    """The folds as the laser scores them. The two folds along the top's edges run the whole
+    piece as one stroke each, where the printed net breaks them at every notch: across a notch
+    such a stroke runs along the top's edge, which the cut follows there anyway (scoring comes
+    before cutting), so no card is marked that the net does not fold. The flanges' folds stay
+    one a unit (across a notch they would mark empty air). Half the strokes of a sheet of long
+    pieces, and its DXF under 400 KB."""
+    by_y: dict[float, list[float]] = {}
+    out = []
+    for fold in net.folds:
+        (x0, y), (x1, _) = fold.coords
+        if any(abs(y - edge) < 1e-6 for edge in top):
+            by_y.setdefault(round(y, 6), []).extend((x0, x1))
+        else:
+            out.append(fold)
+    return [LineString([(min(xs), y), (max(xs), y)]) for y, xs in by_y.items()] + out
+
+
 def wall_parts(ws: WallSet) -> list[Part]:
     parts = []
     for units, count in ws.counts.items():
         net = wall_net(ws, units)
         cx = ws.extension + ws.square / 2
         label = text_score_lines(str(units), cx - 0.8 * len(str(units)), ws.flange + ws.side + ws.top - 0.9, 2.4)
-        parts.append(Part(f"wall-{units}", net.outline, net.folds + net.ticks + label, label=str(units),
+        parts.append(Part(f"wall-{units}", net.outline, laser_folds(net, (ws.flange + ws.side, ws.flange + ws.side + ws.top)) + net.ticks + label, label=str(units),
                           quantity=count, material=ws.laser["material"].replace(" ", "_")))
     return parts
 
