@@ -100,8 +100,8 @@ def cmd_validate(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from .pipeline import (build_jobs, check_jobs, code_digest, job_key, manifest_entry, read_manifest, run_jobs, up_to_date,
-                           write_manifest)
+    from .pipeline import (build_jobs, check_jobs, code_digest, job_key, job_seconds, manifest_entry, read_manifest, run_jobs,
+                           up_to_date, write_manifest)
     root = project_root()
     games = list(dict.fromkeys(args.games)) or list(GAMES)
     for g in games:
@@ -112,7 +112,8 @@ def cmd_build(args) -> int:
     jobs = build_jobs(games)
     code = code_digest()
     keys = {job.id: job_key(job, opts, code) for job in jobs}
-    old = {} if args.force else read_manifest(out)
+    previous = read_manifest(out)      # --force rebuilds all, but its timings still order the jobs
+    old = {} if args.force else previous
     todo = [job for job in jobs if not up_to_date(old.get(job.id), keys[job.id], out)]
     if not todo:
         print(f"pnp: up to date ({len(jobs)} jobs); --force builds again", file=sys.stderr)
@@ -141,7 +142,7 @@ def cmd_build(args) -> int:
                     except (UnsafeName, OSError):
                         pass
             old = {k: v for k, v in old.items() if not (k.split("|")[0] in games and k not in current)}
-        longest = sorted(range(len(todo)), key=lambda i: -(old.get(todo[i].id) or {}).get("seconds", 1.0))
+        longest = sorted(range(len(todo)), key=lambda i: -job_seconds(todo[i], previous))
         results = run_jobs(todo, root, opts, staged.staging, order=longest, loaded=loaded)
         failed = _failed(results)
         if failed:

@@ -116,3 +116,18 @@ def test_progress_line_on_a_terminal():
     p.close()
     text = stream.getvalue()
     assert "sorry: decks/sorry.yaml" in text and "1/2" in text and text.endswith("\r\x1b[2K")
+
+
+def test_jobs_start_longest_first_whatever_the_manifest_says():
+    """A first build orders its jobs by the measured table (the Cubes kit's halves first); a
+    manifest's own timings win where they are numbers, and a hand-edited one cannot stop it."""
+    from generator.games import GAMES
+    from generator.pipeline import FIRST_BUILD_SECONDS, build_jobs, job_seconds
+    jobs = build_jobs(list(GAMES))
+    assert set(FIRST_BUILD_SECONDS) <= {j.id for j in jobs}     # the table names real jobs
+    first = sorted(jobs, key=lambda j: -job_seconds(j, {}))
+    assert first[0].game == "cubes" and job_seconds(first[-1], {}) < job_seconds(first[0], {})
+    job = jobs[0]
+    assert job_seconds(job, {job.id: {"seconds": 9.5}}) == 9.5
+    for bad in ([1], "x", {"seconds": float("nan")}, {"seconds": True}, {"seconds": -1}, {"seconds": "3"}):
+        assert job_seconds(job, {job.id: bad}) == job_seconds(job, {})

@@ -41,16 +41,17 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
-def surface_png(surface) -> bytes:
-    """A cairo ARGB32 ImageSurface as PNG bytes."""
+def surface_png(surface, level: int = ZLIB_LEVEL) -> bytes:
+    """A cairo ARGB32 or RGB24 ImageSurface as PNG bytes (RGB24: opaque, its fourth byte unused)."""
     import numpy as np
+    from cairocffi import FORMAT_RGB24
     surface.flush()
     w, h, stride = surface.get_width(), surface.get_height(), surface.get_stride()
     # ARGB32 is a native-endian 32-bit word per pixel: B, G, R, A in memory on little-endian.
     b, g, r, a = (0, 1, 2, 3) if sys.byteorder == "little" else (3, 2, 1, 0)
     argb = np.frombuffer(surface.get_data(), np.uint8).reshape(h, stride)[:, :4 * w].reshape(h, w, 4)
     alpha = argb[:, :, a]
-    opaque = bool((alpha == 255).all())
+    opaque = surface.get_format() == FORMAT_RGB24 or bool((alpha == 255).all())
     channels = 3 if opaque else 4
     rows = np.zeros((h, 1 + channels * w), np.uint8)   # each row: filter type 0 (none), pixels
     out = rows[:, 1:].reshape(h, w, channels)
@@ -72,7 +73,7 @@ def surface_png(surface) -> bytes:
         PNG_SIGNATURE,
         _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, colour_type, 0, 0, 0)),
         _chunk(b"bKGD", struct.pack(">HHH", 255, 255, 255)),   # as cairo writes: white
-        _chunk(b"IDAT", zlib.compress(rows, ZLIB_LEVEL)),
+        _chunk(b"IDAT", zlib.compress(rows, level)),
         _chunk(b"IEND", b""),
     ])
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -259,17 +258,12 @@ STOCK, MATERIAL = (0.957, 0.937, 0.894), (0.902, 0.835, 0.702)
 
 
 def _png_bytes(surface) -> bytes:
-    """A cairo RGB24 surface as PNG bytes. Encoded by Pillow, not cairo's write_to_png: that
-    writes to a Python stream through a C callback, where a Ctrl-C or SIGTERM is swallowed
-    (cairo then reports a write error) instead of stopping the build as it should."""
-    from PIL import Image
-    surface.flush()
-    raw = "BGRX" if sys.byteorder == "little" else "XRGB"     # cairo's RGB24: native-endian xRGB words
-    image = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
-                             "raw", raw, surface.get_stride(), 1)
-    buf = io.BytesIO()
-    image.save(buf, "PNG", compress_level=1)   # a preview: quick to write matters more than a few kB
-    return buf.getvalue()
+    """A cairo RGB24 surface as PNG bytes, written as previews are (draw/raster.py: unfiltered
+    rows, no clock time), at zlib level 1: a laser preview is 3000 x 2000 pixels, and this writes
+    one in about half the time Pillow took. Not cairo's write_to_png: that writes to a Python
+    stream through a C callback, where a Ctrl-C or SIGTERM is swallowed instead of stopping the build."""
+    from ..draw.raster import surface_png
+    return surface_png(surface, level=1)
 
 
 def _ring_path(ctx, coords, close: bool = True) -> None:
