@@ -34,14 +34,29 @@ def _coords(geom) -> list[list[float]]:
     return shapely.get_coordinates(geom).tolist()    # far faster than iterating .coords
 
 
+_RINGS: dict[int, tuple] = {}    # id(geometry) -> (geometry, its rings): a sheet's SVG, DXF and PNG
+
+
 def _rings(geom) -> list[list[list[float]]]:
     """A (multi)polygon's rings, holes before their outline (a part's holes are cut while it is
-    still held by the sheet), each without its repeated closing point."""
-    rings = []
-    for poly in _polygons(geom):
-        for ring in list(poly.interiors) + [poly.exterior]:
-            rings.append(_coords(ring)[:-1])
-    return rings
+    still held by the sheet), each without its repeated closing point. Read in one vectorised
+    pass (a rail layer is one part of 3,800 islands) and kept for the sheet's other writers."""
+    known = _RINGS.get(id(geom))
+    if known is not None and known[0] is geom:
+        return known[1]
+    polys = _polygons(geom)
+    rings, owner = shapely.get_rings(polys, return_index=True)   # per polygon: outline, then holes
+    coords, which = shapely.get_coordinates(rings, return_index=True)
+    starts = np.searchsorted(which, np.arange(len(rings) + 1))
+    flat = coords.tolist()
+    per_poly: list[list] = [[] for _ in polys]
+    for k in range(len(rings)):
+        per_poly[owner[k]].append(flat[starts[k]:starts[k + 1] - 1])
+    out = [r for ring_list in per_poly for r in ring_list[1:] + ring_list[:1]]
+    if len(_RINGS) > 4096:
+        _RINGS.clear()
+    _RINGS[id(geom)] = (geom, out)
+    return out
 
 
 def _line(line) -> tuple[list[list[float]], bool]:
@@ -52,10 +67,20 @@ def _line(line) -> tuple[list[list[float]], bool]:
     return coords, False
 
 
+_NUMS: dict[float, str] = {}      # a sheet's coordinates repeat (a lattice, a part cut forty times)
+
+
 def _num(v: float) -> str:
     """A coordinate to 0.001 mm, without trailing zeros: 12.5, 0, -3.25."""
-    s = f"{v:.3f}".rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
+    s = _NUMS.get(v)
+    if s is None:
+        s = f"{v:.3f}".rstrip("0").rstrip(".")
+        if s == "-0":
+            s = "0"
+        if len(_NUMS) > 1_000_000:
+            _NUMS.clear()
+        _NUMS[v] = s
+    return s
 
 
 # ---------------------------------------------------------------- SVG

@@ -196,8 +196,12 @@ def pawn_plates(kit: Kit, player: int) -> list[Part]:
     return plates
 
 
-def kit_parts(kit: Kit) -> list[Part]:
-    parts = [base_plate(kit), cup_layer(kit), rail_layer(kit), frame(kit)]
+def kit_parts(kit: Kit, board: bool = True, pieces: bool = True) -> list[Part]:
+    """Every part of the kit: the board's layers, and the pieces (cubes, king cubes, pawns); a
+    build of one half makes only that half's (the cup layer alone is a third of a second)."""
+    parts = [base_plate(kit), cup_layer(kit), rail_layer(kit), frame(kit)] if board else []
+    if not pieces:
+        return parts
     plain = kit.cubes - kit.kings
     for p in cube_parts(kit):
         p.quantity *= plain

@@ -31,7 +31,8 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
                 continue
             kit = load_kit(spec, four)
             before = set(plan.products)
-            parts = [p for p in kit_parts(kit) if not half or (p.material in BOARD_MATERIALS) == (half == "board")]
+            parts = [p for p in kit_parts(kit, board=half != "pieces", pieces=half != "board")
+                     if not half or (p.material in BOARD_MATERIALS) == (half == "board")]
             add_laser_kit(spec, parts, kit.sheet, kit.kerf, kit.margin, kit.spacing,
                           plan.sub(f"kit-{tag}"), f"cubes-{tag}", what=f"Cubes kit, {kit.players} players",
                           make="cut every material's sheets; assemble as the project README's Cubes kit says "
