@@ -37,6 +37,18 @@ def track_reads():
         _trackers.remove(found)
 
 
+def note_reads(reads: dict[str, str]) -> None:
+    """Count files read before (by something made once and kept) as read again inside every
+    open track_reads block."""
+    for found in _trackers:
+        found.update(reads)
+
+
+def still_as_read(reads: dict[str, str]) -> bool:
+    """Every file of {real path: sha256} still has those bytes."""
+    return all(file_digest(path) == digest for path, digest in reads.items())
+
+
 def file_digest(path) -> str | None:
     """sha256 of a file's bytes, or None if it cannot be read."""
     try:

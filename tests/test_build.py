@@ -131,3 +131,20 @@ def test_jobs_start_longest_first_whatever_the_manifest_says():
     assert job_seconds(job, {job.id: {"seconds": 9.5}}) == 9.5
     for bad in ([1], "x", {"seconds": float("nan")}, {"seconds": True}, {"seconds": -1}, {"seconds": "3"}):
         assert job_seconds(job, {job.id: bad}) == job_seconds(job, {})
+
+
+def test_every_capitals_job_depends_on_the_deck_its_board_reads():
+    """The board is made once and kept (the check and three jobs read it), yet each job still
+    counts the deck and the coastlines among what it read: an edit to the deck remakes them all."""
+    from generator.pipeline import build_jobs, check_jobs, run_job
+    from generator.options import BuildOptions
+    jobs = [j for j in build_jobs(["capitals"]) if "rules" not in j.spec]
+    loaded, errors, _ = check_jobs(jobs, ROOT)
+    assert not errors
+    for job in jobs:
+        reads = run_job(job, ROOT, BuildOptions(out=ROOT / "output"), None, loaded[job.id]).reads
+        names = {Path(p).name for p in reads}
+        want = {"capitals_1961.yaml", "capitals_world_map.yaml"}
+        if job.spec.startswith("boards/"):     # the map and the walls draw or place by the board
+            want.add("ne_110m_land.json")
+        assert want <= names, (job.spec, names)
