@@ -1,4 +1,4 @@
-"""The cairo backend: a Drawing rasterised straight to pixels (cairocffi), for PNG previews.
+"""The cairo backend: a Drawing rasterised straight to pixels (libcairo), for PNG previews.
 
 Previews used to be written as SVG text and parsed back by cairosvg; drawing the display list
 directly gives the same pixels several times faster. Everything here follows what cairosvg made of
@@ -9,11 +9,11 @@ zero width or height and a circle of zero radius draw nothing, and the backgroun
 transparent (cairosvg paints none).
 
 Speed: a preview is tens of thousands of path operations, so the renderer calls cairo's C
-functions through cairocffi's cffi library rather than its Context methods (which check the
+functions (through cffi: cairo_lib.py) rather than a wrapper's Context methods (which check the
 context's status after every call); cairo's error status is sticky, so it is checked once, at the
 end. Each glyph's outline is made once, in font units, and appended under a transform.
 
-cairocffi is imported inside the functions: `pnp referee` must start without loading cairo.
+cairo is loaded inside the functions: `pnp referee` must start without loading it.
 """
 from __future__ import annotations
 
@@ -96,17 +96,17 @@ class CairoRenderer:
 
     def __init__(self, ctx):
         global _glyphs
-        from cairocffi import cairo as lib, ffi
+        from . import cairo_lib as cl
+        ffi, lib = cl.cairo()
         self.lib, self.ffi, self.ctx = lib, ffi, ctx
         with _glyphs_lock:
             if _glyphs is None:
                 _glyphs = _Glyphs(lib, ffi)
         self.glyphs = _glyphs
         self._rgb: dict[Colour, tuple[float, float, float]] = {}
-        self._joins = {"miter": lib.CAIRO_LINE_JOIN_MITER, "round": lib.CAIRO_LINE_JOIN_ROUND,
-                       "bevel": lib.CAIRO_LINE_JOIN_BEVEL}
-        self._caps = {"butt": lib.CAIRO_LINE_CAP_BUTT, "round": lib.CAIRO_LINE_CAP_ROUND,
-                      "square": lib.CAIRO_LINE_CAP_SQUARE}
+        self._joins = {"miter": cl.LINE_JOIN_MITER, "round": cl.LINE_JOIN_ROUND, "bevel": cl.LINE_JOIN_BEVEL}
+        self._caps = {"butt": cl.LINE_CAP_BUTT, "round": cl.LINE_CAP_ROUND, "square": cl.LINE_CAP_SQUARE}
+        self._even_odd, self._winding = cl.FILL_RULE_EVEN_ODD, cl.FILL_RULE_WINDING
         lib.cairo_set_miter_limit(ctx, _SVG_MITER_LIMIT)
 
     def _source(self, colour: Colour) -> None:
@@ -202,9 +202,9 @@ class CairoRenderer:
             if s.fill is not None:
                 self._source(s.fill)
                 if s.even_odd:
-                    lib.cairo_set_fill_rule(ctx, lib.CAIRO_FILL_RULE_EVEN_ODD)
+                    lib.cairo_set_fill_rule(ctx, self._even_odd)
                     lib.cairo_fill_preserve(ctx)
-                    lib.cairo_set_fill_rule(ctx, lib.CAIRO_FILL_RULE_WINDING)
+                    lib.cairo_set_fill_rule(ctx, self._winding)
                 else:
                     lib.cairo_fill_preserve(ctx)
             if s.stroke is not None:
@@ -222,16 +222,15 @@ class CairoRenderer:
 
 
 def render_surface(drawing: Drawing, dpi: float):
-    """A cairocffi ARGB32 ImageSurface with the drawing at dpi, transparent where nothing is drawn."""
-    import cairocffi
+    """A cairo_lib.ImageSurface (ARGB32) with the drawing at dpi, transparent where nothing is drawn."""
+    from . import cairo_lib
     width_px, height_px = raster_size(drawing, dpi)
-    surface = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, width_px, height_px)
-    context = cairocffi.Context(surface)
+    surface = cairo_lib.ImageSurface(False, width_px, height_px)
     k = width_px / drawing.width   # pixels per mm: the width fits exactly, as in cairosvg
-    context.scale(k, k)
-    renderer = CairoRenderer(context._pointer)
+    surface.lib.cairo_scale(surface.ptr, k, k)
+    renderer = CairoRenderer(surface.ptr)
     for child in drawing.root.items:
         renderer.render(child)
-    context._check_status()   # the first error cairo met while drawing, if any
+    surface.check()   # the first error cairo met while drawing, if any
     surface.flush()
     return surface

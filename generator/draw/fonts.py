@@ -10,8 +10,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import reportlab
+
+if TYPE_CHECKING:
+    from fontTools.ttLib import TTFont
 
 _DIR = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
 FONT_FILES = {

@@ -8,7 +8,7 @@ The pixels are what cairo's writer would write (RGB when every pixel is opaque, 
 cairo's un-premultiplying), with the same chunks (IHDR, bKGD white, IDAT, IEND): no time, text or
 version chunk, so the same drawing gives the same bytes in any process.
 
-cairocffi and numpy are imported inside the functions: `pnp referee` must start without them.
+cairo and numpy are loaded inside the functions: `pnp referee` must start without them.
 """
 from __future__ import annotations
 
@@ -42,9 +42,10 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def surface_png(surface, level: int = ZLIB_LEVEL) -> bytes:
-    """A cairo ARGB32 or RGB24 ImageSurface as PNG bytes (RGB24: opaque, its fourth byte unused)."""
+    """A cairo ARGB32 or RGB24 image surface (cairo_lib's, or cairocffi's) as PNG bytes (RGB24:
+    opaque, its fourth byte unused)."""
     import numpy as np
-    from cairocffi import FORMAT_RGB24
+    from .cairo_lib import FORMAT_RGB24
     surface.flush()
     w, h, stride = surface.get_width(), surface.get_height(), surface.get_stride()
     # ARGB32 is a native-endian 32-bit word per pixel: B, G, R, A in memory on little-endian.

@@ -303,14 +303,14 @@ def _ring_path(ctx, coords, close: bool = True) -> None:
 def sheet_png(sheet: Sheet, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes:
     """A preview for a person checking the sheet, drawn straight from its geometry: the parts on
     the stock, engraving black, scored lines blue, cuts red (drawn wider than a hairline: for the
-    eye only). Drawn through cairo's C functions (cairocffi's `lib`) rather than its Context
-    methods, which check cairo's status after every call: a sheet has tens of thousands of points."""
-    import cairocffi as cairo
-    from cairocffi import cairo as lib
+    eye only). Drawn through cairo's C functions (draw/cairo_lib.py) rather than a wrapper's
+    Context methods, which check cairo's status after every call: a sheet has tens of thousands
+    of points."""
+    from ..draw import cairo_lib
+    _, lib = cairo_lib.cairo()
     w, h = max(1, round(sheet.width * px_per_mm)), max(1, round(sheet.height * px_per_mm))
-    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, w, h)
-    context = cairo.Context(surface)
-    ctx = context._pointer
+    surface = cairo_lib.ImageSurface(True, w, h)
+    ctx = surface.ptr
     move, line, close = lib.cairo_move_to, lib.cairo_line_to, lib.cairo_close_path
 
     def path(coords, closed: bool = True) -> None:
@@ -324,9 +324,9 @@ def sheet_png(sheet: Sheet, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes:
     lib.cairo_set_source_rgb(ctx, *STOCK)
     lib.cairo_paint(ctx)
     lib.cairo_scale(ctx, px_per_mm, px_per_mm)
-    lib.cairo_set_fill_rule(ctx, lib.CAIRO_FILL_RULE_EVEN_ODD)
-    lib.cairo_set_line_join(ctx, lib.CAIRO_LINE_JOIN_ROUND)
-    lib.cairo_set_line_cap(ctx, lib.CAIRO_LINE_CAP_ROUND)
+    lib.cairo_set_fill_rule(ctx, cairo_lib.FILL_RULE_EVEN_ODD)
+    lib.cairo_set_line_join(ctx, cairo_lib.LINE_JOIN_ROUND)
+    lib.cairo_set_line_cap(ctx, cairo_lib.LINE_CAP_ROUND)
     lib.cairo_set_source_rgb(ctx, *MATERIAL)
     for cut_path in sheet.cut_paths:
         for ring in _rings(cut_path):
@@ -351,9 +351,7 @@ def sheet_png(sheet: Sheet, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes:
             path(ring)
     lib.cairo_set_line_width(ctx, 1.4 / px_per_mm)
     lib.cairo_stroke(ctx)
-    status = lib.cairo_status(ctx)
-    if status != lib.CAIRO_STATUS_SUCCESS:
-        raise RuntimeError(f"cairo could not draw the preview (status {status})")
+    surface.check()
     return _png_bytes(surface)
 
 
