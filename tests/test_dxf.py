@@ -313,3 +313,43 @@ def test_cube_sheets_stay_within_400_kb_and_label_every_part(four, tmp_path):
             assert len(p.score) == len(text_score_lines(f"{'king ' if king else ''}{letter}", 0, 0, 4.0))
         if p.name == "bottom":
             assert len(p.score) == 4 * 3 + len(text_score_lines("down", 0, 0, 2.6))   # circle, cross
+
+
+def test_the_stored_skeleton_is_what_ezdxf_makes_and_dates_agree():
+    """The document around the entities is stored (writing a DXF imports no ezdxf); it is exactly
+    what the installed ezdxf makes (scripts/update_dxf_skeleton.py writes it again if not), and the
+    SOURCE_DATE_EPOCH date is computed as ezdxf computes Julian dates."""
+    import json
+    from ezdxf.tools.juliandate import juliandate
+    from generator.laser.export import SKELETON_FILE, SKELETON_SIZE, _julian_date, ezdxf_skeleton
+    assert json.loads(SKELETON_FILE.read_text(encoding="utf-8")) == ezdxf_skeleton(*SKELETON_SIZE)
+    for when in (datetime(2000, 1, 1), datetime(2023, 11, 14, 22, 13, 20), datetime(1999, 2, 28, 23, 59, 59),
+                 datetime(2100, 3, 1, 0, 0, 1)):
+        assert _julian_date(when) == juliandate(when)
+    code = ("import sys; sys.path.insert(0, '.')\n"
+            "from shapely.geometry import box\n"
+            "from generator.laser.nest import nest\n"
+            "from generator.laser.parts import Part\n"
+            "from generator.laser.export import sheet_dxf\n"
+            "sheet_dxf(nest([Part('p', box(0, 0, 10, 10))], 20, 20)[0])\n"
+            "print('ezdxf' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("size", [(600, 400), (123.5, 77.25), (297.0, 210.0)])
+def test_a_sheet_from_the_skeleton_is_as_ezdxf_would_write_it(size):
+    """Sheet size and handles put into the stored skeleton give the text ezdxf writes for that
+    sheet (entities and all): the same header, tables and objects, a valid handle seed."""
+    from generator.laser.export import _EMPTY_ENTITIES, ezdxf_skeleton
+    sheet = nest([Part("p", box(0, 0, 10, 10)), Part("q", Point(5, 5).buffer(3))], *size)[0]
+    ours = sheet_dxf(sheet).decode()
+    theirs = ezdxf_skeleton(*size)
+    entities = ours[ours.index("ENTITIES\n") + len("ENTITIES\n"):ours.index("  0\nENDSEC\n  0\nSECTION\n  2\nOBJECTS")]
+    count = entities.count("  0\nLWPOLYLINE\n") + entities.count("  0\nHATCH\n")
+    seed = "%X" % (int(theirs["first_handle"], 16) + count)
+    expected = (theirs["text"].replace(f"$HANDSEED\n  5\n{theirs['first_handle']}\n", f"$HANDSEED\n  5\n{seed}\n")
+                .replace(_EMPTY_ENTITIES, f"  0\nSECTION\n  2\nENTITIES\n{entities}  0\nENDSEC\n"))
+    assert count == 2 and ours == expected
+    doc = ezdxf.read(__import__("io").StringIO(ours))
+    assert len(doc.audit().errors) == 0 and len(doc.modelspace()) == 2

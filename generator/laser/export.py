@@ -12,6 +12,7 @@ import io
 import os
 import re
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -126,6 +127,16 @@ def _reproducible_ezdxf():
         ezdxf.options.write_fixed_meta_data_for_testing = before
 
 
+def _julian_date(when) -> float:
+    """A datetime as DXF's dates are written: a Julian date, computed as ezdxf computes it
+    (ezdxf.tools.juliandate; a test checks the two agree)."""
+    from math import floor
+    y = when.year + (float(when.month) - 2.85) / 12.0
+    a = floor(367.0 * y) - 1.75 * floor(y) + when.day
+    b = floor(a) - 0.75 * floor(y / 100.0)
+    return floor(b) + 1721115.0 + (when.hour * 3600.0 + when.minute * 60.0 + when.second) / 86400.0
+
+
 def _set_dates(text: str) -> str:
     """The header's dates set to SOURCE_DATE_EPOCH where it is given (reproducible builds' way of
     naming the date to write); otherwise they stay ezdxf's fixed 2000-01-01."""
@@ -133,9 +144,74 @@ def _set_dates(text: str) -> str:
     if not epoch.isdigit():
         return text
     from datetime import datetime, timezone
-    from ezdxf.tools.juliandate import juliandate
-    date = repr(juliandate(datetime.fromtimestamp(int(epoch), timezone.utc).replace(tzinfo=None)))
+    date = repr(_julian_date(datetime.fromtimestamp(int(epoch), timezone.utc).replace(tzinfo=None)))
     return re.sub(r"(\n  9\n\$TDU?(?:CREATE|UPDATE)\n 40\n)[^\n]*", lambda m: m.group(1) + date, text)
+
+
+# The document around a sheet's entities (header, classes, tables, blocks, objects) as ezdxf
+# makes it for an R2010 file in mm with our three layers, stored once (dxf_skeleton.json, made by
+# scripts/update_dxf_skeleton.py) rather than made by ezdxf for every sheet. Why: importing ezdxf
+# is 0.4 s in every build process, and the skeleton is the same for every sheet but for its size
+# and the next free handle. A test makes it again with the installed ezdxf and compares; the
+# tests read every file back with ezdxf and audit it.
+SKELETON_FILE = Path(__file__).with_name("dxf_skeleton.json")
+SKELETON_SIZE = (1234567.25, 7654321.75)     # placeholders: numbers no real sheet has
+
+
+def ezdxf_skeleton(width: float, height: float) -> dict:
+    """What ezdxf writes for an empty sheet of this size: its text (ENTITIES empty), the handle
+    entities are owned by (the model space's block record) and the first free handle."""
+    with _reproducible_ezdxf() as ezdxf:
+        doc = ezdxf.new("R2010", units=ezdxf.units.MM)
+        doc.header["$INSUNITS"] = 4        # millimetres
+        doc.header["$MEASUREMENT"] = 1     # metric
+        for name, colour in LAYERS:
+            doc.layers.add(name, color=colour)
+        msp = doc.modelspace()
+        # The drawing's limits and extents: the sheet (a viewer opens on it, not on 1e20).
+        msp.dxf.limmin, msp.dxf.limmax = (0, 0), (width, height)
+        msp.dxf.extmin, msp.dxf.extmax = (0, 0, 0), (width, height, 0)
+        doc.header["$EXTMIN"], doc.header["$EXTMAX"] = msp.dxf.extmin, msp.dxf.extmax
+        # ezdxf writes a CLASS for each kind of object in use, in the order of a set of names,
+        # which changes with the process's string hashing: registered here first, sorted.
+        for kind in sorted(doc.entitydb.dxf_types_in_use()):
+            doc.classes.add_class(kind)
+        # Writing makes the last objects (two APPIDs, the metadata's DICTIONARYVAR); a second
+        # write adds nothing and writes the same text. Entities take the handles after them.
+        doc.write(io.StringIO())
+        first = str(doc.entitydb.handles)
+        buf = io.StringIO()
+        doc.write(buf)
+    return {"text": buf.getvalue(), "owner": msp.layout_key, "first_handle": first}
+
+
+_EMPTY_ENTITIES = "  0\nSECTION\n  2\nENTITIES\n  0\nENDSEC\n"
+
+
+def _dxf_float(v: float) -> str:
+    return str(float(v))                  # as ezdxf writes a coordinate: 600.0, 77.25
+
+
+@lru_cache(maxsize=1)
+def _skeleton() -> dict:
+    import json
+    sk = json.loads(SKELETON_FILE.read_text(encoding="utf-8"))
+    text, w, h = sk["text"], *(_dxf_float(v) for v in SKELETON_SIZE)
+    seed = f"\n  9\n$HANDSEED\n  5\n{sk['first_handle']}\n"
+    if not (text.count(_EMPTY_ENTITIES) == 1 and text.count(seed) == 1 and text.count(w) == 4 and text.count(h) == 4):
+        raise RuntimeError(f"{SKELETON_FILE.name} is not what it should be: run scripts/update_dxf_skeleton.py")
+    return sk
+
+
+class _Handles:
+    """Handles handed out from a first one, as ezdxf's HandleGenerator does: hex, upper case."""
+
+    def __init__(self, first: str):
+        self.value = int(first, 16)
+
+    def next(self) -> str:
+        self.value += 1
+        return "%X" % (self.value - 1)
 
 
 class _DxfEntities:
@@ -235,45 +311,30 @@ def sheet_dxf(sheet: Sheet) -> bytes:
         if key not in shapes:
             shapes[key] = _contour(rel.tolist(), closed, arcs)
         return [(x + x0, y + y0, b) for x, y, b in shapes[key]]
-    with _reproducible_ezdxf() as ezdxf:
-        doc = ezdxf.new("R2010", units=ezdxf.units.MM)
-        doc.header["$INSUNITS"] = 4        # millimetres
-        doc.header["$MEASUREMENT"] = 1     # metric
-        for name, colour in LAYERS:
-            doc.layers.add(name, color=colour)
-        msp = doc.modelspace()
-        # The drawing's limits and extents: the sheet (a viewer opens on it, not on 1e20).
-        msp.dxf.limmin, msp.dxf.limmax = (0, 0), (sheet.width, H)
-        msp.dxf.extmin, msp.dxf.extmax = (0, 0, 0), (sheet.width, H, 0)
-        doc.header["$EXTMIN"], doc.header["$EXTMAX"] = msp.dxf.extmin, msp.dxf.extmax
-        ents = _DxfEntities(doc.entitydb.handles, msp.layout_key)
-        for part in sheet.parts:
-            for poly in part.engrave:
-                for p in _polygons(poly):
-                    rings = _rings(p)      # the holes, then the outline
-                    ents.hatch("ENGRAVE", [(contour(r), k == len(rings) - 1) for k, r in enumerate(rings)])
-        for part in sheet.parts:
-            for line in part.score:
-                coords, closed = _line(line)
-                # A scored circle (a peg's mark) is a circle; a letter's curve is left as drawn.
-                ents.polyline("SCORE", contour(coords, closed, arcs=False), closed)
-        for part, cut_path in zip(sheet.parts, sheet.cut_paths):
-            for line in part.cuts:
-                coords, closed = _line(line)
-                ents.polyline("CUT", contour(coords, closed), closed)
-            for ring in _rings(cut_path):
-                ents.polyline("CUT", contour(ring), True)
-        # ezdxf writes a CLASS for each kind of object in use, in the order of a set of names,
-        # which changes with the process's string hashing: registered here first, sorted.
-        for kind in sorted(doc.entitydb.dxf_types_in_use()):
-            doc.classes.add_class(kind)
-        buf = io.StringIO()
-        doc.write(buf)
-    text = buf.getvalue()
-    empty = "  0\nSECTION\n  2\nENTITIES\n  0\nENDSEC\n"
-    assert text.count(empty) == 1, "ezdxf wrote an unexpected ENTITIES section"
-    text = _set_dates(text.replace(empty, f"  0\nSECTION\n  2\nENTITIES\n{ents.text()}  0\nENDSEC\n"))
-    return text.encode("utf-8")
+    sk = _skeleton()
+    handles = _Handles(sk["first_handle"])
+    ents = _DxfEntities(handles, sk["owner"])
+    for part in sheet.parts:
+        for poly in part.engrave:
+            for p in _polygons(poly):
+                rings = _rings(p)      # the holes, then the outline
+                ents.hatch("ENGRAVE", [(contour(r), k == len(rings) - 1) for k, r in enumerate(rings)])
+    for part in sheet.parts:
+        for line in part.score:
+            coords, closed = _line(line)
+            # A scored circle (a peg's mark) is a circle; a letter's curve is left as drawn.
+            ents.polyline("SCORE", contour(coords, closed, arcs=False), closed)
+    for part, cut_path in zip(sheet.parts, sheet.cut_paths):
+        for line in part.cuts:
+            coords, closed = _line(line)
+            ents.polyline("CUT", contour(coords, closed), closed)
+        for ring in _rings(cut_path):
+            ents.polyline("CUT", contour(ring), True)
+    text = (sk["text"].replace(_dxf_float(SKELETON_SIZE[0]), _dxf_float(sheet.width))
+            .replace(_dxf_float(SKELETON_SIZE[1]), _dxf_float(H))
+            .replace(f"\n  9\n$HANDSEED\n  5\n{sk['first_handle']}\n", f"\n  9\n$HANDSEED\n  5\n{handles.next()}\n")
+            .replace(_EMPTY_ENTITIES, f"  0\nSECTION\n  2\nENTITIES\n{ents.text()}  0\nENDSEC\n"))
+    return _set_dates(text).encode("utf-8")
 
 
 # ---------------------------------------------------------------- PNG
