@@ -225,21 +225,22 @@ def pack_pages(items: list[Item], paper: str, title: str, notes: dict[str, str] 
     best = None
     for land in options:
         try:
-            pages = _pack(items, paper, land, title, notes or {}, gap, new_page)
+            # Laid out without drawing the items first: only the winner is drawn.
+            count = len(_pack(items, paper, land, title, notes or {}, gap, new_page, draw=False))
         except LayoutError:
             continue
-        if best is None or len(pages) < len(best):
-            best = pages
+        if best is None or count < best[1]:
+            best = (land, count)
     if best is None:
         raise LayoutError(f"a piece is too big for {paper.upper()} paper")
-    return best
+    return _pack(items, paper, best[0], title, notes or {}, gap, new_page)
 
 
 HEAD = 4.2      # mm: a section heading's size
 NOTE = 2.6      # mm: a note's size (7.4 pt)
 
 
-def _pack(items, paper, landscape, title, notes, gap, break_before) -> list[Drawing]:
+def _pack(items, paper, landscape, title, notes, gap, break_before, draw: bool = True) -> list[Drawing]:
     from ..draw.drawing import text_block_height
     pw, ph = PAPER_SIZES[paper]
     if landscape:
@@ -297,7 +298,8 @@ def _pack(items, paper, landscape, title, notes, gap, break_before) -> list[Draw
             new_page()
             if section:
                 heading(section + " (continued)", it)
-        it.draw(page, x, y)
+        if draw:
+            it.draw(page, x, y)
         x += it.width + gap
         row_h = max(row_h, it.height)
     for i, p in enumerate(pages):

@@ -146,8 +146,9 @@ def print_pages(ws: WallSet) -> list[Drawing]:
     # First fit, longest first: a short piece fills the end of a row of long ones.
     rows: list[list[WallNet]] = []
     room: list[float] = []
+    nets = {units: wall_net(ws, units) for units in ws.counts}    # one per length, drawn many times
     for units in strips:
-        net = wall_net(ws, units)
+        net = nets[units]
         k = next((i for i, r in enumerate(room) if r >= net.length), None)
         if k is None:
             rows.append([]), room.append(avail)
