@@ -140,3 +140,22 @@ def test_interleaved_shop_pdf(tmp_path):
     backs = {pages[i].get_contents().get_data() for i in range(1, 212, 2)}
     faces = {pages[i].get_contents().get_data() for i in range(0, 212, 2)}
     assert len(backs) == 1 and len(faces) == 19
+
+
+def test_quick_pdfdoc_encoding_gives_reportlabs_bytes():
+    """Our shortcut for reportlab's string encoding: the same bytes as reportlab's own for every
+    character up to 0x2FF alone and in text, and the same refusal where reportlab refuses."""
+    import generator.draw.pdf  # noqa: F401  (installs it)
+    from reportlab.pdfbase import pdfdoc
+    quick = pdfdoc.pdfdocEnc
+    assert quick.quick
+    samples = [chr(i) for i in range(0x300)] + ["595.2756 0 0 841.8898 cm", "/F1 12 Tf", "a\x18b", "Zürich", "",
+                                                 "\n".join(chr(i) for i in range(32, 127)), b"raw bytes"]
+    for x in samples:
+        try:
+            want = quick.original(x)
+        except UnicodeEncodeError:
+            with pytest.raises(UnicodeEncodeError):
+                quick(x)
+            continue
+        assert quick(x) == want, repr(x)

@@ -14,6 +14,32 @@ from ..units import PT_PER_MM, mm_to_pt
 from .drawing import Drawing, Ellipse, Group, Rect, Text
 from .fonts import Font
 
+
+
+def _quick_pdfdoc_encoding() -> None:
+    """reportlab encodes every string it writes (numbers, names, object headers: a hundred
+    thousand a build) through its 'extpdfdoc' codec, a tenth of a build's PDF time. For ASCII the
+    codec is the identity, but for 0x18-0x1F (breve and the like, which it refuses); so ASCII
+    without those is encoded as ASCII, and anything else as reportlab does. The same bytes."""
+    from reportlab.pdfbase import pdfdoc
+    original = pdfdoc.pdfdocEnc
+    if getattr(original, "quick", False):
+        return
+    unmapped = bytes(range(0x18, 0x20))
+
+    def pdfdoc_enc(x):
+        if isinstance(x, str) and x.isascii():
+            b = x.encode("ascii")
+            if len(b.translate(None, unmapped)) == len(b):
+                return b
+        return original(x)
+    pdfdoc_enc.quick = True
+    pdfdoc_enc.original = original
+    pdfdoc.pdfdocEnc = pdfdoc_enc
+
+
+_quick_pdfdoc_encoding()
+
 _JOIN = {"miter": 0, "round": 1, "bevel": 2}
 _CAP = {"butt": 0, "round": 1, "square": 2}
 
