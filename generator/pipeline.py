@@ -77,10 +77,11 @@ def build_jobs(games: list[str]) -> list[Job]:
 # first, so that the pool's last jobs are short ones and both cores finish together. A folder
 # built before orders its jobs by its manifest's own timings instead.
 FIRST_BUILD_SECONDS = {
-    "cubes|boards/cubes_kit.yaml|4p:pieces": 2.3, "cubes|boards/cubes_kit.yaml|2p:board": 2.2,
-    "cubes|boards/cubes_kit.yaml|4p:board": 1.9, "cubes|boards/cubes_kit.yaml|2p:pieces": 1.5,
-    "capitals|boards/capitals_walls.yaml|": 1.5, "capitals|decks/capitals_1961.yaml|": 1.4,
-    "mille-bornes|decks/mille_bornes.yaml|": 1.3, "mille-bornes|decks/mille_bornes_1961.yaml|": 1.2,
+    "capitals|decks/capitals_1961.yaml|": 1.2, "cubes|boards/cubes_kit.yaml|4p:pieces": 1.1,
+    "cubes|boards/cubes_kit.yaml|2p:board": 1.0, "cubes|boards/cubes_kit.yaml|4p:board": 1.0,
+    "cubes|boards/cubes_kit.yaml|2p:pieces": 0.9, "capitals|boards/capitals_walls.yaml|": 0.5,
+    "mille-bornes|decks/mille_bornes.yaml|": 0.4, "mille-bornes|decks/mille_bornes_1961.yaml|": 0.35,
+    "count-continuo|decks/count_continuo.yaml|": 0.3, "continuo|decks/continuo.yaml|": 0.3,
 }
 
 
@@ -90,7 +91,7 @@ def job_seconds(job: Job, manifest: dict) -> float:
     last = entry.get("seconds") if isinstance(entry, dict) else None
     if isinstance(last, (int, float)) and not isinstance(last, bool) and 0 <= last < 1e6:
         return float(last)
-    return FIRST_BUILD_SECONDS.get(job.id, 0.3)
+    return FIRST_BUILD_SECONDS.get(job.id, 0.2)
 
 
 def job_path(job: Job, root: Path) -> Path:

@@ -91,7 +91,7 @@ def _d(coords, close=True) -> str:
     return s + (" Z" if close else "")
 
 
-_SVG_GROUPS = (('fill="#000000" fill-rule="evenodd" id="engrave" stroke="none"', "engrave"),
+_SVG_GROUPS = ((f'fill="{ENGRAVE}" fill-rule="evenodd" id="engrave" stroke="none"', "engrave"),
                (f'fill="none" id="score" stroke="{SCORE}" stroke-width="{HAIRLINE}"', "score"),
                (f'fill="none" id="cut" stroke="{CUT}" stroke-width="{HAIRLINE}"', "cut"))
 
