@@ -119,8 +119,9 @@ def test_progress_line_on_a_terminal():
 
 
 def test_jobs_start_longest_first_whatever_the_manifest_says():
-    """A first build orders its jobs by the measured table (the Capitals deck, the Cubes kit's halves first); a
-    manifest's own timings win where they are numbers, and a hand-edited one cannot stop it."""
+    """A first build orders its jobs by the measured table (the Capitals deck and the Cubes
+    kit's halves first); a manifest's own timings win where they are numbers, and a hand-edited
+    one cannot stop it."""
     from generator.games import GAMES
     from generator.pipeline import FIRST_BUILD_SECONDS, build_jobs, job_seconds
     jobs = build_jobs(list(GAMES))
