@@ -72,9 +72,11 @@ class Corner:
             if colour not in pos.men:
                 raise spec.error(where + ("moves", k, "colour"), f"{colour} has no men in this diagram")
             try:
-                path = _path(g, pos, colour, text)
+                # The referee first: it refuses what the rules do not allow, so the path drawn
+                # is only ever a legal move's.
                 after, fx = play(g, pos, colour, card, text)
-            except Refused as exc:
+                path = _path(g, pos, colour, text)
+            except (Refused, ValueError) as exc:
                 raise spec.error(where + ("moves", k), f"the referee refuses {show(f'{colour} {card} {text}')}: {exc}") \
                     from None
             moves.append((colour, card, text, path, fx, pos))
@@ -228,6 +230,8 @@ def _path(g: Geometry, pos: Position, colour: str, move: str) -> list:
             where, n = word.split(sign, 1)
             loc = parse_loc(where, g)
             path = [loc]
+            if not n.strip().isdigit() or int(n) > g.track:
+                raise Refused("diagram", f"a move of 1 to {g.track} divisions, not {move!r}")
             for _ in range(int(n)):
                 loc = step_forward(g, colour, loc) if sign == "+" else step_back(g, colour, loc)
                 path.append(loc)
