@@ -345,7 +345,7 @@ def test_the_text_must_be_a_literal_block(project):
     ("decks/sorry_rules.yaml", "move: 59+3", "move: 59+4", "diagrams.corner.moves[1]", "the referee refuses"),
     # Found by the fuzz campaign: a move that is not a move was an internal error, and a huge
     # count would have walked the track a billion times.
-    ("decks/sorry_rules.yaml", "move: 3+3", 'move: "../../tmp/x"', "diagrams.corner.moves[0]", "the referee refuses"),
+    ("decks/sorry_rules.yaml", "move: 3+3", 'move: "../../tmp/pnp-esc"', "diagrams.corner.moves[0]", "the referee refuses"),
     ("decks/sorry_rules.yaml", "move: 3+3", "move: 3+999999999", "diagrams.corner.moves[0]", "the referee refuses"),
     ("boards/cubes_rules.yaml", "turn: e2-e3", "turn: e2-d3", "diagrams.capture.turn", "the referee refuses"),
     ("decks/capitals_rules.yaml", "wall: F22E4", "wall: F22E5", "diagrams.enclosure.entries[1]", "wall-length"),
