@@ -321,3 +321,17 @@ def test_our_dxf_viewer_draws_the_sheet(kit_out):
     im = Image.open(io.BytesIO(dxf_png(kit_out / "cubes-2p-cube-sheet1.dxf"))).convert("RGB")
     colours = {c for _, c in im.getcolors(maxcolors=100000)}
     assert (220, 0, 0) in colours and (0, 0, 220) in colours   # cuts and scored labels / peg marks
+
+
+def test_a_kit_without_a_variants_setup_is_the_specs_error(tmp_path):
+    """Found by the fuzz campaign (a kit cut short): a four-player kit with no four-player setup
+    was an internal error in a build; it is the spec's error at `setup`."""
+    from generator.games.cubes import CHECKS
+    text = KIT_YAML.read_text()
+    cut = text[:text.index("  four_player:\n    players: [South")]
+    path = tmp_path / "cubes_kit.yaml"
+    path.write_text(cut)
+    spec = load_spec(path)
+    with pytest.raises(SpecError) as exc:
+        CHECKS["cubes-kit"](spec)
+    assert exc.value.field == "setup" and "four-player setup" in exc.value.message

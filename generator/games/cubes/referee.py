@@ -40,7 +40,8 @@ def setup_position(kit_spec, four: bool) -> tuple[Position, tuple[str, ...]]:
     key = "four_player" if four else "two_player"
     setup = kit_spec.data["setup"].get(key)
     if setup is None:
-        raise Refused("setup", f"the kit has no {key.replace('_', '-')} setup")
+        # The kit spec's error (a build stops at it; a record naming this variant is refused).
+        raise kit_spec.error(("setup",), f"missing: the kit has no {key.replace('_', '-')} setup")
     n = kit.grid
     s0 = (n - kit.start_square) // 2
     pos = Position(n, {(c, r) for c in range(s0, s0 + kit.start_square) for r in range(s0, s0 + kit.start_square)})
