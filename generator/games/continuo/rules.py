@@ -69,13 +69,14 @@ def touches(layout: Layout, new: dict) -> bool:
     return any((y + dy, x + dx) in layout.cells for (y, x) in new for dy, dx in NEIGHBOURS)
 
 
-def chains_of(layout: Layout, new_index: int, numbers: dict[str, int] | None) -> list[Chain]:
-    """Every chain through the tile placed as new_index that also reaches another tile."""
+def chain_groups(layout: Layout, index: int) -> list[tuple[str, list[Cell], set[int]]]:
+    """Every chain through the tile placed as `index` that also reaches another tile: (colour,
+    its cells, the tiles it runs through). What chains_of scores and the rules sheet outlines."""
     cells = layout.cells
     seen: set[Cell] = set()
     out = []
     for start, (colour, idx) in cells.items():
-        if idx != new_index or start in seen:
+        if idx != index or start in seen:
             continue
         stack, group, tiles = [start], [], set()
         seen.add(start)
@@ -89,8 +90,16 @@ def chains_of(layout: Layout, new_index: int, numbers: dict[str, int] | None) ->
                     seen.add(n)
                     stack.append(n)
         if len(tiles) > 1:
-            value = len(group) if numbers is None else numbers[colour] * len(group)
-            out.append(Chain(colour, len(group), value, tuple(sorted(t + 1 for t in tiles))))
+            out.append((colour, group, tiles))
+    return out
+
+
+def chains_of(layout: Layout, new_index: int, numbers: dict[str, int] | None) -> list[Chain]:
+    """Every chain through the tile placed as new_index that also reaches another tile."""
+    out = []
+    for colour, group, tiles in chain_groups(layout, new_index):
+        value = len(group) if numbers is None else numbers[colour] * len(group)
+        out.append(Chain(colour, len(group), value, tuple(sorted(t + 1 for t in tiles))))
     out.sort(key=lambda c: (-c.value, c.colour))
     return out
 

@@ -11,7 +11,7 @@ from ...spec import Spec
 from ...units import pt
 from .deck import ContinuoDeck, load_deck
 from .faces import INK, _compartments
-from .rules import NEIGHBOURS, Layout, place
+from .rules import NEIGHBOURS, Layout, chain_groups, place
 from .tiles import rotate_tile
 
 
@@ -69,29 +69,6 @@ def _chain_words(deck: ContinuoDeck, chains) -> str:
     return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 
 
-def chain_cells(layout: Layout, index: int) -> list[set]:
-    """The cells of every chain through placement `index` that reaches another card (the chains
-    rules.chains_of scores, with their cells)."""
-    cells, seen, out = layout.cells, set(), []
-    for start, (colour, idx) in cells.items():
-        if idx != index or start in seen:
-            continue
-        group, stack, tiles = set(), [start], set()
-        seen.add(start)
-        while stack:
-            y, x = stack.pop()
-            group.add((y, x))
-            tiles.add(cells[(y, x)][1])
-            for dy, dx in NEIGHBOURS:
-                nb = (y + dy, x + dx)
-                if nb not in seen and nb in cells and cells[nb][0] == colour:
-                    seen.add(nb)
-                    stack.append(nb)
-        if len(tiles) > 1:
-            out.append(group)
-    return out
-
-
 def draw_chains(deck: ContinuoDeck, count: int, width: float) -> Drawing:
     layout, scores = Layout(), []
     for p in deck.example[:count]:
@@ -122,21 +99,15 @@ def draw_chains(deck: ContinuoDeck, count: int, width: float) -> Drawing:
         d.text(lx, y + 2 * cell + 3.6, what, pt(9.5) if not p.opening else pt(7.5), INK, font="sans-bold",
                align=align)
     # The chains the last card scores: each outlined, white under black, so it shows on any colour.
-    for group in chain_cells(layout, count - 1):
-        for (r, c) in group:
-            for dr, dc in NEIGHBOURS:
-                if (r + dr, c + dc) in group:
-                    continue
-                x, y = ox + (c - c0) * cell, oy + (r - r0) * cell
-                seg = {(1, 0): (x, y + cell, x + cell, y + cell), (-1, 0): (x, y, x + cell, y),
-                       (0, 1): (x + cell, y, x + cell, y + cell), (0, -1): (x, y, x, y + cell)}[(dr, dc)]
-                d.line(*seg, Style(stroke=WHITE, width=1.6, cap="square"))
-        for (r, c) in group:
-            for dr, dc in NEIGHBOURS:
-                if (r + dr, c + dc) in group:
-                    continue
-                x, y = ox + (c - c0) * cell, oy + (r - r0) * cell
-                seg = {(1, 0): (x, y + cell, x + cell, y + cell), (-1, 0): (x, y, x + cell, y),
-                       (0, 1): (x + cell, y, x + cell, y + cell), (0, -1): (x, y, x, y + cell)}[(dr, dc)]
-                d.line(*seg, Style(stroke=INK, width=0.7, cap="square"))
+    for _, cells, _ in chain_groups(layout, count - 1):
+        group = set(cells)
+        for style in (Style(stroke=WHITE, width=1.6, cap="square"), Style(stroke=INK, width=0.7, cap="square")):
+            for (r, c) in group:
+                for dr, dc in NEIGHBOURS:
+                    if (r + dr, c + dc) in group:
+                        continue
+                    x, y = ox + (c - c0) * cell, oy + (r - r0) * cell
+                    seg = {(1, 0): (x, y + cell, x + cell, y + cell), (-1, 0): (x, y, x + cell, y),
+                           (0, 1): (x + cell, y, x + cell, y + cell), (0, -1): (x, y, x, y + cell)}[(dr, dc)]
+                    d.line(*seg, style)
     return d
