@@ -92,9 +92,11 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
                    what=f"{art.title}: every face once, to look over", preview=True, order=90)
 
 
-def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions) -> list[DeckArt]:
-    """Every deck spec given, through deck_art(spec) -> DeckArt, into its print products; the arts,
-    in the specs' order (for the decks' tuck boxes)."""
+def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions, box=None) -> list[DeckArt]:
+    """Every deck spec given, through deck_art(spec) -> DeckArt, into its print products, and (with
+    `box`) its tuck box: box(spec, art) -> (the box's colour, its ink, what the box says it
+    holds). The arts, in the specs' order."""
+    from .layout.tuckbox import BoxArt, add_tuck_box
     arts = []
     for spec in specs:
         art = deck_art(spec)
@@ -102,6 +104,10 @@ def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions) -> list[DeckArt]:
             add_deck(art, plan, opts)
         except LayoutError as exc:
             raise spec.error(("card",) if "card" in spec.data else (), str(exc)) from None
+        if box is not None:
+            colour, ink, contents = box(spec, art)
+            add_tuck_box(spec, BoxArt(art.stem, art.title, art.size, len(art.expanded()), art.back, colour, ink,
+                                      contents), plan, opts)
         arts.append(art)
     return arts
 

@@ -3,7 +3,6 @@ halves), the wall pieces (print-and-fold and laser)."""
 from __future__ import annotations
 
 from ...build import BuildOptions, add_board, add_decks, add_pdf, stem_of
-from ...layout.tuckbox import BoxArt, add_tuck_box
 from ...outputs import Plan
 from ...spec import Spec
 from .board import board_from_spec, halves
@@ -12,13 +11,14 @@ from .faces import deck_art
 from .walls import add_walls
 
 
+def _tuck_box(spec: Spec, art) -> tuple:
+    back = load_deck(spec).back
+    return back["colour"], back["ink"], f"{len(art.expanded())} cards"
+
+
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
     decks = [s for s in specs.values() if s.kind == "capitals-deck"]
-    for spec, art in zip(decks, add_decks(decks, deck_art, plan, opts)):
-        deck = load_deck(spec)
-        cards = len(art.expanded())
-        add_tuck_box(spec, BoxArt(art.stem, art.title, art.size, cards, art.back, deck.back["colour"],
-                                  deck.back["ink"], f"{cards} cards"), plan, opts)
+    add_decks(decks, deck_art, plan, opts, box=_tuck_box)
     for spec in specs.values():
         if spec.kind == "capitals-board":
             wm, board = board_from_spec(spec)

@@ -3,7 +3,6 @@ scoring-example cards."""
 from __future__ import annotations
 
 from ...build import BuildOptions, DeckArt, add_decks, stem_of
-from ...layout.tuckbox import BoxArt, add_tuck_box
 from ...outputs import Plan
 from ...spec import Spec
 from .deck import load_deck
@@ -22,13 +21,15 @@ def deck_art(spec: Spec) -> DeckArt:
     return art
 
 
+def _tuck_box(spec: Spec, art) -> tuple:
+    deck = load_deck(spec)
+    contents = f"{len(deck.tiles)} tiles, the rules card" + (" and the scoring example" if deck.example else "")
+    return deck.back["colour"], deck.back["ink"], contents
+
+
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
     decks = [s for s in specs.values() if s.kind == "continuo-deck"]
-    for spec, art in zip(decks, add_decks(decks, deck_art, plan, opts)):
-        deck = load_deck(spec)
-        contents = f"{len(deck.tiles)} tiles, the rules card" + (" and the scoring example" if deck.example else "")
-        add_tuck_box(spec, BoxArt(art.stem, art.title, art.size, len(art.expanded()), art.back, deck.back["colour"],
-                                  deck.back["ink"], contents), plan, opts)
+    add_decks(decks, deck_art, plan, opts, box=_tuck_box)
     for spec in specs.values():
         if spec.kind == "continuo-rules":
             from ...layout.rules_sheet import add_rules_sheet

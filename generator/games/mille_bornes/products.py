@@ -3,7 +3,6 @@ laser kit."""
 from __future__ import annotations
 
 from ...build import BuildOptions, DeckArt, add_decks, add_laser_kit, stem_of
-from ...layout.tuckbox import BoxArt, add_tuck_box
 from ...outputs import Plan
 from ...spec import Spec
 from .deck import load_deck
@@ -19,13 +18,15 @@ def deck_art(spec: Spec) -> DeckArt:
     return art
 
 
+def _tuck_box(spec: Spec, art) -> tuple:
+    back = load_deck(spec).back
+    return back.colour, back.ink, f"{len(art.expanded())} cards"
+
+
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
     decks = [s for s in specs.values() if s.kind == "mille-bornes-deck"]
-    for spec, art in zip(decks, add_decks(decks, deck_art, plan, opts)):
-        deck = load_deck(spec)
+    for art in add_decks(decks, deck_art, plan, opts, box=_tuck_box):
         cards = len(art.expanded())
-        add_tuck_box(spec, BoxArt(art.stem, art.title, art.size, cards, art.back, deck.back.colour, deck.back.ink,
-                                  f"{cards} cards"), plan, opts)
         # The two decks are alternatives (the published game's 106 cards, the patent's 112): the
         # print list totals each.
         for product in plan.products.values():

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from ...build import BuildOptions, add_board, add_decks, stem_of
-from ...layout.tuckbox import BoxArt, add_tuck_box
 from ...outputs import Plan
 from ...spec import Spec
 from .board import draw_board
@@ -10,13 +9,14 @@ from .deck import deck_art, load_deck
 from .pieces import add_men
 
 
+def _tuck_box(spec: Spec, art) -> tuple:
+    back = load_deck(spec).back
+    return back["colour"], back["ink"], f"{len(art.expanded())} cards"
+
+
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
     decks = [s for s in specs.values() if s.kind == "sorry-deck"]
-    for spec, art in zip(decks, add_decks(decks, deck_art, plan, opts)):
-        deck = load_deck(spec)
-        cards = len(art.expanded())
-        add_tuck_box(spec, BoxArt(art.stem, art.title, art.size, cards, art.back, deck.back["colour"],
-                                  deck.back["ink"], f"{cards} cards"), plan, opts)
+    add_decks(decks, deck_art, plan, opts, box=_tuck_box)
     for spec in specs.values():
         if spec.kind == "sorry-rules":
             from ...layout.rules_sheet import add_rules_sheet
