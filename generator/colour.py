@@ -87,3 +87,8 @@ def contrast_ratio(a: Colour, b: Colour) -> float:
     """WCAG 2 contrast ratio of two colours, from 1 (alike) to 21 (black on white); text wants 4.5."""
     la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
+
+
+def readable_on(colour: Colour, *inks: Colour) -> Colour:
+    """Of the inks, the one with the most contrast on the colour (the first on a tie)."""
+    return max(inks, key=lambda ink: contrast_ratio(ink, colour))

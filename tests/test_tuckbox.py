@@ -12,7 +12,7 @@ from shapely.geometry import Point
 
 from conftest import ROOT
 from fuzzing import run_cli
-from generator.colour import Colour
+from generator.colour import Colour, contrast_ratio
 from generator.draw import Drawing, Group, Text
 from generator.layout.cards import CardSize, LayoutError
 from generator.layout.tuckbox import (EDGE, MIN_TEXT, BoxArt, BoxSettings, TuckBox, box_nets, box_settings,
@@ -137,18 +137,6 @@ def _texts(group: Group, m=(1, 0, 0, 1, 0, 0)):
             yield item, item.size * math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
 
 
-def _luminance(c: Colour) -> float:
-    def lin(v):
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-    r, g, b = (lin(v) for v in c.as_rgb())
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: Colour, b: Colour) -> float:
-    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
-
-
 @pytest.mark.parametrize("cards", [44, 150])
 def test_box_pages_text_is_legible(cards):
     box = TuckBox(63, 88, cards)
@@ -171,7 +159,7 @@ def test_the_shipped_boxes_title_contrasts_with_its_ground():
         deck = load(load_spec(ROOT / "decks" / f"{stem}.yaml"))
         b = deck.back
         bg, ink = (b.colour, b.ink) if hasattr(b, "colour") else (b["colour"], b["ink"])
-        assert contrast(bg, ink) >= 4.5, stem
+        assert contrast_ratio(bg, ink) >= 4.5, stem
 
 
 @pytest.mark.parametrize("game,stem,cards", DECKS)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..colour import Colour, WHITE
+from ..colour import WHITE, Colour, contrast_ratio
 from ..draw import Drawing, Group, Style, Text
 from ..errors import SpecError
 from ..inputs import MAX_SPEC_BYTES, read_text
@@ -103,17 +103,6 @@ def _text_start(spec: Spec) -> int | None:
     return key_line + 1
 
 
-def _contrast(a: Colour, b: Colour) -> float:
-    """The WCAG contrast ratio of two colours (1 to 21)."""
-    def lum(c: Colour) -> float:
-        def ch(v):
-            return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
-        r, g, bl = (ch(v) for v in c.as_rgb())
-        return 0.2126 * r + 0.7152 * g + 0.0722 * bl
-    hi, lo = sorted((lum(a), lum(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
 # What each colour is read against, and the least contrast it must have (WCAG: 4.5 for text, 3 for
 # large bold text such as a heading, 7 for body text we want comfortably readable).
 CONTRAST = (("band_ink", "band", 4.5), ("heading", "paper", 3.0), ("ink", "paper", 7.0), ("ink", "tint", 4.5))
@@ -126,7 +115,7 @@ def load_colours(spec: Spec, palette: dict[str, Colour]) -> Colours:
     got.setdefault("tint", got["accent"].mix(WHITE, 0.86))
     got["paper"] = WHITE
     for fg, bg, least in CONTRAST:
-        ratio = _contrast(got[fg], got[bg])
+        ratio = contrast_ratio(got[fg], got[bg])
         if ratio < least:
             where = fg if fg in c else bg
             raise spec.error(("colours", where), f"{fg} on {bg} has a contrast of {ratio:.1f}:1; "

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from shapely.geometry import LineString, Point, Polygon, box as rect
 from shapely.ops import unary_union
 
-from ..colour import Colour
+from ..colour import BLACK, Colour, contrast_ratio
 from ..draw import Drawing, Rect, Style, compose, rotate, scale, translate
 from ..draw.drawing import text_block_height
 from ..units import PAPER_SIZES, pt
@@ -300,18 +300,10 @@ def _back_panel(page: Drawing, art: BoxArt, x: float, y: float, w: float, h: flo
                   f"{art.size.width:g} x {art.size.height:g} mm", art.ink, font="sans", max_size=3)
 
 
-def _luminance(c: Colour) -> float:
-    def lin(v):
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-    r, g, b = (lin(v) for v in c.as_rgb())
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
 def cut_style(bg: Colour) -> Style:
     """The cut line runs over the art's bleed: black where that reads (contrast 4.5 or more),
     else light grey, so a dark box still shows where to cut."""
-    contrast = (_luminance(bg) + 0.05) / 0.05
-    if contrast >= 4.5:
+    if contrast_ratio(bg, BLACK) >= 4.5:
         return CUT
     return Style(stroke=Colour(rgb=(0.85, 0.85, 0.85)), width=CUT.width, join="miter")
 

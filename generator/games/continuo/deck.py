@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ...colour import WHITE, Colour, contrast_ratio
+from ...colour import WHITE, Colour, contrast_ratio, readable_on
 from ...layout.cardsize import CardSize
 from ...spec import Spec, load_spec
 from ...spec.loader import related_path
@@ -27,7 +27,7 @@ class TileColour:
 
 def numeral_ink(colour: Colour) -> Colour:
     """White or near-black, whichever stands out more from the compartment's colour."""
-    return max((WHITE, DARK_INK), key=lambda ink: contrast_ratio(ink, colour))
+    return readable_on(colour, WHITE, DARK_INK)
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...colour import Colour
+from ...colour import Colour, readable_on
 from ...draw import Drawing, Style, rotate
 from ...layout.foldups import INK, Face, Item, cuboid, draw_foldup, pack_pages, standing_height, tent
 from ...spec import Spec
@@ -52,19 +52,9 @@ def load_pieces(spec: Spec, four: bool) -> PaperPieces:
     return PaperPieces(kit, cube, tuple(players), depth, setup)
 
 
-def _luminance(c: Colour) -> float:
-    def lin(v):
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-    r, g, b = (lin(v) for v in c.as_rgb())
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
 def ink_on(colour: Colour) -> Colour:
     """White or ink, whichever reads better on the colour."""
-    def contrast(a, b):
-        la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
-        return (la + 0.05) / (lb + 0.05)
-    return max((WHITE, INK), key=lambda c: contrast(c, colour))
+    return readable_on(colour, WHITE, INK)
 
 
 def _crown(page: Drawing, cx: float, cy: float, w: float, colour: Colour) -> None:

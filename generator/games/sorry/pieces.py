@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...colour import Colour
+from ...colour import Colour, readable_on
 from ...draw import Drawing, Style, rotate
 from ...layout.foldups import INK, Face, Foldup, Item, draw_foldup, pack_pages, standing_height, tent
 from ...spec import Spec
@@ -47,21 +47,9 @@ def load_men(spec: Spec) -> Men:
                pal.get("paper", Colour(rgb=(1, 1, 1))), pal.get("ink", INK))
 
 
-def _luminance(c: Colour) -> float:
-    def lin(v):
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-    r, g, b = (lin(v) for v in c.as_rgb())
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: Colour, b: Colour) -> float:
-    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
-
-
 def letter_colour(men: Men, colour: Colour) -> Colour:
     """The paper or the ink, whichever reads better on the colour (ink on yellow)."""
-    return max((men.paper, men.ink), key=lambda c: contrast(c, colour))
+    return readable_on(colour, men.paper, men.ink)
 
 
 def standee(men: Men) -> Foldup:
