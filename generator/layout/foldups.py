@@ -187,6 +187,24 @@ def glue_area(page: Drawing, poly: Polygon, ox: float, oy: float, label: bool = 
         page.fit_text(cx - long_ * 0.4, cy - short * 0.2, long_ * 0.8, short * 0.4, "GLUE", INK, max_size=3.0)
 
 
+def paint_initial(colour: Colour, letter: str, ink: Colour, place=(0.3, 0.52, 0.6, 0.2)):
+    """A painter for draw_foldup: every face the colour, and the standing faces the letter (a
+    colour's or a player's initial, for players who tell colours apart badly), fitted in the box
+    `place` gives as fractions of the face: left from its centre, top, width, height."""
+    left, top, width, height = place
+
+    def paint(page: Drawing, face: Face, ox: float, oy: float) -> None:
+        x0, y0, x1, y1 = face.region.bounds
+        page.rect(ox + x0, oy + y0, x1 - x0, y1 - y0, Style(fill=colour))
+        if face.name == "floor":
+            return
+        cx, cy = ox + (x0 + x1) / 2, oy + (y0 + y1) / 2
+        with page.group(rotate(face.turn, cx, cy)):
+            h = y1 - y0
+            page.fit_text(cx - (x1 - x0) * left, oy + y0 + h * top, (x1 - x0) * width, h * height, letter, ink)
+    return paint
+
+
 def draw_foldup(page: Drawing, net: Foldup, ox: float, oy: float, paint: Callable[[Drawing, Face, float, float], None],
                 fold_colour: Colour | None = None) -> None:
     """A net at (ox, oy): each face painted by paint(page, face, ox, oy) within the outline, the

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ...colour import Colour, readable_on
 from ...draw import Drawing, Style, rotate
-from ...layout.foldups import INK, Face, Item, cuboid, draw_foldup, pack_pages, standing_height, tent
+from ...layout.foldups import INK, Face, Item, cuboid, draw_foldup, pack_pages, paint_initial, standing_height, tent
 from ...spec import Spec
 from .kit import Kit, load_kit
 
@@ -100,18 +100,7 @@ def _paint_king(pp: PaperPieces, name: str, colour: Colour):
 
 
 def _paint_pawn(name: str, colour: Colour):
-    ink = ink_on(colour)
-
-    def paint(page: Drawing, face: Face, ox: float, oy: float) -> None:
-        x0, y0, x1, y1 = face.region.bounds
-        page.rect(ox + x0, oy + y0, x1 - x0, y1 - y0, Style(fill=colour))
-        if face.name == "floor":
-            return
-        cx, cy = ox + (x0 + x1) / 2, oy + (y0 + y1) / 2
-        with page.group(rotate(face.turn, cx, cy)):
-            h = y1 - y0
-            page.fit_text(cx - (x1 - x0) * 0.28, oy + y0 + h * 0.55, (x1 - x0) * 0.56, h * 0.16, name[:1].upper(), ink)
-    return paint
+    return paint_initial(colour, name[:1].upper(), ink_on(colour), place=(0.28, 0.55, 0.56, 0.16))
 
 
 def _setup_diagram(pp: PaperPieces, cell: float = 9.0):

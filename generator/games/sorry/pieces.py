@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...colour import Colour, readable_on
-from ...draw import Drawing, Style, rotate
-from ...layout.foldups import INK, Face, Foldup, Item, draw_foldup, pack_pages, standing_height, tent
+from ...draw import Drawing, Style
+from ...layout.foldups import INK, Foldup, Item, draw_foldup, pack_pages, paint_initial, standing_height, tent
 from ...spec import Spec
 
 MEN_PER_COLOUR = 4      # the patent: "a home for four men" of each colour (rules.Position holds four)
@@ -57,20 +57,7 @@ def standee(men: Men) -> Foldup:
 
 
 def _paint_man(men: Men, name: str, colour: Colour):
-    letter = name[:1].upper()
-    ink = letter_colour(men, colour)
-
-    def paint(page: Drawing, face: Face, ox: float, oy: float) -> None:
-        x0, y0, x1, y1 = face.region.bounds
-        page.rect(ox + x0, oy + y0, x1 - x0, y1 - y0, Style(fill=colour))
-        if face.name == "floor":
-            return
-        # The colour's initial on the body, for players who tell colours apart badly.
-        cx, cy = ox + (x0 + x1) / 2, oy + (y0 + y1) / 2
-        with page.group(rotate(face.turn, cx, cy)):
-            h = y1 - y0
-            page.fit_text(cx - (x1 - x0) * 0.3, oy + y0 + h * 0.52, (x1 - x0) * 0.6, h * 0.2, letter, ink)
-    return paint
+    return paint_initial(colour, name[:1].upper(), letter_colour(men, colour))
 
 
 def _token(men: Men, name: str, colour: Colour):
