@@ -32,13 +32,14 @@ def deck_contact_sheet(art):
 
 def build_previews():
     """(name, drawing, dpi) for every PNG preview a full build writes."""
-    from generator.games.capitals import deck_art as capitals_deck
     from generator.games.capitals.board import board_from_spec
-    from generator.games.continuo import deck_art as continuo_deck
-    from generator.games.cubes.kit import load_kit
+    from generator.games.capitals.faces import deck_art as capitals_deck
+    from generator.games.continuo.products import deck_art as continuo_deck
+    from generator.games.cubes.dimensions import load_kit
     from generator.games.cubes.paper import paper_board
-    from generator.games.mille_bornes import deck_art as mille_bornes_deck
-    from generator.games.sorry import draw_board as sorry_board
+    from generator.games.cubes.referee import setup_position
+    from generator.games.mille_bornes.products import deck_art as mille_bornes_deck
+    from generator.games.sorry.board import draw_board as sorry_board
     from generator.games.sorry.deck import deck_art as sorry_deck
 
     decks = {"capitals-deck": capitals_deck, "continuo-deck": continuo_deck,
@@ -52,7 +53,8 @@ def build_previews():
     out.append(("sorry-board", sorry_board(load_spec(ROOT / "boards/sorry.yaml")), 50))
     kit_spec = load_spec(ROOT / "boards/cubes_kit.yaml")
     for four in (False, True):
-        out.append((f"paper-board-{'4p' if four else '2p'}", paper_board(load_kit(kit_spec, four)), 50))
+        out.append((f"paper-board-{'4p' if four else '2p'}", paper_board(load_kit(kit_spec, four),
+                                                                           *setup_position(kit_spec, four)), 50))
     return out
 
 
