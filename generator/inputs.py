@@ -49,6 +49,31 @@ def still_as_read(reads: dict[str, str]) -> bool:
     return all(file_digest(path) == digest for path, digest in reads.items())
 
 
+class MadeFromFiles:
+    """Things made from files, each kept while the files it read keep their bytes: a build's
+    check and its jobs, or `pnp serve`'s requests, make it once, and an edited file (a spec
+    changed while the server runs) makes it again. Whoever gets a kept thing still counts its
+    files as read (incremental builds know what a job depends on). What is kept is read-only.
+    `owner`, where given, is an object the key stands for by its id: kept only while it is the
+    same object (an id can be reused once its object is gone)."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self.items: dict = {}
+
+    def get(self, key, make, owner=None):
+        known = self.items.get(key)
+        if known is not None and known[2] is owner and still_as_read(known[1]):
+            note_reads(known[1])
+            return known[0]
+        with track_reads() as reads:
+            value = make()
+        if len(self.items) >= self.size:
+            self.items.clear()
+        self.items[key] = (value, dict(reads), owner)
+        return value
+
+
 def file_digest(path) -> str | None:
     """sha256 of a file's bytes, or None if it cannot be read."""
     try:

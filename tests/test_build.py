@@ -2,6 +2,7 @@
 the same in parallel as in series, quiet when not on a terminal."""
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -149,3 +150,26 @@ def test_every_capitals_job_depends_on_the_deck_its_board_reads():
         if job.spec.startswith("boards/"):     # the map and the walls draw or place by the board
             want.add("ne_110m_land.json")
         assert want <= names, (job.spec, names)
+
+
+def test_what_is_made_from_files_is_made_again_when_a_file_changes(tmp_path):
+    """inputs.MadeFromFiles: kept while the files it read are the same bytes (and those files
+    counted as read by whoever gets it); made again after an edit, as `pnp serve` must see a
+    spec edited while it runs."""
+    from generator.inputs import MadeFromFiles, read_bytes, track_reads
+    f = tmp_path / "a.txt"
+    f.write_text("one")
+    cache, made = MadeFromFiles(), []
+
+    def make():
+        made.append(read_bytes(f, "a.txt", 100))
+        return object()
+    first = cache.get("k", make)
+    with track_reads() as reads:
+        assert cache.get("k", make) is first and len(made) == 1
+    assert list(reads) == [os.path.realpath(f)]
+    f.write_text("two")
+    assert cache.get("k", make) is not first and made[-1] == b"two"
+    owner_a, owner_b = object(), object()
+    a = cache.get("o", object, owner=owner_a)
+    assert cache.get("o", object, owner=owner_a) is a and cache.get("o", object, owner=owner_b) is not a

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ...colour import Colour
 from ...errors import SpecError
+from ...inputs import MadeFromFiles
 from ...layout.cardsize import CardSize
 from ...spec import Spec, load_related
 from .flags import check_flag
@@ -213,27 +214,15 @@ def load_land(spec: Spec) -> tuple:
     return tuple(tuple(tuple(tuple(p) for p in ring) for ring in poly) for poly in polygons)
 
 
-_BOARDS: dict[tuple, tuple] = {}   # (id(spec), land) -> (spec, its WorldMap, the files it read)
+_BOARDS = MadeFromFiles()
 
 
 def load_board(spec: Spec, land: bool = True) -> WorldMap:
     """The board; without `land` its coastlines are not read (a referee needs the squares only).
     Made once per spec while the files it read (the deck, the coastlines) are unchanged: a build's
     check and its three Capitals jobs (deck, map, walls) all read it, and the jobs' processes
-    start from the check's. The files still count as read by whoever asks (incremental builds
-    know what a job depends on). A Spec is read-only; so is what is made of it."""
-    from ...inputs import note_reads, still_as_read, track_reads
-    key = (id(spec), land)
-    known = _BOARDS.get(key)
-    if known is not None and known[0] is spec and still_as_read(known[2]):
-        note_reads(known[2])
-        return known[1]
-    with track_reads() as reads:
-        board = _load_board(spec, land)
-    if len(_BOARDS) > 64:
-        _BOARDS.clear()
-    _BOARDS[key] = (spec, board, dict(reads))
-    return board
+    start from the check's."""
+    return _BOARDS.get((id(spec), land), lambda: _load_board(spec, land), owner=spec)
 
 
 def _load_board(spec: Spec, land: bool) -> WorldMap:

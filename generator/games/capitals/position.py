@@ -11,7 +11,6 @@ simplified, so it is small enough to send after every turn. It uses the board's 
 `grid(state)` says where the lattice lies in the drawing, for a page that turns taps into points."""
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from shapely.geometry import box
@@ -19,6 +18,7 @@ from shapely.ops import unary_union
 
 from ...colour import Colour
 from ...draw import Drawing, PathBuilder, Style
+from ...inputs import MadeFromFiles
 from ...referee.session import record_reference
 from ...spec import load_spec
 from .board import land_polygons, map_xy, square_box
@@ -36,7 +36,9 @@ def player_colour(index: int) -> Colour:
     return PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
 
 
-@lru_cache(maxsize=2)
+_MADE = MadeFromFiles(size=8)   # kept while the specs they come from are unchanged (pnp serve)
+
+
 def world_map(path: str):
     return load_board(load_spec(Path(path)))
 
@@ -45,9 +47,12 @@ def world_map_for(header: dict | None):
     return world_map(str(record_reference(header or {}, "board", BOARD)))
 
 
-@lru_cache(maxsize=2)
 def _land_paths(path: str) -> tuple:
     """The land as path operations, in board mm, simplified to a tenth of a degree."""
+    return _MADE.get(("land", path), lambda: _make_land_paths(path))
+
+
+def _make_land_paths(path: str) -> tuple:
     wm = world_map(path)
     west, south, east, north = wm.projection.lonlat_bounds()
     frame = box(west, south, east, north)

@@ -16,10 +16,10 @@ A card is named by its country (or its capital). At the prompt: `Belgium D22E8; 
 from __future__ import annotations
 
 import string
-from functools import lru_cache
 from pathlib import Path
 
 from ...errors import SpecError
+from ...inputs import MadeFromFiles
 from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
 from .data import load_board
@@ -29,8 +29,16 @@ from .rules import (WALL_RE, Board, Card, Closed, Nested, Position, end_game, pa
 BOARD = "boards/capitals_world_map.yaml"
 
 
-@lru_cache(maxsize=4)
+_BOARDS = MadeFromFiles(size=4)
+
+
 def _board(path: str) -> Board:
+    """The referee's board, made once while its files (map, deck) are unchanged: `pnp serve`
+    asks for it at every entry, and sees a spec edited while it runs."""
+    return _BOARDS.get(path, lambda: _make_board(path))
+
+
+def _make_board(path: str) -> Board:
     wm = load_board(load_spec(Path(path)), land=False)
     cards = {c.name.lower(): Card(c.name, c.capital, c.square, c.letters, c.bracket, c.special)
              for c in wm.deck.countries}

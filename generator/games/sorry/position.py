@@ -6,11 +6,11 @@ Where a start and a home circle lie is worked out as draw_board works it out (th
 from the same spec), so the men sit in the circles the board draws."""
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from ...colour import Colour
 from ...draw import Drawing, Style
+from ...inputs import MadeFromFiles
 from ...referee.session import record_reference
 from ...spec import load_spec
 from .board import INWARD, cell_of, draw_board
@@ -20,8 +20,15 @@ WHITE = Colour(rgb=(1, 1, 1))
 INK = Colour(rgb=(0.1, 0.1, 0.1))
 
 
-@lru_cache(maxsize=4)
+_BOARDS = MadeFromFiles(size=4)
+
+
 def _board(path: str):
+    """The board spec, its drawing and colours, made once while the spec is unchanged."""
+    return _BOARDS.get(path, lambda: _make_board(path))
+
+
+def _make_board(path: str):
     spec = load_spec(Path(path))
     d = spec.data
     pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
