@@ -83,16 +83,6 @@ def _umask() -> int:
     return umask
 
 
-def write_bytes(final: str | Path, data: bytes) -> Path:
-    with atomic_path(final) as tmp:
-        Path(tmp).write_bytes(data)
-    return Path(final)
-
-
-def write_text(final: str | Path, text: str) -> Path:
-    return write_bytes(final, text.encode("utf-8"))
-
-
 def write_synced(final: Path, data: bytes, exclusive: bool = False) -> None:
     """Replace `final` with `data` so that a crash or a pulled plug leaves either the old file or
     the new one, whole: a temporary file, fsynced, renamed over it, the folder fsynced. With

@@ -10,7 +10,7 @@ from generator.draw import Drawing, Style, apply, compose, rotate, translate
 from generator.draw.fonts import get_font
 from generator.draw.pdf import PdfDocument
 from generator.draw.svg import svg_string
-from generator.outputs import atomic_path, write_bytes
+from generator.outputs import atomic_path
 
 RED = parse_colour("#ff0000")
 
@@ -66,5 +66,6 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path):
             open(tmp, "wb").write(b"half a file")
             raise RuntimeError("renderer died")
     assert list(tmp_path.iterdir()) == []
-    write_bytes(target, b"whole")
+    with atomic_path(target) as tmp:
+        open(tmp, "wb").write(b"whole")
     assert target.read_bytes() == b"whole" and list(tmp_path.iterdir()) == [target]
