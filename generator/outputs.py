@@ -245,7 +245,6 @@ class OutputFolder:
             raise UsageError(f"--out {out} is a mount point: name a folder inside it")
         self.out = out
         self.staging: Path | None = None
-        self.committed = False
 
     def _sweep(self) -> None:
         """Remove staging folders of builds that were killed (their process is gone)."""
@@ -292,12 +291,6 @@ class OutputFolder:
         elif p.is_dir():
             shutil.rmtree(p)
 
-    def write(self, product: Product) -> Path:
-        path = self.path(product.rel)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        product.write(path)
-        return self.out / product.rel
-
     def commit(self) -> None:
         if self.out.exists():
             if not _exchange(self.staging, self.out):
@@ -309,7 +302,6 @@ class OutputFolder:
         else:
             os.rename(self.staging, self.out)
             self.staging = None
-        self.committed = True
 
     def _remove_staging(self) -> None:
         if self.staging is not None and os.path.lexists(self.staging):

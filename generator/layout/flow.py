@@ -467,10 +467,6 @@ class Part:
     def height(self) -> float:
         return self.flow.height(self.start, self.end)
 
-    @property
-    def continued(self) -> bool:
-        return self.start > 0
-
 
 @dataclass
 class Placed:
