@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import shapefile                      # pyshp
-from shapely.geometry import shape, mapping
+from shapely.geometry import shape
 from shapely.ops import unary_union
 
 OUT = Path(__file__).resolve().parent.parent / "boards" / "data" / "ne_110m_land.json"

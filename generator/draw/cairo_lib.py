@@ -24,7 +24,6 @@ typedef struct _cairo_matrix {
 } cairo_matrix_t;
 typedef int cairo_status_t;        /* the enums as the ints they are; their values below */
 typedef int cairo_format_t;
-typedef int cairo_antialias_t;
 typedef int cairo_fill_rule_t;
 typedef int cairo_line_cap_t;
 typedef int cairo_line_join_t;
@@ -50,7 +49,6 @@ void cairo_transform (cairo_t *cr, const cairo_matrix_t *matrix);
 void cairo_matrix_init (cairo_matrix_t *matrix, double xx, double yx, double xy, double yy, double x0, double y0);
 
 void cairo_set_source_rgb (cairo_t *cr, double red, double green, double blue);
-void cairo_set_antialias (cairo_t *cr, cairo_antialias_t antialias);
 void cairo_set_fill_rule (cairo_t *cr, cairo_fill_rule_t fill_rule);
 void cairo_set_line_width (cairo_t *cr, double width);
 void cairo_set_line_cap (cairo_t *cr, cairo_line_cap_t line_cap);
@@ -83,7 +81,6 @@ void cairo_clip (cairo_t *cr);
 # cairo.h's values of the enums used.
 STATUS_SUCCESS = 0
 FORMAT_ARGB32, FORMAT_RGB24 = 0, 1
-ANTIALIAS_DEFAULT, ANTIALIAS_NONE = 0, 1
 FILL_RULE_WINDING, FILL_RULE_EVEN_ODD = 0, 1
 LINE_CAP_BUTT, LINE_CAP_ROUND, LINE_CAP_SQUARE = 0, 1, 2
 LINE_JOIN_MITER, LINE_JOIN_ROUND, LINE_JOIN_BEVEL = 0, 1, 2

@@ -13,9 +13,6 @@ from pathlib import Path
 
 from ..errors import UsageError, show
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
-
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
