@@ -114,7 +114,7 @@ def cmd_build(args) -> int:
     keys = {job.id: job_key(job, opts, code) for job in jobs}
     previous = read_manifest(out)      # --force rebuilds all, but its timings still order the jobs
     old = {} if args.force else previous
-    todo = [job for job in jobs if not up_to_date(old.get(job.id), keys[job.id], out)]
+    todo = [job for job in jobs if not up_to_date(old.get(job.id), keys[job.id], out, root)]
     if not todo:
         print(f"pnp: up to date ({len(jobs)} jobs); --force builds again", file=sys.stderr)
         return 0

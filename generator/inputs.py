@@ -74,13 +74,29 @@ class MadeFromFiles:
         return value
 
 
-def file_digest(path) -> str | None:
-    """sha256 of a file's bytes, or None if it cannot be read."""
+def file_digest(path, limit: int = MAX_DATA_BYTES) -> str | None:
+    """sha256 of a regular file's bytes, or None if it cannot be read, is not a regular file (a
+    FIFO or a device would never end) or is larger than `limit`."""
     try:
-        with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError, TypeError):
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        os.set_blocking(fd, True)
+        digest, size = hashlib.sha256(), 0
+        while chunk := os.read(fd, 1 << 20):
+            size += len(chunk)
+            if size > limit:
+                return None
+            digest.update(chunk)
+        return digest.hexdigest()
     except OSError:
         return None
+    finally:
+        os.close(fd)
 
 
 def read_bytes(path: Path, file: str, limit: int) -> bytes:

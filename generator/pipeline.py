@@ -207,16 +207,22 @@ def read_manifest(folder: Path) -> dict:
     return data["jobs"]
 
 
-def up_to_date(entry: dict | None, key: str, out: Path) -> bool:
+def up_to_date(entry: dict | None, key: str, out: Path, root: Path) -> bool:
+    """Whether a job's files in `out` still stand for what it read. The manifest lives in the
+    output folder, where anyone may have edited it: only files inside the project are hashed (a
+    path it names elsewhere, a FIFO or a device makes the job run again, never a read of it)."""
     from .inputs import file_digest
     if not isinstance(entry, dict) or entry.get("key") != key:
         return False
+    project = os.path.realpath(root)
     try:
-        if any(file_digest(p) != digest for p, digest in entry["reads"].items()):
-            return False
+        for p, digest in entry["reads"].items():
+            real = os.path.realpath(p)
+            if os.path.commonpath([project, real]) != project or file_digest(real) != digest:
+                return False
         return all((out / rel).is_file() and (out / rel).stat().st_size == size
                    for rel, size in entry["sizes"].items())
-    except (KeyError, AttributeError, TypeError, OSError):
+    except (KeyError, AttributeError, TypeError, ValueError, OSError):
         return False
 
 

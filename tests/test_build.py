@@ -173,3 +173,21 @@ def test_what_is_made_from_files_is_made_again_when_a_file_changes(tmp_path):
     owner_a, owner_b = object(), object()
     a = cache.get("o", object, owner=owner_a)
     assert cache.get("o", object, owner=owner_a) is a and cache.get("o", object, owner=owner_b) is not a
+
+
+def test_a_manifest_naming_other_files_only_makes_its_jobs_run_again(project):
+    """The manifest lives in the output folder, where anyone may edit it: a read it names
+    outside the project, a device or a FIFO is never read (no hang), its job simply runs again."""
+    import json
+    assert run_cli(["build", "sorry"], project)[0] == 0
+    manifest = project / "output" / MANIFEST
+    data = json.loads(manifest.read_text())
+    fifo = project / "decks" / "pipe"
+    os.mkfifo(fifo)
+    jobs = list(data["jobs"].values())
+    jobs[0]["reads"]["/dev/zero"] = "0" * 64
+    jobs[1]["reads"][str(fifo)] = "0" * 64
+    manifest.write_text(json.dumps(data))
+    code, written, err, _ = run_cli(["build", "sorry"], project)
+    assert code == 0, err
+    assert written and "up to date" not in err
