@@ -174,9 +174,7 @@ def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict, op
                 products += [(rel.split("/", 1)[1], entry.get("info", {}).get(rel, {}))
                              for rel in entry.get("products", [])]
         title = getattr(game_module(g), "TITLE", g)
-        (staging / g).mkdir(parents=True, exist_ok=True)
-        written += [f"{g}/{name}" for name in write_print_list(staging / g, g, title, products, opts.paper,
-                                                               opts.cmyk)]
+        written += [f"{g}/{name}" for name in write_print_list(staging, g, title, products, opts.paper, opts.cmyk)]
     return written
 
 

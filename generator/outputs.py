@@ -58,6 +58,29 @@ def output_path(root: Path, rel: str) -> Path:
     return path
 
 
+def new_file_path(root: Path, rel: str) -> Path:
+    """Where to write a new file root/rel (output_path's checks), its folders made, and whatever
+    stood there before removed unless it is a folder: a build writes into a copy of the output
+    folder, which may hold a link or a FIFO under a product's name (by accident, or put there to
+    make the build write elsewhere or hang); the file is made anew, never written through it."""
+    *folders, name = rel.split("/")
+    check_name(name)
+    parent = root
+    if folders:
+        parent = output_path(root, "/".join(folders))      # the folders stay inside root
+        parent.mkdir(parents=True, exist_ok=True)
+        output_path(root, "/".join(folders))               # and still do, made
+    return make_room(parent / name)
+
+
+def make_room(path: Path) -> Path:
+    """Remove what stands at path unless it is a folder (a link is removed, never followed), so
+    that the file written there is new."""
+    if os.path.islink(path) or (os.path.lexists(path) and not os.path.isdir(path)):
+        os.unlink(path)
+    return path
+
+
 # ---------------------------------------------------------------- single files
 
 @contextmanager

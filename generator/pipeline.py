@@ -129,7 +129,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
     they call for."""
     from .games import check_spec, game_module
     from .inputs import track_reads
-    from .outputs import Plan, UnsafeName, output_path
+    from .outputs import Plan, UnsafeName, new_file_path
     from .spec import display_path, load_spec
     from .spec.loader import SpecErrors
     result = JobResult(job)
@@ -147,8 +147,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
             game_module(job.game).build({str(path): spec}, plan.sub(job.game), opts, job.part)
             for product in plan.products.values():
                 if staging is not None:
-                    target = output_path(staging, product.rel)
-                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target = new_file_path(staging, product.rel)
                     product.write(target)
                     result.sizes[product.rel] = target.stat().st_size
                 result.products.append(product.rel)
@@ -198,9 +197,12 @@ def job_key(job: Job, opts: BuildOptions, code: str) -> str:
 
 
 def read_manifest(folder: Path) -> dict:
+    """The output folder's manifest, or {} (build everything) if it is missing or not ours: read
+    as any input is (a regular file, bounded: a FIFO there must not hang the build)."""
+    from .inputs import MAX_RECORD_BYTES, read_text
     try:
-        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_text(folder / MANIFEST, MANIFEST, MAX_RECORD_BYTES))
+    except (SpecError, ValueError, RecursionError):
         return {}
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT or not isinstance(data.get("jobs"), dict):
         return {}
@@ -233,7 +235,8 @@ def manifest_entry(result: JobResult, key: str) -> dict:
 
 def write_manifest(folder: Path, jobs: dict) -> None:
     text = json.dumps({"format": MANIFEST_FORMAT, "jobs": dict(sorted(jobs.items()))}, indent=1, sort_keys=True)
-    (folder / MANIFEST).write_text(text + "\n", encoding="utf-8")
+    from .outputs import make_room
+    make_room(folder / MANIFEST).write_text(text + "\n", encoding="utf-8")
 
 
 # ---------------------------------------------------------------- running jobs

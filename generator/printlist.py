@@ -251,11 +251,14 @@ def print_list_pages(text: str, paper: str) -> list:
     return pages
 
 
-def write_print_list(folder, game: str, title: str, products: list[tuple[str, dict]], paper: str,
+def write_print_list(root, game: str, title: str, products: list[tuple[str, dict]], paper: str,
                      cmyk: bool = False) -> list[str]:
-    """README.txt and print-list.pdf into a game's folder; their names."""
+    """README.txt and print-list.pdf into the game's folder of the (staged) output folder `root`;
+    their names there."""
     from .build import pdf_writer
+    from .outputs import new_file_path
     text = print_list(game, title, products)
-    (folder / NAME).write_text(text, encoding="utf-8")
-    pdf_writer(f"{title}: what to print, and how", print_list_pages(text, paper), cmyk)(folder / PDF_NAME)
+    new_file_path(root, f"{game}/{NAME}").write_text(text, encoding="utf-8")
+    pdf_writer(f"{title}: what to print, and how", print_list_pages(text, paper), cmyk)(
+        new_file_path(root, f"{game}/{PDF_NAME}"))
     return [NAME, PDF_NAME]

@@ -191,3 +191,40 @@ def test_a_manifest_naming_other_files_only_makes_its_jobs_run_again(project):
     code, written, err, _ = run_cli(["build", "sorry"], project)
     assert code == 0, err
     assert written and "up to date" not in err
+
+
+@pytest.mark.parametrize("manifest", ["fifo", "[" * 100_000, "not json", "{\"format\": 1, \"jobs\": [1]}"])
+def test_a_manifest_that_is_not_ours_builds_everything(project, manifest):
+    out = project / "output"
+    out.mkdir()
+    if manifest == "fifo":
+        os.mkfifo(out / MANIFEST)
+    else:
+        (out / MANIFEST).write_text(manifest)
+    code, written, err, _ = run_cli(["build", "sorry"], project)
+    assert code == 0, err
+    assert "sorry/sorry-shop.pdf" in written
+
+
+def test_links_and_fifos_in_the_output_folder_are_replaced_never_written_through(project, tmp_path_factory):
+    """A link (or a FIFO) left in the output folder under the name of a file the build writes,
+    its print list or a product: the build makes a new file there, and nothing outside the
+    folder is touched (it used to write the print list through the link)."""
+    victim = tmp_path_factory.mktemp("elsewhere") / "precious.txt"
+    victim.write_text("precious")
+    assert run_cli(["build", "sorry"], project)[0] == 0
+    game = project / "output" / "sorry"
+    for name in ("README.txt", "sorry-shop.pdf"):
+        (game / name).unlink()
+        (game / name).symlink_to(victim)
+    (game / "print-list.pdf").unlink()
+    os.mkfifo(game / "print-list.pdf")
+    # An edit to both Sorry specs: their jobs run again, into the folder as it is.
+    for spec in ("decks/sorry.yaml", "decks/sorry_rules.yaml"):
+        path = project / spec
+        path.write_text(path.read_text() + "\n# edited\n")
+    code, written, err, _ = run_cli(["build", "sorry"], project)
+    assert code == 0, err
+    assert victim.read_text() == "precious"
+    for name in ("README.txt", "sorry-shop.pdf", "print-list.pdf"):
+        assert (game / name).is_file() and not (game / name).is_symlink(), name
