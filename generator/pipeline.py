@@ -206,7 +206,20 @@ def read_manifest(folder: Path) -> dict:
         return {}
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT or not isinstance(data.get("jobs"), dict):
         return {}
-    return data["jobs"]
+    # Entries not in the form manifest_entry writes are left out: their jobs run again, and
+    # nothing below has to doubt a type.
+    return {job_id: entry for job_id, entry in data["jobs"].items() if _well_formed(entry)}
+
+
+def _well_formed(entry) -> bool:
+    from .printlist import info_ok
+    def mapping(value, values) -> bool:
+        return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, values) for k, v in value.items())
+    return (isinstance(entry, dict) and isinstance(entry.get("key"), str)
+            and isinstance(entry.get("products"), list) and all(isinstance(p, str) for p in entry["products"])
+            and mapping(entry.get("reads"), str) and mapping(entry.get("sizes"), int)
+            and mapping(entry.get("info"), dict) and all(info_ok(i) for i in entry["info"].values())
+            and isinstance(entry.get("seconds"), (int, float)) and not isinstance(entry["seconds"], bool))
 
 
 def up_to_date(entry: dict | None, key: str, out: Path, root: Path) -> bool:

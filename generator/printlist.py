@@ -25,6 +25,28 @@ from __future__ import annotations
 
 import textwrap
 
+# Each key's type, as above: what a print list may be given (a kept build's manifest is checked
+# against it, since anyone may edit the output folder).
+INFO_TYPES = {"what": str, "stock": str, "flip": str, "paper": str, "make": str, "step": str, "variant": str,
+              "pages": int, "sheets": int, "sides": int, "order": int, "tools": list,
+              "shop": bool, "laser": bool, "preview": bool}
+
+
+def info_ok(info) -> bool:
+    """Whether a product's info is in the form above: known keys, each of its type (whole
+    numbers from 0 to 100,000; tools a list of text)."""
+    if not isinstance(info, dict):
+        return False
+    for key, value in info.items():
+        kind = INFO_TYPES.get(key)
+        if kind is None or not isinstance(value, kind) or (kind is int and (isinstance(value, bool)
+                                                                           or not 0 <= value <= 100_000)):
+            return False
+        if kind is list and not all(isinstance(v, str) for v in value):
+            return False
+    return True
+
+
 NAME = "README.txt"
 PDF_NAME = "print-list.pdf"      # the same list, to print
 WIDTH = 96

@@ -228,3 +228,28 @@ def test_links_and_fifos_in_the_output_folder_are_replaced_never_written_through
     assert victim.read_text() == "precious"
     for name in ("README.txt", "sorry-shop.pdf", "print-list.pdf"):
         assert (game / name).is_file() and not (game / name).is_symlink(), name
+
+
+@pytest.mark.parametrize("corrupt", [
+    lambda e: 5,
+    lambda e: {**e, "products": 5},
+    lambda e: {**e, "products": ["sorry/../../x", 3, None]},
+    lambda e: {**e, "reads": [], "sizes": 3, "seconds": "x"},
+    lambda e: {**e, "info": {rel: {"pages": "lots", "order": "x", "tools": "glue", "sides": True}
+                             for rel in e["info"]}},
+], ids=["not-a-mapping", "products-not-a-list", "products-not-names", "wrong-types", "info-wrong-types"])
+def test_a_manifest_entry_not_in_our_form_makes_its_job_run_again(project, corrupt):
+    """Found reviewing the change: entries of the right JSON but the wrong shape were internal
+    errors (the stale files' removal, the print list's sorting); now such a job runs again."""
+    import json
+    assert run_cli(["build", "sorry"], project)[0] == 0
+    manifest = project / "output" / MANIFEST
+    data = json.loads(manifest.read_text())
+    data["jobs"] = {job_id: corrupt(entry) for job_id, entry in data["jobs"].items()}
+    manifest.write_text(json.dumps(data))
+    # One spec edited, so that the others' entries are kept and used (the print list reads them).
+    path = project / "decks" / "sorry_rules.yaml"
+    path.write_text(path.read_text() + "\n# edited\n")
+    code, written, err, _ = run_cli(["build", "sorry"], project)
+    assert code == 0, err
+    assert "sorry/sorry-shop.pdf" in written and "sorry/README.txt" in written
