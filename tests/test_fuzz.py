@@ -166,3 +166,23 @@ def test_bounds_hold_in_a_small_address_space(tmp_path):
     assert r.returncode == 1 and not found, f"{found}\n{r.stderr[:1000]}"
     for path in paths:
         assert str(path) in r.stderr, (path.name, r.stderr[:1000])
+
+
+def test_fuzz_build_manifest(project):
+    """The build's manifest (output/.pnp-build.json) is read back by the next build, and it lives
+    where anyone may edit it: mutated, a build still ends 0 (a job whose entry is not ours runs
+    again), one-line errors only, nothing written outside the output folder."""
+    from generator.pipeline import MANIFEST
+    code, _, err, _ = run_cli(["build", "continuo"], project)
+    assert code == 0, err
+    manifest = project / "output" / MANIFEST
+    original = manifest.read_bytes()
+    rng = random.Random(f"{SEED}:manifest")
+    for i in range(CASES):
+        data, what = mutate(original, rng)
+        manifest.write_bytes(data)
+        before = {k: v for k, v in tree(project).items() if not k.startswith("output/")}
+        code, _, err, seconds = run_cli(["build", "continuo"], project)
+        after = {k: v for k, v in tree(project).items() if not k.startswith("output/")}
+        _check(f"seed {SEED} manifest case {i} ({what})", code, err, seconds, before, after, set())
+        assert code == 0, f"manifest case {i} ({what}): {err}"
