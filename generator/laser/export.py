@@ -35,14 +35,13 @@ def _coords(geom) -> list[list[float]]:
     return shapely.get_coordinates(geom).tolist()    # far faster than iterating .coords
 
 
-_RINGS: dict[int, tuple] = {}    # id(geometry) -> (geometry, its rings): a sheet's SVG, DXF and PNG
-
-
-def _rings(geom) -> list[list[list[float]]]:
+def _rings(geom, sheet: Sheet) -> list[list[list[float]]]:
     """A (multi)polygon's rings, holes before their outline (a part's holes are cut while it is
     still held by the sheet), each without its repeated closing point. Read in one vectorised
-    pass (a rail layer is one part of 3,800 islands) and kept for the sheet's other writers."""
-    known = _RINGS.get(id(geom))
+    pass (a rail layer is one part of 3,800 islands) and kept on the sheet for its other writers
+    (keyed by the geometry's id, and kept with it: a part of a multipolygon is a new object at
+    each reading, so only the same object may find its rings)."""
+    known = sheet.rings.get(id(geom))
     if known is not None and known[0] is geom:
         return known[1]
     polys = _polygons(geom)
@@ -54,9 +53,7 @@ def _rings(geom) -> list[list[list[float]]]:
     for k in range(len(rings)):
         per_poly[owner[k]].append(flat[starts[k]:starts[k + 1] - 1])
     out = [r for ring_list in per_poly for r in ring_list[1:] + ring_list[:1]]
-    if len(_RINGS) > 4096:
-        _RINGS.clear()
-    _RINGS[id(geom)] = (geom, out)
+    sheet.rings[id(geom)] = (geom, out)
     return out
 
 
@@ -105,12 +102,12 @@ def sheet_svg(sheet: Sheet, title: str = "") -> str:
     paths: dict[str, list[str]] = {"engrave": [], "score": [], "cut": []}
     for part, cut_path in zip(sheet.parts, sheet.cut_paths):
         for poly in part.engrave:
-            paths["engrave"].append(" ".join(_d(r) for r in _rings(poly)))
+            paths["engrave"].append(" ".join(_d(r) for r in _rings(poly, sheet)))
         for line in part.score:
             paths["score"].append(_d(*_line(line)))
         for line in part.cuts:
             paths["cut"].append(_d(*_line(line)))
-        for ring in _rings(cut_path):
+        for ring in _rings(cut_path, sheet):
             paths["cut"].append(_d(ring))
     out = [f'<svg baseProfile="full" height="{h}mm" version="1.1" viewBox="0 0 {w} {h}" width="{w}mm" '
            'xmlns="http://www.w3.org/2000/svg" xmlns:ev="http://www.w3.org/2001/xml-events" '
@@ -332,7 +329,7 @@ def sheet_dxf(sheet: Sheet) -> bytes:
     for part in sheet.parts:
         for poly in part.engrave:
             for p in _polygons(poly):
-                rings = _rings(p)      # the holes, then the outline
+                rings = _rings(p, sheet)      # the holes, then the outline
                 ents.hatch("ENGRAVE", [(contour(r), k == len(rings) - 1) for k, r in enumerate(rings)])
     for part in sheet.parts:
         for line in part.score:
@@ -343,7 +340,7 @@ def sheet_dxf(sheet: Sheet) -> bytes:
         for line in part.cuts:
             coords, closed = _line(line)
             ents.polyline("CUT", contour(coords, closed), closed)
-        for ring in _rings(cut_path):
+        for ring in _rings(cut_path, sheet):
             ents.polyline("CUT", contour(ring), True)
     text = (sk["text"].replace(_dxf_float(SKELETON_SIZE[0]), _dxf_float(sheet.width))
             .replace(_dxf_float(SKELETON_SIZE[1]), _dxf_float(H))
@@ -405,13 +402,13 @@ def sheet_png(sheet: Sheet, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes:
     lib.cairo_set_line_cap(ctx, cairo_lib.LINE_CAP_ROUND)
     lib.cairo_set_source_rgb(ctx, *MATERIAL)
     for cut_path in sheet.cut_paths:
-        for ring in _rings(cut_path):
+        for ring in _rings(cut_path, sheet):
             path(ring)
         lib.cairo_fill(ctx)
     lib.cairo_set_source_rgb(ctx, 0, 0, 0)
     for part in sheet.parts:
         for poly in part.engrave:
-            for ring in _rings(poly):
+            for ring in _rings(poly, sheet):
                 path(ring)
             lib.cairo_fill(ctx)
     for colour, width, lines in (((0, 0, 0.86), 1.0, [ln for p in sheet.parts for ln in p.score]),
@@ -423,7 +420,7 @@ def sheet_png(sheet: Sheet, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes:
         lib.cairo_set_line_width(ctx, width / px_per_mm)
         lib.cairo_stroke(ctx)
     for cut_path in sheet.cut_paths:
-        for ring in _rings(cut_path):
+        for ring in _rings(cut_path, sheet):
             path(ring)
     lib.cairo_set_line_width(ctx, 1.4 / px_per_mm)
     lib.cairo_stroke(ctx)

@@ -21,6 +21,9 @@ class Sheet:
     material: str = ""
     parts: list[Part] = field(default_factory=list)       # placed, nominal geometry
     cut_paths: list = field(default_factory=list)          # placed, kerf-compensated outlines
+    # The rings of its geometries as the writers read them (export._rings), read once for its
+    # SVG, DXF and PNG alike.
+    rings: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 class NestError(ValueError):
