@@ -131,14 +131,15 @@ def type_entry(driver, text):
     box.send_keys(text)
 
 
-def refused_then_undo(a, b, bad: str, rule: str, shot: str):
-    """A refused entry shows its rule and changes nothing; undo takes back the last entry on both phones."""
+def refused_then_undo(a, b, bad: str, rule: str | None, shot: str):
+    """A refused entry shows its rule (`rule`, or any: the page's own wording is what is checked)
+    and changes nothing; undo takes back the last entry on both phones."""
     n = entries_shown(a)
     type_entry(a, bad)
     tap(a, "#enter")
     wait_for(a, lambda d: "refused" in text_of(d, "message"), "the refusal")
     message = text_of(a, "message")
-    assert f"refused, entry {n} ({rule})" in message, message
+    assert f"refused, entry {n} ({rule})" in message if rule else message.startswith(f"refused, entry {n} ("), message
     assert entries_shown(a) == n
     a.save_screenshot(str(SHOTS / f"{shot}-refused.png"))
     tap(a, "#clear")
@@ -244,13 +245,7 @@ def test_mille_bornes_by_tapping(server, phones):
     enter(a)
     follows(b, 4, "Ann to play")
     a.save_screenshot(str(SHOTS / "mille-bornes.png"))
-    n = entries_shown(a)
-    type_entry(a, "Ann: 100")
-    tap(a, "#enter")
-    wait_for(a, lambda d: "refused" in text_of(d, "message"), "the refusal")
-    rule = text_of(a, "message").split("(")[1].split(")")[0]
-    assert text_of(a, "message").startswith(f"refused, entry {n} (") and entries_shown(a) == n
-    refused_then_undo(a, b, "Ann: 100", rule, "mille-bornes")
+    refused_then_undo(a, b, "Ann: 100", None, "mille-bornes")
 
 
 def test_capitals_by_tapping(server, phones):
