@@ -7,87 +7,13 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from conftest import ROOT
+from pdf_text import IDENTITY, page_text_sizes
 from generator.units import PT_PER_MM
 
 MIN_TEXT_PT = 6.0       # nothing smaller than this is printed anywhere
 BOARD_BLEED_MM = 3.0    # a large-format board's bleed, as a card's
-IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-
-
-def _then(m, n):
-    """PDF matrices: m applied first, then n."""
-    a, b, c, d, e, f = m
-    A, B, C, D, E, F = n
-    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
-
-
-def _matrix(operands):
-    return tuple(float(v) for v in operands)
-
-
-def _shown(operand) -> str:
-    if isinstance(operand, list):
-        return "".join(str(x) for x in operand if not isinstance(x, (int, float)))
-    return str(operand)
-
-
-def text_runs(reader: PdfReader, stream, resources, ctm, cache: dict, out: list) -> None:
-    """Every string a content stream shows, as (size in pt on the page, text): the Tf size times
-    the scale of the text matrix and the current transformation matrix, through every form
-    XObject it draws (a card face is one form, placed on a page under a transform)."""
-    xobjects = resources.get_object().get("/XObject", {}) if resources is not None else {}
-    stack, tm, tlm, size, leading = [], IDENTITY, IDENTITY, 0.0, 0.0
-    for operands, op in ContentStream(stream, reader).operations:
-        if op == b"q":
-            stack.append(ctm)
-        elif op == b"Q":
-            ctm = stack.pop()
-        elif op == b"cm":
-            ctm = _then(_matrix(operands), ctm)
-        elif op == b"BT":
-            tm = tlm = IDENTITY
-        elif op == b"Tf":
-            size = float(operands[1])
-        elif op == b"TL":
-            leading = float(operands[0])
-        elif op == b"Tm":
-            tm = tlm = _matrix(operands)
-        elif op in (b"Td", b"TD"):
-            tm = tlm = _then((1, 0, 0, 1, float(operands[0]), float(operands[1])), tlm)
-        elif op in (b"T*", b"'", b'"'):
-            tm = tlm = _then((1, 0, 0, 1, 0, -leading), tlm)
-        if op in (b"Tj", b"TJ", b"'", b'"'):
-            m = _then(tm, ctm)
-            # The em's height on the page: the text space's y axis through both matrices.
-            out.append((size * math.hypot(m[2], m[3]), _shown(operands[-1])))
-        elif op == b"Do":
-            ref = xobjects[operands[0]]
-            form = ref.get_object()
-            if form.get("/Subtype") != "/Form":
-                continue
-            full = _then(_matrix(form.get("/Matrix", IDENTITY)), ctm)
-            # A form's text sizes depend only on the linear part of its placement.
-            key = (getattr(ref, "idnum", id(form)), tuple(round(v, 6) for v in full[:4]))
-            if key not in cache:
-                runs: list = []
-                text_runs(reader, form, form.get("/Resources"), (*full[:4], 0.0, 0.0), cache, runs)
-                cache[key] = runs
-            out.extend(cache[key])
-
-
-def page_text_sizes(path: Path) -> list[tuple[int, float, str]]:
-    """(page number, size in pt, text) of every string shown in the PDF."""
-    reader = PdfReader(path)
-    cache: dict = {}
-    found = []
-    for n, page in enumerate(reader.pages, 1):
-        runs: list = []
-        text_runs(reader, page.get_contents(), page.get("/Resources"), IDENTITY, cache, runs)
-        found += [(n, size, text) for size, text in runs]
-    return found
 
 
 def all_pdfs(output: Path) -> list[Path]:
@@ -110,6 +36,49 @@ def test_the_measure_sees_forms_and_transforms(tmp_path):
     doc.save()
     sizes = sorted(round(s, 3) for _, s, _ in page_text_sizes(tmp_path / "t.pdf"))
     assert sizes == [5.0, 10.0, 12.0]
+
+
+def test_the_measures_tokenizer_reads_what_pypdf_reads(output):
+    """The content-stream tokenizer behind the measure agrees with pypdf's own parser, operation
+    by operation, on a real card sheet (its page and its nine card faces, which are forms)."""
+    from pypdf.generic import ContentStream
+
+    from pdf_text import PLACING, operations
+
+    def plain(v):
+        if isinstance(v, list):
+            return [plain(x) for x in v]
+        if isinstance(v, bytes):
+            return v.decode("latin-1")
+        return v if isinstance(v, str) else float(v)
+    reader = PdfReader(output / "capitals" / "capitals_1961-shop.pdf")
+    page = reader.pages[0]
+    streams = [page.get_contents()] + [x.get_object() for x in page["/Resources"]["/XObject"].values()]
+    compared = 0
+    for stream in streams:
+        ours = [(op, plain(operands)) for operands, op in operations(stream.get_data())]
+        theirs = [(op, plain(operands)) for operands, op in ContentStream(stream, reader).operations if op in PLACING]
+        assert ours == theirs
+        compared += len(ours)
+    assert compared > 100
+
+
+def test_the_measures_tokenizer_reads_the_whole_syntax():
+    from pdf_text import PdfSyntaxError, operations
+    stream = (b"% a comment (not a string\n"
+              b"q 1 0 0 1 5 -6.5 cm /GS1 gs [3 2] 0 d 0 0 m 10 10 l S\n"
+              b"BT /F1 12 Tf (a (nested) \\) string\\n\\101) Tj [(kern) -120 <48 49>] TJ ET\n"
+              b"BI /W 2 /H 1 /BPC 8 /CS /G ID \x00Q)(\xff EI Q /Tx <</MCID 3>> BDC EMC true false null (x) Tj")
+    ops = list(operations(stream))
+    assert [op for _, op in ops] == [b"q", b"cm", b"BT", b"Tf", b"Tj", b"TJ", b"Q", b"Tj"]
+    assert ops[1][0] == [1.0, 0.0, 0.0, 1.0, 5.0, -6.5]
+    assert ops[3][0] == ["/F1", 12.0]
+    assert ops[4][0] == [b"a (nested) ) string\nA"]
+    assert ops[5][0] == [[b"kern", -120.0, b"HI"]]
+    assert ops[7][0] == ["true", "false", "null", b"x"]     # what the operations read past left nothing
+    for broken in (b"(no end Tj", b"[1 2 ] ]", b"[1 q]", b"BI ID xx"):
+        with pytest.raises(PdfSyntaxError):
+            list(operations(broken))
 
 
 def test_no_text_under_6_pt_in_any_pdf(output):

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from conftest import ROOT, need
+from pdf_text import page_text_sizes
 from generator.errors import SpecError
 from generator.games import GAMES, check_spec, game_module
 from generator.layout import flow
@@ -54,47 +54,9 @@ def importlib_rules(game: str):
 
 # ---------------------------------------------------------------- measuring a PDF
 
-def _mul(m, n):
-    a, b, c, d, e, f = m
-    A, B, C, D, E, F = n
-    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
-
-
 def text_sizes(path: Path) -> list[tuple[float, int]]:
-    """(size in pt as printed, page) of every text-showing operator in the PDF: the font size
-    times the scale of the text and graphics matrices, form XObjects followed into."""
-    reader = PdfReader(str(path))
-    found: list[tuple[float, int]] = []
-
-    def run(obj, resources, ctm, page):
-        stack, tm, size = [], (1, 0, 0, 1, 0, 0), None
-        for operands, op in ContentStream(obj, reader).operations:
-            if op == b"q":
-                stack.append(ctm)
-            elif op == b"Q":
-                ctm = stack.pop()
-            elif op == b"cm":
-                ctm = _mul(tuple(float(x) for x in operands), ctm)
-            elif op == b"BT":
-                tm = (1, 0, 0, 1, 0, 0)
-            elif op == b"Tf":
-                size = float(operands[1])
-            elif op == b"Tm":
-                tm = tuple(float(x) for x in operands)
-            elif op == b"Td":
-                tm = _mul((1, 0, 0, 1, float(operands[0]), float(operands[1])), tm)
-            elif op in (b"Tj", b"TJ", b"'", b'"'):
-                m = _mul(tm, ctm)
-                found.append((size * abs(m[0] * m[3] - m[1] * m[2]) ** 0.5, page))
-            elif op == b"Do":
-                x = resources["/XObject"][operands[0]].get_object()
-                if x["/Subtype"] == "/Form":
-                    matrix = tuple(float(v) for v in x.get("/Matrix", [1, 0, 0, 1, 0, 0]))
-                    run(x, x.get("/Resources", resources), _mul(matrix, ctm), page)
-
-    for n, page in enumerate(reader.pages):
-        run(page.get_contents(), page["/Resources"], (1, 0, 0, 1, 0, 0), n)
-    return found
+    """(size in pt as printed, page from 0) of every string the PDF shows (tests/pdf_text.py)."""
+    return [(size, page - 1) for page, size, _ in page_text_sizes(path)]
 
 
 def test_the_measure_sees_text_inside_forms(tmp_path):
