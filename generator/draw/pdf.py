@@ -5,6 +5,7 @@ embedded fonts. With cmyk=True every colour is written as CMYK, as print shops a
 """
 from __future__ import annotations
 
+from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
@@ -14,6 +15,9 @@ from ..units import PT_PER_MM, mm_to_pt
 from .drawing import Drawing, Ellipse, Group, Rect, Text
 from .fonts import Font
 
+# Streams compressed with Flate alone: reportlab also wraps them in ASCII85 by default, which only
+# served 7-bit mail, makes every stream a quarter larger and costs time to write and to read.
+rl_config.useA85 = 0
 
 
 def _quick_pdfdoc_encoding() -> None:
