@@ -143,11 +143,9 @@ def hint(t: Table, kind: str, arg: str) -> dict:
 
 
 def _best(t: Table, arg: str) -> dict:
-    from ..games.continuo.referee import best_text, parse_tile, ranked_placements
-    tile_spec = parse_tile(arg.strip())
-    text = best_text(t.state, tile_spec, 10)        # the prompt's `best` (refuses a used tile)
-    tile = t.state.deck.tiles[tile_spec - 1] if isinstance(tile_spec, int) else tuple(tile_spec)
-    ranked = ranked_placements(t.state, tile)
+    from ..games.continuo.referee import best_listing, parse_tile
+    # The prompt's `best` (it refuses a used tile), and the placements it ranked.
+    text, ranked = best_listing(t.state, parse_tile(arg.strip()), 10)
     return {"text": text, "placements": [{"score": s, "at": [r, c], "rotation": rot}
                                          for s, r, c, rot in ranked[:MAX_HINTS]]}
 

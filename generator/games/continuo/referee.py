@@ -298,15 +298,21 @@ def ranked_placements(state: ContinuoState, tile: Tile) -> list[tuple[int, int, 
 
 
 def best_text(state: ContinuoState, tile_spec, top: int = 10) -> str:
+    return best_listing(state, tile_spec, top)[0]
+
+
+def best_listing(state: ContinuoState, tile_spec, top: int = 10) -> tuple[str, list[tuple[int, int, int, int]]]:
+    """The prompt's `best` text and the ranked placements it lists from (one search for both:
+    the web page shows the text and offers the placements)."""
     tile, label, _ = _tile_of(state, tile_spec)
     ranked = ranked_placements(state, tile)
     if not ranked:
-        return f"tile {label} cannot be placed"
+        return f"tile {label} cannot be placed", ranked
     opening = " (the second opening tile: only the maximum is allowed)" if must_maximise(state) else ""
     lines = [f"{len(ranked)} legal placements of tile {label}{opening}; the best {min(top, len(ranked))}:"]
     for score, r, c, rot in ranked[:top]:
         lines.append(f"  {score:4d}  at {r},{c}" + (f" turned {rot}" if rot else ""))
-    return "\n".join(lines)
+    return "\n".join(lines), ranked
 
 
 def _best_command(state: ContinuoState, rest: str) -> str:
