@@ -16,6 +16,15 @@ def run_pnp(*args, cwd=ROOT, input=None):
                           capture_output=True, text=True, input=input if input is not None else "")
 
 
+def pnp_here(*args, cwd=ROOT, input=None) -> subprocess.CompletedProcess:
+    """The command line's own main() run in this process: what run_pnp gives (exit code, stdout,
+    stderr), without starting a Python (about 0.3 s each). For tests of what a command answers;
+    tests of the process itself (its entry point, signals, what it imports) use run_pnp."""
+    from fuzzing import run_cli
+    code, out, err, _ = run_cli(list(args), Path(cwd), stdin=input or "")
+    return subprocess.CompletedProcess(["pnp", *map(str, args)], code, out, err)
+
+
 def need(tool: str) -> str:
     path = shutil.which(tool)
     if not path:

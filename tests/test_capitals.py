@@ -9,7 +9,7 @@ from pypdf import PdfReader
 from shapely.geometry import LineString
 from shapely.ops import unary_union
 
-from conftest import build_game, ROOT, need, run_pnp
+from conftest import build_game, ROOT, need, pnp_here, run_pnp
 from generator.draw import Ellipse, Group, Text
 from generator.errors import SpecError
 from generator.games.capitals.board import draw_board, marker_places, square_box
@@ -266,18 +266,18 @@ def test_record_replays_to_json(tmp_path):
 def test_refused_entry_in_a_record(tmp_path):
     rec = tmp_path / "bad.yaml"
     rec.write_text(GAME.replace("D22S9", "D22S8"))
-    r = run_pnp("referee", "capitals", "score", rec)
+    r = pnp_here("referee", "capitals", "score", rec)
     assert r.returncode == 2
     assert "entries[1]" in r.stderr and "(wall-length)" in r.stderr and "bad.yaml:5" in r.stderr
 
 
 def test_play_journals_and_resumes(tmp_path):
     j = tmp_path / "j.yaml"
-    r = run_pnp("referee", "capitals", "play", "--journal", j, "--players", "Ann,Bob",
+    r = pnp_here("referee", "capitals", "play", "--journal", j, "--players", "Ann,Bob",
                 input="Belgium D22E8\nNetherlands D22S8\nNetherlands D22S9\nundo\nNetherlands D22S9\n")
     assert "refused, entry 1 (wall-length)" in r.stdout
     data = yaml.safe_load(j.read_text())
     assert [e["play"][0]["card"] for e in data["entries"]] == ["Belgium", "Netherlands"]
-    r = run_pnp("referee", "capitals", "play", "--journal", j, input="Chad M22E8\n")
+    r = pnp_here("referee", "capitals", "play", "--journal", j, input="Chad M22E8\n")
     assert "Resumed" in r.stdout
     assert len(yaml.safe_load(j.read_text())["entries"]) == 3

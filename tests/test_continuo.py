@@ -10,7 +10,7 @@ from itertools import product
 import pytest
 import yaml
 
-from conftest import ROOT, run_pnp
+from conftest import ROOT, pnp_here, run_pnp
 from generator.games.continuo import REFEREE as CONTINUO
 from generator.games.continuo.count import REFEREE as COUNT
 from generator.games.continuo.deck import load_deck
@@ -139,7 +139,7 @@ def test_count_continuo_from_the_command_line(tmp_path):
     r = run_pnp("referee", "count-continuo", "score", path, "--json")
     assert r.returncode == 0, r.stderr
     assert [p["score"] for p in json.loads(r.stdout)["placements"]][1:] == COUNTED
-    r = run_pnp("referee", "count-continuo", "best", path, "7", "--top", "1")
+    r = pnp_here("referee", "count-continuo", "best", path, "7", "--top", "1")
     assert r.returncode == 0, r.stderr
     best = int(r.stdout.splitlines()[1].split()[0])
     _, state, _ = replay(path, COUNT)
@@ -305,7 +305,7 @@ def test_best_agrees_with_brute_force(numbers, n_tiles):
 
 def test_best_command(tmp_path):
     path = write_record(tmp_path, FIG, openings=1)
-    r = run_pnp("referee", "continuo", "best", path, "7", "--top", "3")
+    r = pnp_here("referee", "continuo", "best", path, "7", "--top", "3")
     assert r.returncode == 0, r.stderr
     assert "legal placements of tile 7" in r.stdout and len(r.stdout.strip().splitlines()) == 4
 

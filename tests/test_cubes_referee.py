@@ -7,7 +7,7 @@ import textwrap
 import pytest
 import yaml
 
-from conftest import ROOT, run_pnp
+from conftest import ROOT, pnp_here, run_pnp
 from generator.games.cubes import referee as cubes_referee
 from generator.games.cubes.referee import REFEREE, CubesGame, apply, new_game
 from generator.games.cubes.rules import Position, parse_cell, parse_turn, play_turn
@@ -307,18 +307,18 @@ def test_record_replays_a_capture(tmp_path):
 def test_refused_record_entry(tmp_path):
     path = tmp_path / "game.yaml"
     path.write_text("game: cubes\nentries:\n  - {move: d4-d6}\n  - {move: d6-d8}\n")
-    r = run_pnp("referee", "cubes", "score", path)
+    r = pnp_here("referee", "cubes", "score", path)
     assert r.returncode == 2
     assert r.stderr.startswith(f"{path}:4: entries[1]: refused (own pawn)")
 
 
 def test_play_journal_and_undo(tmp_path):
     j = tmp_path / "j.yaml"
-    r = run_pnp("referee", "cubes", "play", "--journal", j, cwd=tmp_path,
+    r = pnp_here("referee", "cubes", "play", "--journal", j, cwd=tmp_path,
                 input="d4-d6\ne7-e5\nundo\ne7-e6\nquit\n")
     assert r.returncode == 0, r.stdout
     assert [e["move"] for e in yaml.safe_load(j.read_text())["entries"]] == ["d4-d6", "e7-e6"]
-    out = json.loads(run_pnp("referee", "cubes", "score", j, "--json").stdout)
+    out = json.loads(pnp_here("referee", "cubes", "score", j, "--json").stdout)
     assert out["winner"] is None and [t["player"] for t in out["turns"]] == ["White", "Black"]
 
 
@@ -340,7 +340,7 @@ def test_four_player_game(tmp_path):
 
 
 def test_four_player_board_is_11_by_11(tmp_path):
-    r = run_pnp("referee", "cubes", "play", "--four", "--journal", tmp_path / "j.yaml", cwd=tmp_path, input="quit\n")
+    r = pnp_here("referee", "cubes", "play", "--four", "--journal", tmp_path / "j.yaml", cwd=tmp_path, input="quit\n")
     assert r.returncode == 0
     rows = [line for line in r.stdout.splitlines() if line[:3].strip().isdigit()]
     assert len(rows) == 11 and sum(line.count("#") + sum(line[4:].count(ch) for ch in "xoyzXOYZ") for line in rows) == 49

@@ -7,12 +7,14 @@ written by `play` is resumed and one written here is replayed; a stale entry is 
 applied twice, however many clients send it at once; and nothing outside the folder is reachable."""
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
 import sys
 import threading
 
+import httpx
 import pytest
 import yaml
 from starlette.testclient import TestClient
@@ -20,7 +22,7 @@ from starlette.testclient import TestClient
 from generator.games import GAMES
 from generator.serve.app import MAX_BODY, make_app
 
-from conftest import ROOT, run_pnp
+from conftest import ROOT, pnp_here, run_pnp
 
 # A won game of Cubes from the kit's setup (found by seeded random play: tests/test_cubes_random.py's
 # candidates): White's last turn takes Black's king cube.
@@ -35,10 +37,32 @@ def folder(tmp_path):
     return d
 
 
+class AppClient:
+    """The app called from this thread's own event loop through httpx's ASGI transport: the
+    requests TestClient makes, without its thread portal (about 4 ms a request there, 0.3 ms here,
+    and a whole game is hundreds of them). The app still does its blocking work in its worker
+    threads, as under uvicorn. Many clients at once are TestClients in threads (see below)."""
+
+    def __init__(self, app):
+        self._loop = asyncio.Runner()
+        self._http = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver")
+
+    def get(self, url, **kw) -> httpx.Response:
+        return self._loop.run(self._http.get(url, **kw))
+
+    def post(self, url, **kw) -> httpx.Response:
+        return self._loop.run(self._http.post(url, **kw))
+
+    def close(self) -> None:
+        self._loop.run(self._http.aclose())
+        self._loop.close()
+
+
 @pytest.fixture
 def client(folder):
-    with TestClient(make_app(folder)) as c:
-        yield c
+    c = AppClient(make_app(folder))
+    yield c
+    c.close()
 
 
 def new(client, game, **options) -> str:
@@ -58,7 +82,7 @@ def accepted(client, rid, text) -> dict:
 
 
 def cli_score(folder, rid, game) -> dict:
-    r = run_pnp("referee", game, "score", folder / f"{rid}.yaml", "--json")
+    r = pnp_here("referee", game, "score", folder / f"{rid}.yaml", "--json")
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
@@ -197,7 +221,7 @@ def test_a_refusal_is_the_prompts_line_and_changes_nothing(client, folder, tmp_p
     # the prompt, given the same entries, prints the same line
     argv = [f"--{k}={v}" for k, v in options.items()]
     journal = tmp_path / "prompt.yaml"
-    p = run_pnp("referee", game, "play", "--journal", journal, *argv, input="\n".join(before + [bad, "quit"]) + "\n")
+    p = pnp_here("referee", game, "play", "--journal", journal, *argv, input="\n".join(before + [bad, "quit"]) + "\n")
     assert error + "\n" in p.stdout
 
 
@@ -244,18 +268,18 @@ def test_undo(client, folder):
 
 def test_resume_a_prompt_journal_and_the_prompt_resumes_ours(client, folder):
     journal = folder / "evening.yaml"
-    p = run_pnp("referee", "sorry", "play", "--journal", journal, "--players=red,blue", input="2 out\n8 5+8\nquit\n")
+    p = pnp_here("referee", "sorry", "play", "--journal", journal, "--players=red,blue", input="2 out\n8 5+8\nquit\n")
     assert p.returncode == 0, p.stderr
     listed = client.get("/api/records").json()
     assert [r["id"] for r in listed] == ["evening"] and listed[0]["entries"] == 2
     assert client.get("/api/records/evening").json() == cli_score(folder, "evening", "sorry")
     accepted(client, "evening", "1 out")
-    p = run_pnp("referee", "sorry", "play", "--journal", journal, input="quit\n")
+    p = pnp_here("referee", "sorry", "play", "--journal", journal, input="quit\n")
     assert "Resumed" in p.stdout and "3 entries replayed" in p.stdout
     assert cli_score(folder, "evening", "sorry")["turns"][-1]["player"] == "blue"
     # the prompt writes again; the server sees it, and refuses an entry made against the old game
     seen = client.get("/api/records/evening/table").json()
-    run_pnp("referee", "sorry", "play", "--journal", journal, input="1 out\nquit\n")
+    pnp_here("referee", "sorry", "play", "--journal", journal, input="1 out\nquit\n")
     r = enter(client, "evening", "3 pass", expect=seen["entries"], version=seen["version"])
     assert r.status_code == 409 and r.json()["error"].startswith("refused, entry 3 (stale journal): ")
     assert client.get("/api/records/evening").headers["X-Entries"] == "4"

@@ -4,7 +4,7 @@ import json
 import pytest
 import yaml
 
-from conftest import ROOT, run_pnp
+from conftest import ROOT, pnp_here, run_pnp
 from generator.games.sorry.board import load_geometry
 from generator.games.sorry.deck import load_deck
 from generator.games.sorry.rules import Position, legal_moves, loc_name, parse_loc, play
@@ -180,7 +180,7 @@ def test_record_replay_with_bumps_slides_and_the_extra_turn(tmp_path):
 
 def test_refused_entry_names_rule_and_index(tmp_path):
     path = record(tmp_path, players=["red", "blue"], entries=[{"card": 3, "move": "out"}])
-    r = run_pnp("referee", "sorry", "score", path)
+    r = pnp_here("referee", "sorry", "score", path)
     line = next(i for i, l in enumerate(path.read_text().splitlines(), 1) if l.lstrip().startswith("- card"))
     assert r.returncode == 2 and f"{path}:{line}: entries[0]: refused (card)" in r.stderr
 
@@ -188,13 +188,13 @@ def test_refused_entry_names_rule_and_index(tmp_path):
 def test_winner(tmp_path):
     path = record(tmp_path, players=["red", "blue"], position={"red": ["home", "home", "home", "s5"]},
                   entries=[{"card": 1, "move": "s5+1"}])
-    out = json.loads(run_pnp("referee", "sorry", "score", path, "--json").stdout)
+    out = json.loads(pnp_here("referee", "sorry", "score", path, "--json").stdout)
     assert out["winner"] == "red" and out["totals"]["red"] == 4
 
 
 def test_moves_command(tmp_path):
     path = record(tmp_path, players=["red", "blue"], position={"red": ["14", "19", "start", "start"]}, entries=[])
-    r = run_pnp("referee", "sorry", "moves", path, "3", "--json")
+    r = pnp_here("referee", "sorry", "moves", path, "3", "--json")
     out = json.loads(r.stdout)
     assert {m["move"]: m["does"] for m in out["moves"]}["14+3"] == "slides 17 to 20 sending back red on 19"
 
@@ -202,11 +202,11 @@ def test_moves_command(tmp_path):
 def test_dealt_hand_and_solitaire(tmp_path):
     path = record(tmp_path, players=["red", "blue"], variant="dealt-hand", hands={"red": [1], "blue": [2]},
                   entries=[{"card": 1, "move": "out"}, {"card": 1, "move": "out"}])
-    r = run_pnp("referee", "sorry", "score", path)
+    r = pnp_here("referee", "sorry", "score", path)
     assert r.returncode == 2 and "refused (hand): blue holds no 1" in r.stderr
     path = record(tmp_path, variant="solitaire", position={"red": ["home", "home", "s5", "s1"]},
                   entries=[{"card": 1, "move": "s5+1"}])
-    out = json.loads(run_pnp("referee", "sorry", "score", path, "--json").stdout)
+    out = json.loads(pnp_here("referee", "sorry", "score", path, "--json").stdout)
     assert out["lost"] is True and out["players"] == ["red", "yellow"]
 
 

@@ -11,7 +11,7 @@ import json
 import pytest
 import yaml
 
-from conftest import run_pnp
+from conftest import pnp_here
 from test_sorry import G, P, places
 from generator.games.sorry.referee import REFEREE, apply, new_game
 from generator.games.sorry.rules import legal_moves, play
@@ -120,7 +120,7 @@ def test_a_two_draws_again_even_when_it_cannot_be_used(tmp_path):
                                     "position": {"red": ["home", "home", "home", "s5"]},
                                     "entries": [{"player": "red", "card": 2, "move": "pass"},
                                                 {"player": "red", "card": 1, "move": "s5+1"}]}))
-    out = json.loads(run_pnp("referee", "sorry", "score", path, "--json").stdout)
+    out = json.loads(pnp_here("referee", "sorry", "score", path, "--json").stdout)
     assert out["winner"] == "red" and [t["player"] for t in out["turns"]] == ["red", "red"]
 
 
@@ -214,7 +214,7 @@ def test_moves_lists_pass_with_its_reason(tmp_path):
     path.write_text(yaml.safe_dump({"game": "sorry", "players": ["red", "blue"],
                                     "position": {"red": ["60", "start", "start", "start"],
                                                  "blue": ["30", "start", "start", "start"]}, "entries": []}))
-    out = json.loads(run_pnp("referee", "sorry", "moves", path, "11", "--json").stdout)
+    out = json.loads(pnp_here("referee", "sorry", "moves", path, "11", "--json").stdout)
     assert [(m["move"], m["does"]) for m in out["moves"]] == [
         ("60x30", ""), ("pass", "no man can go forward 11, and the swap is optional")]
     assert REFEREE.extra_commands["moves"](new_game({"players": ["red"]}, None), "3").strip().startswith("pass")
