@@ -115,6 +115,23 @@ def test_every_error_is_one_line(project):
         assert LINE_RE.match(line), line
 
 
+def test_a_spec_wrong_everywhere_gets_its_first_errors_in_order_and_a_count(project):
+    """20,000 bad cards are not 20,000 lines: the first 25 errors, in file order (cards[2] before
+    cards[10]), then how many more; a bound says what it is and what was found."""
+    from generator.spec.loader import MAX_ERRORS_FOUND, MAX_ERRORS_SHOWN
+    path = project / "decks" / "wide.yaml"
+    path.write_text("kind: sorry-deck\ncards: [" + ", ".join(["{marking: '1', count: 1000}"] * 20000) + "]\n")
+    code, _, err, _ = run_cli(["validate", "decks/wide.yaml"], project)
+    lines = err.splitlines()
+    assert code == 1 and len(lines) == MAX_ERRORS_SHOWN + 1, err[:2000]
+    assert "decks/wide.yaml:2: cards: expected at most 200 items, got 20,000" in lines
+    cards = [int(m.group(1)) for m in map(re.compile(r".*:2: cards\[(\d+)\]\.rule: missing required key$").match,
+                                            lines) if m]
+    assert cards == list(range(len(cards))) and len(cards) > 10
+    assert lines[-1] == (f"decks/wide.yaml: over {MAX_ERRORS_FOUND - MAX_ERRORS_SHOWN:,} more errors not shown "
+                         f"(the first {MAX_ERRORS_SHOWN} are above)")
+
+
 def test_real_specs_are_valid():
     r = run_pnp("validate")
     assert r.returncode == 0, r.stderr

@@ -6,6 +6,7 @@ import hashlib
 import os
 
 import difflib
+import itertools
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -365,7 +366,30 @@ def _messages(err, spec: Spec):
         words = " or ".join(_TYPE_WORDS.get(t, t) for t in (want if isinstance(want, list) else [want]))
         yield path, f"expected {words}, got {show(err.instance)}"
         return
+    if v in _BOUND_WORDS:
+        # The bound, and what was found, rather than jsonschema's repr of the whole value.
+        word, unit = _BOUND_WORDS[v]
+        n = err.validator_value
+        got = f"{len(err.instance):,}" if unit else show(err.instance)
+        yield path, f"expected {word} {n:,}{unit}, got {got}"
+        return
+    if v == "pattern":
+        yield path, f"{show(err.instance)} is not of the form {show(err.validator_value)}"
+        return
     yield path, err.message
+
+
+_BOUND_WORDS = {"maxItems": ("at most", " items"), "minItems": ("at least", " items"),
+                "maxLength": ("at most", " characters"), "minLength": ("at least", " characters"),
+                "maxProperties": ("at most", " keys"), "minProperties": ("at least", " keys"),
+                "maximum": ("at most", ""), "minimum": ("at least", ""),
+                "exclusiveMaximum": ("less than", ""), "exclusiveMinimum": ("more than", "")}
+
+
+# A file wrong everywhere (a list of 20,000 bad cards) gets its first errors in file order and a
+# count, not 20,000 lines; and validation stops counting at MAX_ERRORS_FOUND, which bounds its time.
+MAX_ERRORS_SHOWN = 25
+MAX_ERRORS_FOUND = 1000
 
 
 def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
@@ -381,12 +405,19 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
         hint = f" (did you mean '{guess[0]}'?)" if guess else ""
         raise spec.error(("kind",), f"unknown spec kind {show(kind)}{hint}; known: {', '.join(sorted(kinds))}")
     validator = _Validator(_inlined_schema(kind), format_checker=_format_checker)
+    found = list(itertools.islice(validator.iter_errors(data), MAX_ERRORS_FOUND + 1))
     problems = []
-    for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
+    for err in sorted(found[:MAX_ERRORS_FOUND], key=lambda e: [str(p) for p in e.absolute_path]):
         for path, message in _messages(err, spec):
             problems.append(spec.error(path, message))
     if problems:
-        problems.sort(key=lambda e: (e.line or 0, e.field))
+        # File order; on one line, fields in their order (cards[2] before cards[10]).
+        problems.sort(key=lambda e: (e.line or 0, [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", e.field)]))
+        if len(problems) > MAX_ERRORS_SHOWN:
+            more = len(problems) - MAX_ERRORS_SHOWN
+            counted = f"over {more:,}" if len(found) > MAX_ERRORS_FOUND else f"{more:,}"
+            problems = problems[:MAX_ERRORS_SHOWN] + [SpecError(
+                file, None, "", f"{counted} more errors not shown (the first {MAX_ERRORS_SHOWN} are above)")]
         raise SpecErrors(problems)
     return spec
 
