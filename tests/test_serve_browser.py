@@ -82,12 +82,18 @@ def wait_for(driver, condition, what):
     try:
         return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: condition(d))
     except Exception:
-        pytest.fail(f"waited {WAIT} s for {what}; the page says: "
-                    + driver.find_element("id", "message").text + " / " + driver.find_element("id", "turn").text)
+        pytest.fail(f"waited {WAIT} s for {what}; the page says: {text_of(driver, 'message')} / "
+                    f"{text_of(driver, 'turn')}")
 
 
 def text_of(driver, element_id) -> str:
-    return driver.find_element("id", element_id).text
+    """The element's text as shown (innerText: what CSS hides is not in it), in one round trip."""
+    return driver.execute_script("const e = document.getElementById(arguments[0]); "
+                                 "return e ? e.innerText.trim() : null", element_id)
+
+
+def value_of(driver, element_id) -> str:
+    return driver.execute_script("return document.getElementById(arguments[0]).value", element_id)
 
 
 def entries_shown(driver) -> int:
@@ -96,26 +102,52 @@ def entries_shown(driver) -> int:
 
 def open_table(driver, base, rid):
     driver.get(f"{base}/t/{rid}")
-    wait_for(driver, lambda d: "entries" in text_of(d, "title") and d.find_element("id", "controls").text,
-             "the table page")
+    wait_for(driver, lambda d: "entries" in text_of(d, "title") and text_of(d, "controls"), "the table page")
     wait_for(driver, lambda d: text_of(d, "live") == "live", "the live connection")
 
 
-def tap(driver, selector):
-    from selenium.webdriver.common.by import By
-    driver.find_element(By.CSS_SELECTOR, selector).click()
+# Where a tap lands: the middle of the element (or a point of it, in mm of the drawing it shows),
+# scrolled into view, and checked as WebDriver's own click checks, in one round trip: the element is
+# shown, enabled, and what is at that point of the screen is the element (nothing covers it).
+_TAP_AT = """
+const [target, mm] = arguments;
+const el = typeof target === 'string' ? document.querySelector(target) : target;
+if (!el) return 'there is no ' + target;
+el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+const box = el.getBoundingClientRect();
+if (box.width < 1 || box.height < 1) return 'it is not shown';
+if (el.disabled) return 'it is disabled';
+let x = box.left + box.width / 2, y = box.top + box.height / 2;
+if (mm) {
+  const scale = box.width / table.drawing.width;
+  x = box.left + mm[0] * scale; y = box.top + mm[1] * scale;
+}
+const hit = document.elementFromPoint(x, y);
+if (!hit || !(hit === el || el.contains(hit)))
+  return 'something else is there: ' + (hit ? hit.outerHTML.slice(0, 100) : 'nothing');
+return [x, y];
+"""
+
+
+def _press(driver, target, mm=None):
+    """A trusted mouse press and release where _TAP_AT says (WebDriver's click sends the same input
+    events, after several round trips of its own: 200 ms a tap here, against 35)."""
+    at = driver.execute_script(_TAP_AT, target, mm)
+    if isinstance(at, str):
+        pytest.fail(f"cannot tap {target if isinstance(target, str) else 'the element'}: {at}")
+    for kind in ("mousePressed", "mouseReleased"):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "x": at[0], "y": at[1], "button": "left",
+                                                             "clickCount": 1})
+
+
+def tap(driver, target):
+    """A tap on the element a CSS selector names (or on a found element)."""
+    _press(driver, target)
 
 
 def tap_board(driver, x_mm, y_mm):
     """A tap on the position at (x, y) mm of its drawing."""
-    from selenium.webdriver.common.action_chains import ActionChains
-    overlay = driver.find_element("id", "overlay")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", overlay)
-    width_mm = driver.execute_script("return table.drawing.width")
-    rect = driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", overlay)
-    scale = rect["width"] / width_mm
-    ActionChains(driver).move_to_element_with_offset(overlay, x_mm * scale - rect["width"] / 2,
-                                                      y_mm * scale - rect["height"] / 2).click().perform()
+    _press(driver, "#overlay", (x_mm, y_mm))
 
 
 def enter(driver):
@@ -168,12 +200,12 @@ def test_cubes_by_tapping(server, phones):
         return x0 + (col + 0.5) * cell, y0 + (n - 1 - row + 0.5) * cell
     tap_board(a, *centre("d4"))                 # White's pawn, then where it goes
     tap_board(a, *centre("d6"))
-    assert a.find_element("id", "entry").get_attribute("value") == "d4-d6"
+    assert value_of(a, "entry") == "d4-d6"
     enter(a)
     follows(b, 1, "Black to play")
     tap_board(a, *centre("e7"))                 # Black pushes the e column... the line through e7, south 1
     tap(a, "[data-push='s']")
-    assert a.find_element("id", "entry").get_attribute("value") == "e7>s1"
+    assert value_of(a, "entry") == "e7>s1"
     enter(a)
     follows(b, 2, "White to play")
     a.save_screenshot(str(SHOTS / "cubes.png"))
@@ -192,13 +224,13 @@ def test_continuo_by_tapping(server, phones):
     grid = a.execute_script("return table.controls.grid")
     # the tile's middle on the crossing of rows and columns 2: its top-left at 0,0
     tap_board(a, grid["x0"] + (2 - grid["col0"]) * grid["cell"], grid["y0"] + (2 - grid["row0"]) * grid["cell"])
-    assert a.find_element("id", "entry").get_attribute("value") == "open 12 0,0"
+    assert value_of(a, "entry") == "open 12 0,0"
     enter(a)
     follows(b, 1, "Opening tile 2 of 2")
     tap(a, "[data-tile='7']")
     tap(a, "#hint-button")                      # `best`: the second opening tile must score its most
     wait_for(a, lambda d: d.find_elements("css selector", "#hints button"), "the best places")
-    a.find_elements("css selector", "#hints button")[0].click()
+    tap(a, a.find_elements("css selector", "#hints button")[0])
     enter(a)
     follows(b, 2, "Ann (0) to play")
     tap(a, "[data-tile='30']")
@@ -217,7 +249,7 @@ def test_sorry_by_tapping(server, phones):
         tap(a, f"[data-card='{card}']")
         wait_for(a, lambda d: d.find_elements("css selector", "#hints button"), "the moves")
         buttons = a.find_elements("css selector", "#hints button")
-        (next(x for x in buttons if x.get_attribute("data-move") == move) if move else buttons[0]).click()
+        tap(a, next(x for x in buttons if x.get_attribute("data-move") == move) if move else buttons[0])
         enter(a)
     follows(b, 2, "blue to play")
     a.save_screenshot(str(SHOTS / "sorry.png"))
@@ -241,7 +273,7 @@ def test_mille_bornes_by_tapping(server, phones):
     tap(a, "[data-player='Bob']")
     tap(a, "[data-card='STOP']")
     tap(a, "[data-target='Ann']")
-    assert a.find_element("id", "entry").get_attribute("value") == "Bob: STOP Ann"
+    assert value_of(a, "entry") == "Bob: STOP Ann"
     enter(a)
     follows(b, 4, "Ann to play")
     a.save_screenshot(str(SHOTS / "mille-bornes.png"))
@@ -258,13 +290,12 @@ def test_capitals_by_tapping(server, phones):
     search.send_keys("Brussels")                # a card by its capital
     tap(a, "#controls button.small")            # Show
     wait_for(a, lambda d: d.find_elements("css selector", "[data-wall]"), "Belgium's walls")
-    a.find_elements("css selector", "[data-wall]")[0].click()
-    assert a.find_element("id", "entry").get_attribute("value").startswith("Belgium ")
+    tap(a, a.find_elements("css selector", "[data-wall]")[0])
+    assert value_of(a, "entry").startswith("Belgium ")
     enter(a)
     follows(b, 1, "Bob to play")
     a.find_element("id", "card-search").send_keys("France")
     tap(a, "#controls button.small")
-    wait_for(a, lambda d: "France" in d.find_element("id", "controls").text and "square" in
-             d.find_element("id", "controls").text, "France's square")
+    wait_for(a, lambda d: "France" in text_of(d, "controls") and "square" in text_of(d, "controls"), "France's square")
     a.save_screenshot(str(SHOTS / "capitals.png"))
     refused_then_undo(a, b, "Belgium A1E8", "played", "capitals")
