@@ -309,19 +309,26 @@ def workers_for(count: int) -> int:
 _WORK: tuple = ()
 
 
-def _pool_start() -> None:
+_STOPPING = {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
+
+
+def _pool_start(parent: int, mask) -> None:
     # Ctrl-C and SIGTERM are the parent's to handle: it stops the pool and tidies up. A worker
     # reports everything through its results (run_job never raises), so what the pool's own
     # machinery might print when the parent stops it midway (a broken pipe) is noise.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)     # the parent held them while forking
     sys.stderr = open(os.devnull, "w")
-    # A worker dies with its parent (even a parent killed outright), never writing on alone.
+    # A worker dies with its parent (even a parent killed outright), never writing on alone;
+    # and a parent that died before this line was reached is seen here.
     try:
         import ctypes
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _pool_run(index: int) -> tuple[int, JobResult]:
@@ -348,8 +355,18 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
         else:
             import multiprocessing
             _WORK = (jobs, root, opts, staging, loaded)
-            pool = multiprocessing.get_context("fork").Pool(workers, initializer=_pool_start)
+            # Ctrl-C or SIGTERM landing while the pool is being made would leave workers that no
+            # one stops (Pool() does not stop the ones it started for a KeyboardInterrupt): hold
+            # them until `pool` exists, and the finally below stops every worker.
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
             try:
+                pool = multiprocessing.get_context("fork").Pool(workers, initializer=_pool_start,
+                                                                initargs=(os.getpid(), held))
+            except BaseException:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+                raise
+            try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)   # a signal held meanwhile lands here
                 for i in order[:workers]:
                     progress.started(jobs[i])
                 pending = list(order[workers:])
