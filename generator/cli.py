@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .options import LAYOUTS, BuildOptions
+from .entry import INTERRUPTED, Terminated, stopped_by, watch_signals
 from .errors import SpecError, UsageError, one_line, show
 from .games import GAMES, check_spec, game_module, game_of_kind
 from .outputs import OutputFolder, UnsafeName
@@ -266,22 +267,8 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-class Terminated(BaseException):
-    """SIGTERM or SIGHUP: unwind like Ctrl-C, so that nothing is left half-written."""
-
-
-def _terminate(signum, frame):
-    raise Terminated(signum)
-
-
 def main(argv=None) -> int:
-    previous = {}
-    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if sig is not None:
-            try:
-                previous[sig] = signal.signal(sig, _terminate)
-            except ValueError:  # not the main thread (a test calling main): leave signals alone
-                pass
+    previous = watch_signals()
     try:
         return _main(argv)
     finally:
@@ -295,6 +282,16 @@ def _check_environment() -> None:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch and not (epoch.isdigit() and int(epoch) < 2**33):
         raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, got {show(epoch)}")
+
+
+def _stopped(signum: int) -> int:
+    # CPython marks a KeyboardInterrupt raised inside exec() of a string (dataclasses make their
+    # methods so, when a module is imported) as never handled, even once it is caught, and at exit
+    # kills the process with SIGINT instead of returning our code; exec() of a string clears the mark.
+    exec("pass")  # noqa: S102
+    print(INTERRUPTED if signum == signal.SIGINT else "pnp: stopped by a signal; nothing was left half-written",
+          file=sys.stderr)
+    return 128 + int(signum)
 
 
 def _main(argv) -> int:
@@ -320,12 +317,12 @@ def _main(argv) -> int:
         print(one_line(f"pnp: cannot read or write{where}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("pnp: interrupted; nothing was left half-written", file=sys.stderr)
-        return 130
+        return _stopped(signal.SIGINT)
     except Terminated as exc:
-        print("pnp: stopped by a signal; nothing was left half-written", file=sys.stderr)
-        return 128 + (exc.args[0] if exc.args else 15)
+        return _stopped(exc.args[0] if exc.args else signal.SIGTERM)
     except Exception as exc:  # noqa: BLE001  the last line of defence: one line, never a traceback
+        if stopped_by:      # Ctrl-C or a signal, come out of a library as some other error
+            return _stopped(stopped_by[-1])
         print(one_line(f"pnp: internal error ({type(exc).__name__}: {exc}); this is a bug, please report "
                        "it with the command and files that caused it"), file=sys.stderr)
         return 70
