@@ -1,0 +1,83 @@
+"""Builds stopped at random moments: SIGINT (Ctrl-C), SIGTERM or SIGKILL sent 0.05-1.5 s after
+`python -m generator build sorry continuo capitals` starts, in a fresh copy of the specs whose
+output folder holds a file of the user's. Prints, per signal, how the builds ended (exit code and
+first line of stderr) and anything that went wrong: a traceback, an exit code other than 128 + the
+signal (or death by SIGKILL), the output folder changed, a staging folder left (but by SIGKILL,
+which the next build sweeps), a build that would not end, a worker left running.
+
+    python benchmarks/interrupts.py [RUNS_PER_SIGNAL] [SEED]
+"""
+from __future__ import annotations
+
+import collections
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tree(folder: Path) -> dict:
+    return {str(p.relative_to(folder)): p.stat().st_size for p in folder.rglob("*") if p.is_file()}
+
+
+def main() -> int:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    rng = random.Random(sys.argv[2] if len(sys.argv) > 2 else "interrupts")
+    problems = []
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+        ends = collections.Counter()
+        for i in range(runs):
+            with tempfile.TemporaryDirectory() as tmp:
+                project = Path(tmp)
+                shutil.copytree(ROOT / "decks", project / "decks")
+                shutil.copytree(ROOT / "boards", project / "boards")
+                (project / "output").mkdir()
+                (project / "output" / "keep.txt").write_text("the user's")
+                before = tree(project / "output")
+                p = subprocess.Popen([sys.executable, "-m", "generator", "build", "sorry", "continuo", "capitals"],
+                                     cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                delay = rng.uniform(0.05, 1.5)
+                time.sleep(delay)
+                p.send_signal(sig)
+                case = f"{sig.name} after {delay:.2f} s"
+                try:
+                    _, err = p.communicate(timeout=60)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    problems.append(f"{case}: did not end")
+                    continue
+                first = err.strip().splitlines()[0] if err.strip() else ""
+                ends[(p.returncode, first)] += 1
+                if p.returncode == 0:
+                    continue        # it finished before the signal
+                if "Traceback" in err or "internal error" in err:
+                    problems.append(f"{case}: {err.strip()[-3000:]}")
+                if p.returncode not in (128 + sig, -sig) or (p.returncode == -sig and sig != signal.SIGKILL
+                                                               and first):
+                    problems.append(f"{case}: exit {p.returncode}: {first}")
+                if tree(project / "output") != before:
+                    problems.append(f"{case}: the output folder changed")
+                staging = [q.name for q in project.iterdir() if "pnp-build" in q.name]
+                if staging and sig != signal.SIGKILL:
+                    problems.append(f"{case}: staging left: {staging}")
+        print(f"{sig.name}: " + "; ".join(f"{n} x exit {code} {line!r}" for (code, line), n in sorted(ends.items())))
+    time.sleep(1)
+    left = subprocess.run(["pgrep", "-f", "generator build sorry continuo capitals"], capture_output=True,
+                          text=True).stdout.split()
+    if left:
+        problems.append(f"workers left running: {left}")
+    print(f"{len(problems)} problem(s)")
+    for line in problems:
+        print("  " + line)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
