@@ -1,15 +1,18 @@
 """Builds stopped at random moments: SIGINT (Ctrl-C), SIGTERM or SIGKILL sent 0.05-1.5 s after
-`python -m generator build sorry continuo capitals` starts, in a fresh copy of the specs whose
-output folder holds a file of the user's. Prints, per signal, how the builds ended (exit code and
-first line of stderr) and anything that went wrong: a traceback, an exit code other than 128 + the
-signal (or death by SIGKILL), the output folder changed, a staging folder left (but by SIGKILL,
-which the next build sweeps), a build that would not end, a worker left running.
+`python -m generator build sorry continuo capitals` starts (it takes about 3 s), in a fresh copy
+of the specs whose output folder holds a file of the user's; sent to the command, to its whole
+process group (as a terminal's Ctrl-C, systemd or `docker stop` do), or twice 5 ms apart. Prints,
+per signal and way, how the builds ended (exit code and first line of stderr) and anything that
+went wrong: a traceback, an exit code other than 128 + the signal (or death by SIGKILL), a signal
+lost (exit 0), the output folder changed, a staging folder left (but by SIGKILL, which the next
+build sweeps), a build that would not end, a worker left running.
 
     python benchmarks/interrupts.py [RUNS_PER_SIGNAL] [SEED]
 """
 from __future__ import annotations
 
 import collections
+import os
 import random
 import shutil
 import signal
@@ -30,7 +33,8 @@ def main() -> int:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     rng = random.Random(sys.argv[2] if len(sys.argv) > 2 else "interrupts")
     problems = []
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+    for sig, way in [(s, w) for s in (signal.SIGINT, signal.SIGTERM) for w in ("command", "group", "twice")] + \
+            [(signal.SIGKILL, "command")]:
         ends = collections.Counter()
         for i in range(runs):
             with tempfile.TemporaryDirectory() as tmp:
@@ -42,11 +46,17 @@ def main() -> int:
                 before = tree(project / "output")
                 p = subprocess.Popen([sys.executable, "-m", "generator", "build", "sorry", "continuo", "capitals"],
                                      cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                                     env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, start_new_session=True)
                 delay = rng.uniform(0.05, 1.5)
                 time.sleep(delay)
-                p.send_signal(sig)
-                case = f"{sig.name} after {delay:.2f} s"
+                if way == "group":
+                    os.killpg(p.pid, sig)
+                else:
+                    p.send_signal(sig)
+                    if way == "twice":
+                        time.sleep(0.005)
+                        p.send_signal(sig)
+                case = f"{sig.name} to the {way} after {delay:.2f} s"
                 try:
                     _, err = p.communicate(timeout=60)
                 except subprocess.TimeoutExpired:
@@ -56,7 +66,8 @@ def main() -> int:
                 first = err.strip().splitlines()[0] if err.strip() else ""
                 ends[(p.returncode, first)] += 1
                 if p.returncode == 0:
-                    continue        # it finished before the signal
+                    problems.append(f"{case}: the signal was lost (exit 0)")
+                    continue
                 if "Traceback" in err or "internal error" in err:
                     problems.append(f"{case}: {err.strip()[-3000:]}")
                 if p.returncode not in (128 + sig, -sig) or (p.returncode == -sig and sig != signal.SIGKILL
@@ -67,7 +78,7 @@ def main() -> int:
                 staging = [q.name for q in project.iterdir() if "pnp-build" in q.name]
                 if staging and sig != signal.SIGKILL:
                     problems.append(f"{case}: staging left: {staging}")
-        print(f"{sig.name}: " + "; ".join(f"{n} x exit {code} {line!r}" for (code, line), n in sorted(ends.items())))
+        print(f"{sig.name} to the {way}: " + "; ".join(f"{n} x exit {code} {line!r}" for (code, line), n in sorted(ends.items())))
     time.sleep(1)
     left = subprocess.run(["pgrep", "-f", "generator build sorry continuo capitals"], capture_output=True,
                           text=True).stdout.split()

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from .options import LAYOUTS, BuildOptions
-from .entry import INTERRUPTED, Terminated, stopped_by, watch_signals
+from .entry import Terminated, held_back, ignore_signals, stopped, stopped_by, watch_signals
 from .errors import SpecError, UsageError, one_line, show
 from .games import GAMES, check_spec, game_module, game_of_kind
 from .outputs import OutputFolder, UnsafeName
@@ -269,9 +269,17 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     previous = watch_signals()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") else None
     try:
-        return _main(argv)
+        code = _main(argv)
+        late = held_back()      # a signal held back from an import, the command done meanwhile
+        return stopped(late) if late is not None else code
     finally:
+        # A signal held since a build was swapped in is dropped (the build is done), then the
+        # caller's handlers and mask are put back.
+        if mask is not None and set(signal.pthread_sigmask(signal.SIG_BLOCK, [])) != set(mask):
+            ignore_signals()
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
@@ -282,16 +290,6 @@ def _check_environment() -> None:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch and not (epoch.isdigit() and int(epoch) < 2**33):
         raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, got {show(epoch)}")
-
-
-def _stopped(signum: int) -> int:
-    # CPython marks a KeyboardInterrupt raised inside exec() of a string (dataclasses make their
-    # methods so, when a module is imported) as never handled, even once it is caught, and at exit
-    # kills the process with SIGINT instead of returning our code; exec() of a string clears the mark.
-    exec("pass")  # noqa: S102
-    print(INTERRUPTED if signum == signal.SIGINT else "pnp: stopped by a signal; nothing was left half-written",
-          file=sys.stderr)
-    return 128 + int(signum)
 
 
 def _main(argv) -> int:
@@ -309,20 +307,24 @@ def _main(argv) -> int:
         print(one_line(f"pnp: {exc}"), file=sys.stderr)
         return 1
     except BrokenPipeError:
+        if stopped_by:
+            return stopped(stopped_by[0])
         # Output piped into `head` and the like: stop quietly, as Unix tools do.
         sys.stderr.close()
         return 0
     except OSError as exc:
+        if stopped_by:      # a signal, come out of a library as an OSError
+            return stopped(stopped_by[0])
         where = f" {exc.filename}" if exc.filename else ""
         print(one_line(f"pnp: cannot read or write{where}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return _stopped(signal.SIGINT)
+        return stopped(signal.SIGINT)
     except Terminated as exc:
-        return _stopped(exc.args[0] if exc.args else signal.SIGTERM)
+        return stopped(exc.args[0] if exc.args else signal.SIGTERM)
     except Exception as exc:  # noqa: BLE001  the last line of defence: one line, never a traceback
         if stopped_by:      # Ctrl-C or a signal, come out of a library as some other error
-            return _stopped(stopped_by[-1])
+            return stopped(stopped_by[0])
         print(one_line(f"pnp: internal error ({type(exc).__name__}: {exc}); this is a bug, please report "
                        "it with the command and files that caused it"), file=sys.stderr)
         return 70

@@ -312,14 +312,23 @@ _WORK: tuple = ()
 _STOPPING = {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
 
 
+def _worker_stop(signum, frame):
+    raise SystemExit(1)
+
+
 def _pool_start(parent: int, mask) -> None:
     # Ctrl-C and SIGTERM are the parent's to handle: it stops the pool and tidies up. A worker
     # reports everything through its results (run_job never raises), so what the pool's own
     # machinery might print when the parent stops it midway (a broken pipe) is noise.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_SETMASK, mask)     # the parent held them while forking
     sys.stderr = open(os.devnull, "w")
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGTERM (the pool's own terminate(), or one sent to the whole process group) and SIGHUP end
+    # a worker by unwinding: killed outright while it waits for a task, it would die holding the
+    # task queue's lock, and the parent's terminate() would wait for that lock forever.
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, _worker_stop)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)     # the parent held them while forking
     # A worker dies with its parent (even a parent killed outright), never writing on alone;
     # and a parent that died before this line was reached is seen here.
     try:

@@ -62,12 +62,17 @@ def _literal(data: bytes, i: int) -> tuple[bytes, int]:
         c = data[j]
         if c == 0x5C:                                   # backslash
             nxt = data[j + 1:j + 2]
-            if nxt.isdigit():
-                octal = re.match(rb"[0-7]{1,3}", data[j + 1:j + 4]).group()
-                out.append(int(octal, 8) & 0xFF)
-                i = j + 1 + len(octal)
+            if not nxt:
+                raise PdfSyntaxError("a string that ends in a backslash")
+            octal = re.match(rb"[0-7]{1,3}", data[j + 1:j + 4])
+            if octal:
+                out.append(int(octal.group(), 8) & 0xFF)
+                i = j + 1 + len(octal.group())
                 continue
-            out += _ESCAPES.get(nxt[0], nxt) if nxt not in (b"\n", b"\r") else b""
+            if nxt in (b"\n", b"\r"):                   # a line continued: no character
+                i = j + (3 if data[j + 1:j + 3] == b"\r\n" else 2)
+                continue
+            out += _ESCAPES.get(nxt[0], nxt)            # \( \) \\ and any other: the character
             i = j + 2
             continue
         depth += 1 if c == 0x28 else -1
@@ -163,10 +168,11 @@ def text_runs(data: bytes, resources, ctm, cache: dict, out: list) -> None:
     xobjects = resources.get_object().get("/XObject", {}) if resources is not None else {}
     stack, tm, tlm, size, leading = [], IDENTITY, IDENTITY, 0.0, 0.0
     for operands, op in operations(data):
+        # q/Q save and restore the whole graphics state: the text state (size, leading) with it.
         if op == b"q":
-            stack.append(ctm)
+            stack.append((ctm, size, leading))
         elif op == b"Q":
-            ctm = stack.pop()
+            ctm, size, leading = stack.pop()
         elif op == b"cm":
             ctm = _then(tuple(operands), ctm)
         elif op == b"BT":

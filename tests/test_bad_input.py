@@ -188,14 +188,47 @@ def test_ctrl_c_caught_inside_exec_still_ends_130(tmp_path):
     pkg.mkdir()
     (pkg / "__main__.py").write_text(
         "import os, signal, sys\n"
-        "from generator.cli import _stopped\n"
+        "from generator.entry import stopped\n"
         "try:\n"
         "    exec('os.kill(os.getpid(), signal.SIGINT)\\nfor i in range(10**7): pass')\n"
         "except KeyboardInterrupt:\n"
-        "    sys.exit(_stopped(signal.SIGINT))\n")
+        "    sys.exit(stopped(signal.SIGINT))\n")
     r = subprocess.run([sys.executable, "-m", "stopped_in_exec"], cwd=tmp_path, capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert (r.returncode, r.stderr.strip()) == (130, "pnp: interrupted; nothing was left half-written")
+
+
+def test_a_signal_landing_in_an_import_waits_for_the_import_to_end(tmp_path, monkeypatch):
+    """Ctrl-C inside a library's import would leave it half made (numpy then prints a traceback and
+    fails every later import): it is held, and lands once the import is over."""
+    from generator import entry
+    (tmp_path / "held_signal_mod.py").write_text(
+        "import signal, time\nsignal.raise_signal(signal.SIGINT)\ntime.sleep(0.3)\ndone = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    previous = entry.watch_signals()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            import held_signal_mod  # noqa: F401
+            time.sleep(5)           # the held Ctrl-C lands here, 50 ms after the import
+        assert sys.modules["held_signal_mod"].done
+        assert entry.stopped_by == [signal.SIGINT]
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        sys.modules.pop("held_signal_mod", None)
+
+
+def test_a_second_signal_while_the_first_unwinds_is_only_noted():
+    from generator import entry
+    previous = entry.watch_signals()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            entry._interrupt(signal.SIGINT, None)
+        entry._terminate(signal.SIGTERM, None)      # no second exception: the tidying goes on
+        assert entry.stopped_by == [signal.SIGINT, signal.SIGTERM]
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def test_out_naming_a_file(project):

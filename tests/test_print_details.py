@@ -38,6 +38,14 @@ def test_the_measure_sees_forms_and_transforms(tmp_path):
     assert sizes == [5.0, 10.0, 12.0]
 
 
+def test_the_measure_keeps_the_text_state_across_q_and_q(tmp_path):
+    """The font size is part of the graphics state: a Q brings back the size before its q."""
+    from pdf_text import text_runs
+    runs: list = []
+    text_runs(b"BT /F1 4 Tf ET q BT /F1 12 Tf ET Q BT (x) Tj ET", None, IDENTITY, {}, runs)
+    assert runs == [(4.0, "x")]
+
+
 def test_the_measures_tokenizer_reads_what_pypdf_reads(output):
     """The content-stream tokenizer behind the measure agrees with pypdf's own parser, operation
     by operation, on a real card sheet (its page and its nine card faces, which are forms)."""
@@ -76,7 +84,8 @@ def test_the_measures_tokenizer_reads_the_whole_syntax():
     assert ops[4][0] == [b"a (nested) ) string\nA"]
     assert ops[5][0] == [[b"kern", -120.0, b"HI"]]
     assert ops[7][0] == ["true", "false", "null", b"x"]     # what the operations read past left nothing
-    for broken in (b"(no end Tj", b"[1 2 ] ]", b"[1 q]", b"BI ID xx"):
+    assert [ops[0] for ops, _ in operations(b"(\\8\\\r\nx\\\ny) Tj")] == [b"8xy"]
+    for broken in (b"(no end Tj", b"[1 2 ] ]", b"[1 q]", b"BI ID xx", b"(ends in \\"):
         with pytest.raises(PdfSyntaxError):
             list(operations(broken))
 

@@ -129,9 +129,26 @@ def test_a_spec_wrong_everywhere_gets_its_first_errors_in_order_and_a_count(proj
                                             lines) if m]
     assert cards == list(range(len(cards))) and len(cards) > 10
     assert lines[-1] == (f"decks/wide.yaml: over {MAX_ERRORS_FOUND - MAX_ERRORS_SHOWN:,} more errors not shown "
-                         f"(the first {MAX_ERRORS_SHOWN} are above)")
+                         f"(the first {MAX_ERRORS_SHOWN} found are above)")
 
 
 def test_real_specs_are_valid():
     r = run_pnp("validate")
     assert r.returncode == 0, r.stderr
+
+
+def test_a_field_with_a_digit_like_character_sorts_without_failing(project):
+    """'²'.isdigit() is True but int('²') fails: fields sort by their ASCII digits only."""
+    path = project / "decks" / "mille_bornes.yaml"
+    path.write_text(DECK + "x1\u00b2: 1\nx\u2460: 2\n")
+    code, _, err, _ = run_cli(["validate", "decks/mille_bornes.yaml"], project)
+    assert code == 1 and "internal error" not in err, err
+    assert "x1\u00b2: unknown key" in err and "x\u2460: unknown key" in err
+
+
+def test_a_key_too_long_is_named(project):
+    rules = project / "decks" / "sorry_rules.yaml"
+    key = "a" * 45
+    rules.write_text(rules.read_text().replace("uses: {deck: sorry.yaml,", f"uses: {{{key}: sorry.yaml, deck: sorry.yaml,", 1))
+    code, _, err, _ = run_cli(["validate", "decks/sorry_rules.yaml"], project)
+    assert code == 1 and f'uses: key "{key}": expected at most 40 characters, got 45' in err, err

@@ -371,10 +371,14 @@ def _messages(err, spec: Spec):
         word, unit = _BOUND_WORDS[v]
         n = err.validator_value
         got = f"{len(err.instance):,}" if unit else show(err.instance)
-        yield path, f"expected {word} {n:,}{unit}, got {got}"
+        bound = f"{n:,}" if isinstance(n, int) else f"{n:g}"
+        # A key checked by propertyNames: the error is the mapping's, the value checked its key.
+        key = f"key {show(err.instance)}: " if "propertyNames" in err.relative_schema_path else ""
+        yield path, f"{key}expected {word} {bound}{unit}, got {got}"
         return
     if v == "pattern":
-        yield path, f"{show(err.instance)} is not of the form {show(err.validator_value)}"
+        key = "key " if "propertyNames" in err.relative_schema_path else ""
+        yield path, f"{key}{show(err.instance)} is not of the form {show(err.validator_value)}"
         return
     yield path, err.message
 
@@ -386,8 +390,9 @@ _BOUND_WORDS = {"maxItems": ("at most", " items"), "minItems": ("at least", " it
                 "exclusiveMaximum": ("less than", ""), "exclusiveMinimum": ("more than", "")}
 
 
-# A file wrong everywhere (a list of 20,000 bad cards) gets its first errors in file order and a
-# count, not 20,000 lines; and validation stops counting at MAX_ERRORS_FOUND, which bounds its time.
+# A file wrong everywhere (a list of 20,000 bad cards) gets the first errors found, in file order,
+# and a count, not 20,000 lines; validation stops counting at MAX_ERRORS_FOUND, which bounds its
+# time. (Past that, "first found" follows the schema's order of keys, not always the file's.)
 MAX_ERRORS_SHOWN = 25
 MAX_ERRORS_FOUND = 1000
 
@@ -412,12 +417,13 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
             problems.append(spec.error(path, message))
     if problems:
         # File order; on one line, fields in their order (cards[2] before cards[10]).
-        problems.sort(key=lambda e: (e.line or 0, [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", e.field)]))
+        problems.sort(key=lambda e: (e.line or 0, [int(t) if i % 2 else t for i, t in
+                                                   enumerate(re.split(r"(\d+)", e.field, flags=re.ASCII))]))
         if len(problems) > MAX_ERRORS_SHOWN:
             more = len(problems) - MAX_ERRORS_SHOWN
             counted = f"over {more:,}" if len(found) > MAX_ERRORS_FOUND else f"{more:,}"
             problems = problems[:MAX_ERRORS_SHOWN] + [SpecError(
-                file, None, "", f"{counted} more errors not shown (the first {MAX_ERRORS_SHOWN} are above)")]
+                file, None, "", f"{counted} more errors not shown (the first {MAX_ERRORS_SHOWN} found are above)")]
         raise SpecErrors(problems)
     return spec
 
