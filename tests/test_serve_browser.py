@@ -116,7 +116,7 @@ if (!el) return 'there is no ' + target;
 el.scrollIntoView({block: 'nearest', inline: 'nearest'});
 const box = el.getBoundingClientRect();
 if (box.width < 1 || box.height < 1) return 'it is not shown';
-if (el.disabled) return 'it is disabled';
+if (el.matches(':disabled')) return 'it is disabled';
 let x = box.left + box.width / 2, y = box.top + box.height / 2;
 if (mm) {
   const scale = box.width / table.drawing.width;
