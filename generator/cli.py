@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .options import LAYOUTS, BuildOptions
 from .entry import Terminated, held_back, ignore_signals, stopped, stopped_by, watch_signals
-from .errors import SpecError, UsageError, one_line, show
+from .errors import SpecError, UsageError, WorkerDied, one_line, show
 from .games import GAMES, check_spec, game_module, game_of_kind
 from .outputs import OutputFolder, UnsafeName
 from .spec import display_path, find_specs, load_spec
@@ -302,6 +302,9 @@ def _main(argv) -> int:
         return 2
     except SpecError as exc:
         print(str(exc), file=sys.stderr)
+        return 1
+    except WorkerDied as exc:
+        print(one_line(f"pnp: {exc}"), file=sys.stderr)
         return 1
     except UnsafeName as exc:
         print(one_line(f"pnp: {exc}"), file=sys.stderr)

@@ -69,3 +69,7 @@ class SpecError(Exception):
 
 class UsageError(Exception):
     """A bad command-line argument (exit code 2, like argparse)."""
+
+
+class WorkerDied(Exception):
+    """A worker process of a build died (killed by the system, say): its job will never answer."""

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import SpecError, one_line
+from .errors import SpecError, WorkerDied, one_line
 from .options import BuildOptions
 
 MANIFEST = ".pnp-build.json"
@@ -307,6 +307,7 @@ def workers_for(count: int) -> int:
 
 
 _WORK: tuple = ()
+WATCH_S = 0.5         # how often a build waiting for its workers checks that they are all alive
 
 
 _STOPPING = {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
@@ -379,7 +380,20 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
                 for i in order[:workers]:
                     progress.started(jobs[i])
                 pending = list(order[workers:])
-                for i, result in pool.imap_unordered(_pool_run, order, chunksize=1):
+                answers = pool.imap_unordered(_pool_run, order, chunksize=1)
+                # multiprocessing.Pool replaces a worker that died (killed by the system when out
+                # of memory, say) but loses the job it was running, and would wait for it forever:
+                # a worker that is not one of those we started means a job will never answer.
+                started = {p.pid for p in pool._pool}
+                for _ in order:
+                    while True:
+                        try:
+                            i, result = answers.next(timeout=WATCH_S)
+                            break
+                        except multiprocessing.TimeoutError:
+                            if {p.pid for p in pool._pool} != started:
+                                raise WorkerDied("a build process died before it finished (killed by "
+                                                 "the system, out of memory?); nothing was written") from None
                     results[i] = result
                     progress.finished(jobs[i])
                     if pending:

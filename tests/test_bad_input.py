@@ -179,6 +179,27 @@ def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code):
         assert not [q for q in project.iterdir() if "pnp-build" in q.name]
 
 
+def test_a_worker_killed_by_the_system_ends_the_build_not_hangs_it(project):
+    """multiprocessing.Pool replaces a dead worker but loses its job, and would wait for it
+    forever: the build sees the stranger among its workers and stops, writing nothing."""
+    before = tree(project / "output")
+    p = subprocess.Popen([sys.executable, "-m", "generator", "build", "capitals", "cubes"], cwd=project,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PNP_JOBS": "2"})
+    deadline = time.time() + 60
+    workers: list[str] = []
+    while time.time() < deadline and len(workers) < 2:
+        workers = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+        time.sleep(0.05)
+    assert workers, "no worker started"
+    time.sleep(0.3)
+    os.kill(int(workers[0]), signal.SIGKILL)     # as the kernel's out-of-memory killer would
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 1, err
+    assert err.strip().splitlines()[-1].startswith("pnp: a build process died before it finished"), err
+    assert "Traceback" not in err and tree(project / "output") == before
+    assert not [q for q in project.iterdir() if "pnp-build" in q.name]
+
+
 def test_ctrl_c_caught_inside_exec_still_ends_130(tmp_path):
     """Found stopping builds at random moments (benchmarks/interrupts.py): under `python -m`,
     CPython 3.11 marks a KeyboardInterrupt raised inside exec() of a string (as dataclasses make
