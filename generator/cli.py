@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 from .options import LAYOUTS, BuildOptions
-from .entry import Terminated, held_back, ignore_signals, stopped, stopped_by, watch_signals
+from .entry import (Terminated, held_back, hold_signals, ignore_signals, raise_held, stopped, stopped_by,
+                    watch_signals)
 from .errors import SpecError, UsageError, WorkerDied, one_line, show
 from .games import GAMES, check_spec, game_module, game_of_kind
 from .outputs import OutputFolder, UnsafeName
@@ -153,6 +154,8 @@ def cmd_build(args) -> int:
             manifest[r.job.id] = manifest_entry(r, keys[r.job.id])
         lists = _write_print_lists(staged.staging, games, jobs, manifest, opts)
         write_manifest(staged.staging, manifest)
+        raise_held()        # a Ctrl-C held back from an import stops the build before the swap
+        hold_signals()      # from the swap on the build is done: a late one must not undo it
         staged.commit()
     for r in results:
         for rel in r.products:
@@ -297,40 +300,36 @@ def _main(argv) -> int:
         _check_environment()
         args = parser().parse_args(argv)
         return args.func(args)
-    except UsageError as exc:
+    except (KeyboardInterrupt, Terminated):
+        return stopped(stopped_by[0] if stopped_by else signal.SIGINT)
+    except Exception as exc:  # noqa: BLE001  the last line of defence: one line, never a traceback
+        if stopped_by:      # a signal, come out of a library as some other error
+            return stopped(stopped_by[0])
+        return _failed_with(exc)
+
+
+def _failed_with(exc: Exception) -> int:
+    """The one line and exit code an error gets."""
+    if isinstance(exc, UsageError):
         print(one_line(f"pnp: {exc}"), file=sys.stderr)
         return 2
-    except SpecError as exc:
+    if isinstance(exc, SpecError):
         print(str(exc), file=sys.stderr)
         return 1
-    except WorkerDied as exc:
+    if isinstance(exc, (WorkerDied, UnsafeName)):
         print(one_line(f"pnp: {exc}"), file=sys.stderr)
         return 1
-    except UnsafeName as exc:
-        print(one_line(f"pnp: {exc}"), file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        if stopped_by:
-            return stopped(stopped_by[0])
+    if isinstance(exc, BrokenPipeError):
         # Output piped into `head` and the like: stop quietly, as Unix tools do.
         sys.stderr.close()
         return 0
-    except OSError as exc:
-        if stopped_by:      # a signal, come out of a library as an OSError
-            return stopped(stopped_by[0])
+    if isinstance(exc, OSError):
         where = f" {exc.filename}" if exc.filename else ""
         print(one_line(f"pnp: cannot read or write{where}: {exc.strerror or exc}"), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return stopped(signal.SIGINT)
-    except Terminated as exc:
-        return stopped(exc.args[0] if exc.args else signal.SIGTERM)
-    except Exception as exc:  # noqa: BLE001  the last line of defence: one line, never a traceback
-        if stopped_by:      # Ctrl-C or a signal, come out of a library as some other error
-            return stopped(stopped_by[0])
-        print(one_line(f"pnp: internal error ({type(exc).__name__}: {exc}); this is a bug, please report "
-                       "it with the command and files that caused it"), file=sys.stderr)
-        return 70
+    print(one_line(f"pnp: internal error ({type(exc).__name__}: {exc}); this is a bug, please report "
+                   "it with the command and files that caused it"), file=sys.stderr)
+    return 70
 
 
 if __name__ == "__main__":

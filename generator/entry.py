@@ -49,7 +49,7 @@ def _send_again(signum: int) -> None:
         pass
 
 
-def _stop(signum, frame, exc: BaseException) -> None:
+def _handler(signum, frame) -> None:
     if stopped_by:
         # Already stopping: a second Ctrl-C (or a signal re-sent) while the first unwinds must not
         # break off the tidying up; it is remembered, and the first one ends the command.
@@ -73,7 +73,7 @@ def _stop(signum, frame, exc: BaseException) -> None:
         return
     held_back()
     stopped_by.append(signum)
-    raise exc
+    raise _stopping(signum)
 
 
 def held_back() -> int | None:
@@ -87,12 +87,9 @@ def held_back() -> int | None:
     return signum
 
 
-def _interrupt(signum, frame):
-    _stop(signum, frame, KeyboardInterrupt())
-
-
-def _terminate(signum, frame):
-    _stop(signum, frame, Terminated(signum))
+def _stopping(signum: int) -> BaseException:
+    """What a stopping signal raises: Ctrl-C as Python's own KeyboardInterrupt, the others Terminated."""
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
 
 
 def raise_held() -> None:
@@ -100,7 +97,7 @@ def raise_held() -> None:
     signum = held_back()
     if signum is not None:
         stopped_by.append(signum)
-        raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+        raise _stopping(signum)
 
 
 def hold_signals() -> None:
@@ -128,7 +125,7 @@ def watch_signals() -> dict:
     del stopped_by[:]          # (a signal held back from an import stays held: it is this command's)
     for sig in STOPPING:
         try:
-            previous[sig] = signal.signal(sig, _interrupt if sig == signal.SIGINT else _terminate)
+            previous[sig] = signal.signal(sig, _handler)
         except ValueError:
             pass
     return previous

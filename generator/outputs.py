@@ -315,9 +315,6 @@ class OutputFolder:
             shutil.rmtree(p)
 
     def commit(self) -> None:
-        from .entry import hold_signals, raise_held
-        raise_held()        # a Ctrl-C held back from an import stops the build before the swap
-        hold_signals()      # from the swap on the build is done: a late one must not undo that
         if self.out.exists():
             if not _exchange(self.staging, self.out):
                 # No atomic swap here: two renames, with the old folder kept until the new is in place.

@@ -244,8 +244,8 @@ def test_a_second_signal_while_the_first_unwinds_is_only_noted():
     previous = entry.watch_signals()
     try:
         with pytest.raises(KeyboardInterrupt):
-            entry._interrupt(signal.SIGINT, None)
-        entry._terminate(signal.SIGTERM, None)      # no second exception: the tidying goes on
+            entry._handler(signal.SIGINT, None)
+        entry._handler(signal.SIGTERM, None)      # no second exception: the tidying goes on
         assert entry.stopped_by == [signal.SIGINT, signal.SIGTERM]
     finally:
         for sig, handler in previous.items():
