@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .entry import STOPPING
 from .errors import SpecError, WorkerDied, one_line
 from .options import BuildOptions
 
@@ -310,9 +311,6 @@ _WORK: tuple = ()
 WATCH_S = 0.5         # how often a build waiting for its workers checks that they are all alive
 
 
-_STOPPING = {signal.SIGINT, signal.SIGTERM} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
-
-
 def _worker_stop(signum, frame):
     raise SystemExit(1)
 
@@ -326,8 +324,8 @@ def _pool_start(parent: int, mask) -> None:
     # SIGTERM (the pool's own terminate(), or one sent to the whole process group) and SIGHUP end
     # a worker by unwinding: killed outright while it waits for a task, it would die holding the
     # task queue's lock, and the parent's terminate() would wait for that lock forever.
-    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if sig is not None:
+    for sig in STOPPING:
+        if sig != signal.SIGINT:
             signal.signal(sig, _worker_stop)
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)     # the parent held them while forking
     # A worker dies with its parent (even a parent killed outright), never writing on alone;
@@ -368,23 +366,23 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
             # Ctrl-C or SIGTERM landing while the pool is being made would leave workers that no
             # one stops (Pool() does not stop the ones it started for a KeyboardInterrupt): hold
             # them until `pool` exists, and the finally below stops every worker.
-            held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
             try:
                 pool = multiprocessing.get_context("fork").Pool(workers, initializer=_pool_start,
                                                                 initargs=(os.getpid(), held))
             except BaseException:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
                 raise
+            # multiprocessing.Pool replaces a worker that died (killed by the system when out of
+            # memory, say) but loses the job it was running, and would wait for it forever: a
+            # worker that is not one of those started here means a job will never answer.
+            started = {p.pid for p in pool._pool}
             try:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)   # a signal held meanwhile lands here
                 for i in order[:workers]:
                     progress.started(jobs[i])
                 pending = list(order[workers:])
                 answers = pool.imap_unordered(_pool_run, order, chunksize=1)
-                # multiprocessing.Pool replaces a worker that died (killed by the system when out
-                # of memory, say) but loses the job it was running, and would wait for it forever:
-                # a worker that is not one of those we started means a job will never answer.
-                started = {p.pid for p in pool._pool}
                 for _ in order:
                     while True:
                         try:
