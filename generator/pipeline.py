@@ -308,25 +308,30 @@ def workers_for(count: int) -> int:
 
 
 _WORK: tuple = ()
-WATCH_S = 0.5         # how often a build waiting for its workers checks that they are all alive
 
 
-def _worker_stop(signum, frame):
-    raise SystemExit(1)
+# Our own small pool rather than multiprocessing.Pool: the Pool's workers share one task queue
+# behind one lock, and its terminate() takes that lock and then sends SIGTERM. A worker killed
+# while it held the lock (a SIGTERM to the whole process group) made terminate() wait forever;
+# a worker that ended SIGTERM by raising instead could take the signal just before it blocked on
+# the lock and sleep there forever (`pnp validate` hung so in a test run; benchmarks/pool_stop.py
+# counts about 1 pool in 500). Here each worker has its own pipe and shares nothing, so a worker
+# may die anywhere, at any moment: the parent reads the end of its pipe and stops, and stopping a
+# worker is SIGKILL.
 
-
-def _pool_start(parent: int, mask) -> None:
-    # Ctrl-C and SIGTERM are the parent's to handle: it stops the pool and tidies up. A worker
-    # reports everything through its results (run_job never raises), so what the pool's own
-    # machinery might print when the parent stops it midway (a broken pipe) is noise.
+def _worker(conn, parent: int, mask, others: list) -> None:
+    """A worker: job indices in through its pipe, (index, result) out, until the pipe closes."""
+    # Ctrl-C is the parent's to handle: it stops the workers and tidies up. SIGTERM and SIGHUP
+    # keep their default (the worker dies at once: it holds nothing another process waits on).
+    # A worker reports everything through its results (run_job never raises), so whatever the
+    # machinery might print on the way out is noise.
     sys.stderr = open(os.devnull, "w")
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # SIGTERM (the pool's own terminate(), or one sent to the whole process group) and SIGHUP end
-    # a worker by unwinding: killed outright while it waits for a task, it would die holding the
-    # task queue's lock, and the parent's terminate() would wait for that lock forever.
     for sig in STOPPING:
         if sig != signal.SIGINT:
-            signal.signal(sig, _worker_stop)
+            signal.signal(sig, signal.SIG_DFL)
+    for other in others:          # the parent's ends of its pipe and of those made before it: the
+        other.close()             # pipe ends (recv() returns EOF) when the parent closes its end
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)     # the parent held them while forking
     # A worker dies with its parent (even a parent killed outright), never writing on alone;
     # and a parent that died before this line was reached is seen here.
@@ -337,69 +342,78 @@ def _pool_start(parent: int, mask) -> None:
         pass
     if os.getppid() != parent:
         os._exit(1)
-
-
-def _pool_run(index: int) -> tuple[int, JobResult]:
     jobs, root, opts, staging, loaded = _WORK
-    return index, run_job(jobs[index], root, opts, staging, loaded.get(jobs[index].id))
+    while True:
+        try:
+            index = conn.recv()
+        except EOFError:
+            return
+        conn.send((index, run_job(jobs[index], root, opts, staging, loaded.get(jobs[index].id))))
 
 
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
              order: list[int] | None = None, loaded: dict | None = None) -> list[JobResult]:
-    """Every job's result, in the jobs' order. Run in a pool of forked processes when there is
-    more than one core and more than one job (started longest first, by `order`)."""
+    """Every job's result, in the jobs' order. Run in forked worker processes when there is more
+    than one core and more than one job (started longest first, by `order`)."""
     global _WORK
     progress = Progress(len(jobs))
     results: list[JobResult | None] = [None] * len(jobs)
     order = order or list(range(len(jobs)))
     loaded = loaded or {}
-    workers = workers_for(len(jobs))
+    count = workers_for(len(jobs))
     try:
-        if workers == 1 or not hasattr(os, "fork"):
+        if count == 1 or not hasattr(os, "fork"):
             for i in order:
                 progress.started(jobs[i])
                 results[i] = run_job(jobs[i], root, opts, staging, loaded.get(jobs[i].id))
                 progress.finished(jobs[i])
         else:
             import multiprocessing
+            from multiprocessing.connection import wait
+            context = multiprocessing.get_context("fork")
             _WORK = (jobs, root, opts, staging, loaded)
-            # Ctrl-C or SIGTERM landing while the pool is being made would leave workers that no
-            # one stops (Pool() does not stop the ones it started for a KeyboardInterrupt): hold
-            # them until `pool` exists, and the finally below stops every worker.
+            workers: list = []                  # (process, the parent's end of its pipe)
+            busy: dict = {}                     # the parent's end of a busy worker's pipe -> that worker
+            # Ctrl-C or SIGTERM landing while the workers are being made would leave one that is
+            # not yet in `workers`: hold them until every worker is listed, and the finally below
+            # stops every one.
             held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
             try:
-                pool = multiprocessing.get_context("fork").Pool(workers, initializer=_pool_start,
-                                                                initargs=(os.getpid(), held))
-            except BaseException:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
-                raise
-            # multiprocessing.Pool replaces a worker that died (killed by the system when out of
-            # memory, say) but loses the job it was running, and would wait for it forever: a
-            # worker that is not one of those started here means a job will never answer.
-            started = {p.pid for p in pool._pool}
-            try:
+                for _ in range(count):
+                    ours, theirs = context.Pipe()
+                    process = context.Process(target=_worker, daemon=True,
+                                              args=(theirs, os.getpid(), held, [ours] + [c for _, c in workers]))
+                    process.start()
+                    theirs.close()
+                    workers.append((process, ours))
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)   # a signal held meanwhile lands here
-                for i in order[:workers]:
-                    progress.started(jobs[i])
-                pending = list(order[workers:])
-                answers = pool.imap_unordered(_pool_run, order, chunksize=1)
-                for _ in order:
-                    while True:
+                waiting = list(order)
+                idle = list(workers)
+                while waiting or busy:
+                    while idle and waiting:
+                        worker, i = idle.pop(0), waiting.pop(0)
+                        worker[1].send(i)
+                        busy[worker[1]] = worker
+                        progress.started(jobs[i])
+                    for conn in wait(list(busy)):
                         try:
-                            i, result = answers.next(timeout=WATCH_S)
-                            break
-                        except multiprocessing.TimeoutError:
-                            if {p.pid for p in pool._pool} != started:
-                                raise WorkerDied("a build process died before it finished (killed by "
-                                                 "the system, out of memory?); nothing was written") from None
-                    results[i] = result
-                    progress.finished(jobs[i])
-                    if pending:
-                        progress.started(jobs[pending.pop(0)])
-                pool.close()
+                            i, result = conn.recv()
+                        except (EOFError, OSError):
+                            # Killed by the system (out of memory, say), or by someone: its job
+                            # will never answer.
+                            raise WorkerDied("a build process died before it finished (killed by "
+                                             "the system, out of memory?); nothing was written") from None
+                        results[i] = result
+                        progress.finished(jobs[i])
+                        idle.append(busy.pop(conn))
             finally:
-                pool.terminate()
-                pool.join()
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+                for process, conn in workers:
+                    conn.close()                # an idle worker's recv() ends: it returns
+                    if conn in busy:            # stopped midway: its job's files are staged, not kept
+                        process.kill()
+                for process, _ in workers:
+                    process.join()
                 _WORK = ()
     finally:
         progress.close()

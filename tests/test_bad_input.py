@@ -148,11 +148,14 @@ def test_a_good_build_keeps_what_else_the_folder_holds(project):
     assert code == 0 and not (project / "output" / "continuo" / "stale.pdf").exists()
 
 
-@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)])
-def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code):
+@pytest.mark.parametrize("sig, code, group", [(signal.SIGINT, 130, False), (signal.SIGTERM, 143, False),
+                                             (signal.SIGKILL, -9, False),
+                                             # systemd, `docker stop`, `kill -TERM -PGID`: the workers too
+                                             (signal.SIGTERM, 143, True)])
+def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code, group):
     before = tree(project / "output")
     p = subprocess.Popen([sys.executable, "-m", "generator", "build", "sorry", "continuo", "capitals"], cwd=project,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=group)
     # Wait until it is writing (a first file in its staging folder: Capitals' jobs take longest and
     # are still running), then stop it.
     def writing() -> bool:
@@ -164,11 +167,16 @@ def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code):
     while time.time() < deadline and not writing():
         time.sleep(0.02)
     assert p.poll() is None, "the build ended before it could be stopped"
-    p.send_signal(sig)
+    if group:
+        os.killpg(p.pid, sig)
+    else:
+        p.send_signal(sig)
     _, err = p.communicate(timeout=60)
     assert p.returncode == code, err
     assert "Traceback" not in err
     assert tree(project / "output") == before
+    if group:
+        assert subprocess.run(["pgrep", "-g", str(p.pid)]).returncode == 1, "a worker is left"
     if sig != signal.SIGKILL:
         assert not [q for q in project.iterdir() if "pnp-build" in q.name]
     else:
@@ -179,9 +187,11 @@ def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code):
         assert not [q for q in project.iterdir() if "pnp-build" in q.name]
 
 
-def test_a_worker_killed_by_the_system_ends_the_build_not_hangs_it(project):
-    """multiprocessing.Pool replaces a dead worker but loses its job, and would wait for it
-    forever: the build sees the stranger among its workers and stops, writing nothing."""
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_a_worker_killed_by_the_system_ends_the_build_not_hangs_it(project, sig):
+    """A worker's job will never answer once it is dead (multiprocessing.Pool, which we used
+    before, replaced it and waited for that answer forever): the build reads the end of the dead
+    worker's pipe and stops, writing nothing."""
     before = tree(project / "output")
     p = subprocess.Popen([sys.executable, "-m", "generator", "build", "capitals", "cubes"], cwd=project,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PNP_JOBS": "2"})
@@ -192,7 +202,7 @@ def test_a_worker_killed_by_the_system_ends_the_build_not_hangs_it(project):
         time.sleep(0.05)
     assert workers, "no worker started"
     time.sleep(0.3)
-    os.kill(int(workers[0]), signal.SIGKILL)     # as the kernel's out-of-memory killer would
+    os.kill(int(workers[0]), sig)     # as the kernel's out-of-memory killer would, or someone's `kill`
     _, err = p.communicate(timeout=120)
     assert p.returncode == 1, err
     assert err.strip().splitlines()[-1].startswith("pnp: a build process died before it finished"), err
