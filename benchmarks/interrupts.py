@@ -24,6 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+from conftest import default_signals  # noqa: E402  (a `benchmarks/interrupts.py &` ignores Ctrl-C)
 from fuzzing import tree  # noqa: E402  (every file's size and mtime: the tests' own)
 
 
@@ -44,7 +45,8 @@ def main() -> int:
                 before = tree(project / "output")
                 p = subprocess.Popen([sys.executable, "-m", "generator", "build", "sorry", "continuo", "capitals"],
                                      cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, start_new_session=True)
+                                     env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, start_new_session=True,
+                                     preexec_fn=default_signals)
                 delay = rng.uniform(0.05, 1.5)
                 time.sleep(delay)
                 if way == "group":

@@ -125,6 +125,10 @@ def watch_signals() -> dict:
     del stopped_by[:]          # (a signal held back from an import stays held: it is this command's)
     for sig in STOPPING:
         try:
+            if signal.getsignal(sig) == signal.SIG_IGN:
+                # Ignored by whoever started the command (`nohup pnp build`, or a script's
+                # `pnp build &`, which ignores Ctrl-C): they asked that it not stop the command.
+                continue
             previous[sig] = signal.signal(sig, _handler)
         except ValueError:
             pass

@@ -326,9 +326,10 @@ def _worker(conn, parent: int, mask, others: list) -> None:
     # A worker reports everything through its results (run_job never raises), so whatever the
     # machinery might print on the way out is noise.
     sys.stderr = open(os.devnull, "w")
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in STOPPING:
-        if sig != signal.SIGINT:
+        if sig == signal.SIGINT:
+            signal.signal(sig, signal.SIG_IGN)
+        elif signal.getsignal(sig) != signal.SIG_IGN:    # left ignored where the command was (nohup)
             signal.signal(sig, signal.SIG_DFL)
     for other in others:          # the parent's ends of its pipe and of those made before it: the
         other.close()             # pipe ends (recv() returns EOF) when the parent closes its end
@@ -349,6 +350,12 @@ def _worker(conn, parent: int, mask, others: list) -> None:
         except EOFError:
             return
         conn.send((index, run_job(jobs[index], root, opts, staging, loaded.get(jobs[index].id))))
+
+
+def _died() -> WorkerDied:
+    # Killed by the system (out of memory, say), or by someone: its job will never answer.
+    return WorkerDied("a build process died before it finished (killed by the system, out of "
+                      "memory?); nothing was written")
 
 
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
@@ -392,17 +399,17 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
                 while waiting or busy:
                     while idle and waiting:
                         worker, i = idle.pop(0), waiting.pop(0)
-                        worker[1].send(i)
                         busy[worker[1]] = worker
+                        try:
+                            worker[1].send(i)
+                        except OSError:             # it died between two jobs
+                            raise _died() from None
                         progress.started(jobs[i])
                     for conn in wait(list(busy)):
                         try:
                             i, result = conn.recv()
                         except (EOFError, OSError):
-                            # Killed by the system (out of memory, say), or by someone: its job
-                            # will never answer.
-                            raise WorkerDied("a build process died before it finished (killed by "
-                                             "the system, out of memory?); nothing was written") from None
+                            raise _died() from None
                         results[i] = result
                         progress.finished(jobs[i])
                         idle.append(busy.pop(conn))

@@ -1,6 +1,7 @@
 import fcntl
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,14 @@ def pnp_here(*args, cwd=ROOT, input=None) -> subprocess.CompletedProcess:
     from fuzzing import run_cli
     code, out, err, _ = run_cli(list(args), Path(cwd), stdin=input or "")
     return subprocess.CompletedProcess(["pnp", *map(str, args)], code, out, err)
+
+
+def default_signals() -> None:
+    """For a child that a test sends signals to (Popen's preexec_fn): the stopping signals at their
+    defaults, whatever the test run was started with (a script's `pytest &` ignores Ctrl-C, and
+    children inherit that; pnp, rightly, then leaves Ctrl-C ignored)."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
 
 
 def need(tool: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, default_signals
 from fuzzing import run_cli, tree
 
 from generator.outputs import OutputFolder, Plan, UnsafeName, output_path, safe_name
@@ -102,7 +102,7 @@ def test_validate_refuses_what_build_would(project):
 
 def test_a_card_larger_than_the_page(project):
     edit(project / "decks" / "sorry.yaml", "card: {width: 63,", "card: {width: 630,")
-    for args in (["validate"], ["build", "sorry"]):
+    for args in (["validate", "decks/sorry.yaml"], ["build", "sorry"]):
         code, _, err, _ = run_cli(args, project)
         assert code == 1 and err.startswith("decks/sorry.yaml:") and "card:" in err and "does not fit" in err, err
     assert tree(project / "output").keys() == {"keep.txt"}
@@ -155,7 +155,8 @@ def test_a_good_build_keeps_what_else_the_folder_holds(project):
 def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code, group):
     before = tree(project / "output")
     p = subprocess.Popen([sys.executable, "-m", "generator", "build", "sorry", "continuo", "capitals"], cwd=project,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=group)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=group,
+                         preexec_fn=default_signals)
     # Wait until it is writing (a first file in its staging folder: Capitals' jobs take longest and
     # are still running), then stop it.
     def writing() -> bool:
@@ -187,6 +188,29 @@ def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code, group):
         assert not [q for q in project.iterdir() if "pnp-build" in q.name]
 
 
+def test_a_build_under_nohup_keeps_going_through_a_hangup(project):
+    """`nohup pnp build` (SIGHUP ignored), or a script's `pnp build &` (Ctrl-C ignored): the
+    command and its workers leave those signals ignored, as they were asked to, and the build ends
+    well (the handlers once replaced them, and a hangup stopped the build)."""
+    def ignoring():
+        default_signals()
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    p = subprocess.Popen([sys.executable, "-m", "generator", "build", "sorry", "continuo"], cwd=project,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         preexec_fn=ignoring, env={**os.environ, "PNP_JOBS": "2"})
+    deadline = time.time() + 60
+    while time.time() < deadline and len(subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True,
+                                                        text=True).stdout.split()) < 2:
+        time.sleep(0.02)
+    assert p.poll() is None, "the build ended before its workers were seen"
+    os.killpg(p.pid, signal.SIGHUP)             # the terminal closed: to the whole group
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 0, err
+    assert (project / "output" / "sorry" / "sorry-shop.pdf").is_file()
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_a_worker_killed_by_the_system_ends_the_build_not_hangs_it(project, sig):
     """A worker's job will never answer once it is dead (multiprocessing.Pool, which we used
@@ -194,7 +218,8 @@ def test_a_worker_killed_by_the_system_ends_the_build_not_hangs_it(project, sig)
     worker's pipe and stops, writing nothing."""
     before = tree(project / "output")
     p = subprocess.Popen([sys.executable, "-m", "generator", "build", "capitals", "cubes"], cwd=project,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PNP_JOBS": "2"})
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PNP_JOBS": "2"},
+                         preexec_fn=default_signals)
     deadline = time.time() + 60
     workers: list[str] = []
     while time.time() < deadline and len(workers) < 2:
@@ -225,7 +250,7 @@ def test_ctrl_c_caught_inside_exec_still_ends_130(tmp_path):
         "except KeyboardInterrupt:\n"
         "    sys.exit(stopped(signal.SIGINT))\n")
     r = subprocess.run([sys.executable, "-m", "stopped_in_exec"], cwd=tmp_path, capture_output=True, text=True,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60, preexec_fn=default_signals)
     assert (r.returncode, r.stderr.strip()) == (130, "pnp: interrupted; nothing was left half-written")
 
 
@@ -421,7 +446,8 @@ def test_unknown_palette_names_are_refused(project):
 def test_ctrl_c_at_the_prompt_keeps_the_journal(tmp_path):
     path = tmp_path / "j.yaml"
     p = subprocess.Popen([sys.executable, "-m", "generator", "referee", "sorry", "play", "--journal", str(path)],
-                         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=default_signals)
     p.stdin.write("1 out\n")
     p.stdin.flush()
     deadline = time.time() + 60

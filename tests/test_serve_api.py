@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 from generator.games import GAMES
 from generator.serve.app import MAX_BODY, make_app
 
-from conftest import ROOT, pnp_here, run_pnp
+from conftest import ROOT, default_signals, pnp_here, run_pnp
 
 # A won game of Cubes from the kit's setup (found by seeded random play: tests/test_cubes_random.py's
 # candidates): White's last turn takes Black's king cube.
@@ -412,7 +412,7 @@ def test_the_serve_command(folder):
     bad = run_pnp("serve", "--dir", folder / "nothing")
     assert bad.returncode == 2 and bad.stderr.startswith("pnp: --dir ")
     proc = subprocess.Popen([sys.executable, "-m", "generator", "serve", "--dir", folder, "--port", "0"], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=default_signals)
     try:
         port = None
         for _ in range(50):
