@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .entry import STOPPING
+from .entry import STOPPING, Terminated
 from .errors import SpecError, WorkerDied, one_line
 from .options import BuildOptions
 
@@ -358,6 +358,26 @@ def _died() -> WorkerDied:
                       "memory?); nothing was written")
 
 
+def _stop_workers(workers: list, busy: dict) -> None:
+    """Every worker ended and reaped: an idle one reads the end of its pipe and returns, a busy one
+    (the build stopped midway; its job's files are staged, never kept) is killed. Stopping signals
+    wait meanwhile: one landing in the middle (a SIGTERM to the whole group reaches the parent a
+    moment after its workers) would leave workers unreaped."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+    steps = [conn.close for _, conn in workers]
+    steps += [process.kill for process, conn in workers if conn in busy]
+    steps += [process.join for process, _ in workers]
+    stopped = None
+    for step in steps:
+        try:
+            step()
+        except (KeyboardInterrupt, Terminated) as exc:   # a signal already due as they were held
+            stopped = stopped or exc
+            step()
+    if stopped is not None:
+        raise stopped
+
+
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
              order: list[int] | None = None, loaded: dict | None = None) -> list[JobResult]:
     """Every job's result, in the jobs' order. Run in forked worker processes when there is more
@@ -414,14 +434,9 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
                         progress.finished(jobs[i])
                         idle.append(busy.pop(conn))
             finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
-                for process, conn in workers:
-                    conn.close()                # an idle worker's recv() ends: it returns
-                    if conn in busy:            # stopped midway: its job's files are staged, not kept
-                        process.kill()
-                for process, _ in workers:
-                    process.join()
                 _WORK = ()
+                _stop_workers(workers, busy)
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)   # a signal that came meanwhile lands here
     finally:
         progress.close()
     return results

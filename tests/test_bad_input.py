@@ -177,7 +177,8 @@ def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code, group):
     assert "Traceback" not in err
     assert tree(project / "output") == before
     if group:
-        assert subprocess.run(["pgrep", "-g", str(p.pid)]).returncode == 1, "a worker is left"
+        left = subprocess.run(["ps", "-o", "pid,ppid,stat,etimes,args", "-g", str(p.pid)], capture_output=True, text=True)
+        assert left.returncode == 1, f"a worker is left:\n{left.stdout}"
     if sig != signal.SIGKILL:
         assert not [q for q in project.iterdir() if "pnp-build" in q.name]
     else:
