@@ -317,7 +317,8 @@ _WORK: tuple = ()
 # the lock and sleep there forever (`pnp validate` hung so in a test run; benchmarks/pool_stop.py
 # counts about 1 pool in 500). Here each worker has its own pipe and shares nothing, so a worker
 # may die anywhere, at any moment: the parent reads the end of its pipe and stops, and stopping a
-# worker is SIGKILL.
+# worker is SIGKILL. (A worker also inherits the process sentinels of those made before it: unused,
+# and harmless, since a worker learns of its parent's death by PR_SET_PDEATHSIG.)
 
 def _worker(conn, parent: int, mask, others: list) -> None:
     """A worker: job indices in through its pipe, (index, result) out, until the pipe closes."""
@@ -349,7 +350,14 @@ def _worker(conn, parent: int, mask, others: list) -> None:
             index = conn.recv()
         except EOFError:
             return
-        conn.send((index, run_job(jobs[index], root, opts, staging, loaded.get(jobs[index].id))))
+        try:
+            conn.send((index, run_job(jobs[index], root, opts, staging, loaded.get(jobs[index].id))))
+        except Exception:
+            # A bug (run_job never raises; a result that cannot be sent): said as such, with its
+            # cause, rather than as a worker gone (this process's stderr is not shown).
+            import traceback
+            conn.send((index, RuntimeError(f"a build process failed on {jobs[index].id}: "
+                                           f"{traceback.format_exc(limit=-1).strip().splitlines()[-1]}")))
 
 
 def _died() -> WorkerDied:
@@ -358,22 +366,27 @@ def _died() -> WorkerDied:
                       "memory?); nothing was written")
 
 
-def _stop_workers(workers: list, busy: dict) -> None:
-    """Every worker ended and reaped: an idle one reads the end of its pipe and returns, a busy one
-    (the build stopped midway; its job's files are staged, never kept) is killed. Stopping signals
-    wait meanwhile: one landing in the middle (a SIGTERM to the whole group reaches the parent a
-    moment after its workers) would leave workers unreaped."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
-    steps = [conn.close for _, conn in workers]
-    steps += [process.kill for process, conn in workers if conn in busy]
-    steps += [process.join for process, _ in workers]
+def _stop_workers(workers: list, mask) -> None:
+    """Every worker killed and reaped (an idle one holds nothing; a busy one's files are staged,
+    never kept; one stopped by SIGSTOP would never read the end of its pipe), then the caller's
+    signal mask put back. A signal landing meanwhile (a SIGTERM to the whole group reaches the
+    parent a moment after its workers) would leave workers unreaped: the stopping signals wait,
+    and one already due as they were held (or taken by another thread) starts the tidying again."""
     stopped = None
-    for step in steps:
+    while True:
         try:
-            step()
-        except (KeyboardInterrupt, Terminated) as exc:   # a signal already due as they were held
+            signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+            for process, conn in workers:
+                conn.close()
+                if process.pid is not None:      # started
+                    process.kill()
+            for process, _ in workers:
+                if process.pid is not None:
+                    process.join()
+            break
+        except (KeyboardInterrupt, Terminated) as exc:
             stopped = stopped or exc
-            step()
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)     # a signal that came meanwhile lands here
     if stopped is not None:
         raise stopped
 
@@ -400,7 +413,6 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
             context = multiprocessing.get_context("fork")
             _WORK = (jobs, root, opts, staging, loaded)
             workers: list = []                  # (process, the parent's end of its pipe)
-            busy: dict = {}                     # the parent's end of a busy worker's pipe -> that worker
             # Ctrl-C or SIGTERM landing while the workers are being made would leave one that is
             # not yet in `workers`: hold them until every worker is listed, and the finally below
             # stops every one.
@@ -410,12 +422,13 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
                     ours, theirs = context.Pipe()
                     process = context.Process(target=_worker, daemon=True,
                                               args=(theirs, os.getpid(), held, [ours] + [c for _, c in workers]))
+                    workers.append((process, ours))     # listed before it starts: stopped whatever happens
                     process.start()
                     theirs.close()
-                    workers.append((process, ours))
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)   # a signal held meanwhile lands here
                 waiting = list(order)
                 idle = list(workers)
+                busy: dict = {}                 # the parent's end of a busy worker's pipe -> that worker
                 while waiting or busy:
                     while idle and waiting:
                         worker, i = idle.pop(0), waiting.pop(0)
@@ -430,13 +443,14 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
                             i, result = conn.recv()
                         except (EOFError, OSError):
                             raise _died() from None
+                        if isinstance(result, Exception):
+                            raise result
                         results[i] = result
                         progress.finished(jobs[i])
                         idle.append(busy.pop(conn))
             finally:
+                _stop_workers(workers, held)
                 _WORK = ()
-                _stop_workers(workers, busy)
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)   # a signal that came meanwhile lands here
     finally:
         progress.close()
     return results

@@ -189,6 +189,39 @@ def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code, group):
         assert not [q for q in project.iterdir() if "pnp-build" in q.name]
 
 
+_STOPPED_WORKER = """
+import os, signal, sys, threading, time
+from generator import pipeline
+def job(job, root, opts, staging, loaded):
+    if job.spec == "0":   # answers at once, then is stopped (SIGSTOP, a debugger) while idle
+        threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGSTOP)).start()
+    else:
+        time.sleep(1.0)
+    return job.spec
+pipeline.run_job = job
+print(pipeline.run_jobs([pipeline.Job("sorry", "0"), pipeline.Job("sorry", "1")], None, None, None))
+"""
+
+
+def test_a_worker_stopped_while_idle_does_not_hold_the_build_forever():
+    """Found by review: the build ended an idle worker by closing its pipe and waiting for it, and
+    a worker stopped (SIGSTOP, a debugger) never read the end: the command waited forever, deaf to
+    Ctrl-C. Every worker is now killed and reaped."""
+    r = subprocess.run([sys.executable, "-c", _STOPPED_WORKER], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60, env={**os.environ, "PNP_JOBS": "2"}, preexec_fn=default_signals)
+    assert (r.returncode, r.stdout.strip()) == (0, "['0', '1']"), r.stderr
+
+
+def test_a_bug_in_a_worker_is_said_as_a_bug_with_its_cause(monkeypatch):
+    """A result a worker cannot send back (a bug) is an error naming the job and the cause, not
+    "a build process died ... out of memory?" (the worker's own stderr is not shown)."""
+    from generator import pipeline
+    monkeypatch.setattr(pipeline, "run_job", lambda job, root, opts, staging, loaded: lambda: job)
+    monkeypatch.setenv("PNP_JOBS", "2")
+    with pytest.raises(RuntimeError, match=r"a build process failed on sorry\|0\|: .*pickle"):
+        pipeline.run_jobs([pipeline.Job("sorry", "0"), pipeline.Job("sorry", "1")], ROOT, None, None)
+
+
 def test_a_build_under_nohup_keeps_going_through_a_hangup(project):
     """`nohup pnp build` (SIGHUP ignored), or a script's `pnp build &` (Ctrl-C ignored): the
     command and its workers leave those signals ignored, as they were asked to, and the build ends
