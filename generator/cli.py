@@ -301,10 +301,10 @@ def _main(argv) -> int:
         args = parser().parse_args(argv)
         return args.func(args)
     except (KeyboardInterrupt, Terminated):
-        return stopped(stopped_by[0] if stopped_by else signal.SIGINT)
+        return stopped()
     except Exception as exc:  # noqa: BLE001  the last line of defence: one line, never a traceback
         if stopped_by:      # a signal, come out of a library as some other error
-            return stopped(stopped_by[0])
+            return stopped()
         return _failed_with(exc)
 
 

@@ -141,13 +141,16 @@ def main(argv=None) -> int:
         from .cli import main as cli_main
         code = cli_main(argv)
     except (KeyboardInterrupt, Terminated):      # in the command's own imports
-        code = stopped(stopped_by[0] if stopped_by else signal.SIGINT)
+        code = stopped()
     ignore_signals()
     return code
 
 
-def stopped(signum: int) -> int:
-    """The line and exit code of a command stopped by a signal."""
+def stopped(signum: int | None = None) -> int:
+    """The line and exit code of a command stopped by a signal: this one, or else the first that
+    arrived (a KeyboardInterrupt with none noted is Python's own Ctrl-C)."""
+    if signum is None:
+        signum = stopped_by[0] if stopped_by else signal.SIGINT
     # CPython marks a KeyboardInterrupt raised inside exec() of a string (dataclasses make their
     # methods so, when a module is imported) as never handled, even once it is caught, and at exit
     # kills the process with SIGINT instead of returning our code; exec() of a string clears the mark.

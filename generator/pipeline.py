@@ -449,8 +449,10 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
                         progress.finished(jobs[i])
                         idle.append(busy.pop(conn))
             finally:
-                _stop_workers(workers, held)
-                _WORK = ()
+                try:
+                    _stop_workers(workers, held)
+                finally:
+                    _WORK = ()
     finally:
         progress.close()
     return results
