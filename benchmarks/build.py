@@ -85,6 +85,9 @@ def wall(args: list[str], cwd: Path) -> float:
 def main() -> None:
     from generator.games import GAMES
     games = sys.argv[1:] or list(GAMES)
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        sys.exit(f"build.py: no game {', '.join(unknown)} (games: {', '.join(GAMES)}; RUNS=N for the runs)")
     times = staged_breakdown(games)
     total = sum(times.values())
     print(f"serial, in-process ({', '.join(games)}):")
