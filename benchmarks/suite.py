@@ -4,11 +4,11 @@
 
 Runs the README's test command's pytest (`python -m pytest -q`, with the project's own options:
 one test process per core) RUNS times (default 1) and prints, for each run, its wall time and the
-CPU time it used (its processes and every process they started: builds, browsers), then the ten
-test files that took longest (summed over their tests, setup included).
+CPU time it used (its processes and every process they started and waited for: builds, browsers),
+then the ten test files that took longest (summed over their tests, setup included).
 
 Beside each run it times a fixed CPU loop before and after. This machine's speed wanders: the same
-suite took 87 s of CPU at one hour and 120 s at another, so a wall time means little without it;
+suite took 87 s of CPU at one hour and 140 s at another, so a wall time means little without it;
 compare suite figures only with similar loop times.
 """
 from __future__ import annotations

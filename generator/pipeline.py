@@ -352,12 +352,12 @@ def _worker(conn, parent: int, mask, others: list) -> None:
             return
         try:
             conn.send((index, run_job(jobs[index], root, opts, staging, loaded.get(jobs[index].id))))
-        except Exception:
+        except Exception as exc:
             # A bug (run_job never raises; a result that cannot be sent): said as such, with its
             # cause, rather than as a worker gone (this process's stderr is not shown).
             import traceback
-            conn.send((index, RuntimeError(f"a build process failed on {jobs[index].id}: "
-                                           f"{traceback.format_exc(limit=-1).strip().splitlines()[-1]}")))
+            cause = traceback.format_exception_only(exc)[-1].strip()
+            conn.send((index, RuntimeError(f"a build process failed on {jobs[index].id}: {cause}")))
 
 
 def _died() -> WorkerDied:
