@@ -14,7 +14,7 @@ from pathlib import Path
 from .options import LAYOUTS, BuildOptions
 from .entry import (Terminated, held_back, hold_signals, ignore_signals, raise_held, stopped, stopped_by,
                     watch_signals)
-from .errors import SpecError, UsageError, WorkerDied, one_line, show
+from .errors import SpecError, UsageError, WorkerDied, one_line, show, plural
 from .games import GAMES, check_spec, game_module, game_of_kind
 from .outputs import OutputFolder, UnsafeName
 from .spec import display_path, find_specs, load_spec
@@ -97,7 +97,7 @@ def cmd_validate(args) -> int:
     code = _failed(run_jobs(jobs, root, _options(args), staging=None))
     if errors or code:
         return max(code, 1)
-    print(f"{len(specs)} spec(s) valid")
+    print(f"{plural(len(specs), 'spec')} valid")
     return 0
 
 
@@ -217,11 +217,12 @@ def cmd_referee(args) -> int:
 
 def cmd_serve(args) -> int:
     from .serve import serve   # the web framework is imported here only: `pnp referee` stays fast
-    return serve(Path(args.dir), args.host, args.port)
+    return serve(Path(args.dir), args.host, args.port, new_token=args.new_token)
 
 
 def parser() -> argparse.ArgumentParser:
     p = Parser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.")
+    p.add_argument("--version", action="version", version=f"pnp {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     def print_options(sp):
@@ -255,9 +256,13 @@ def parser() -> argparse.ArgumentParser:
     print_options(c)
     c.set_defaults(func=cmd_calibrate)
 
-    r = sub.add_parser("referee", help="score a game at the table")
-    r.add_argument("game", choices=list(GAMES))
-    r.add_argument("rest", nargs=argparse.REMAINDER)
+    r = sub.add_parser("referee", help="score a game at the table",
+                       usage="pnp referee GAME {score,play,...} ... (pnp referee GAME --help: its commands)",
+                       description="The referees: `score RECORD [--json]` replays a game record, `play "
+                                   "[--journal FILE]` takes entries at a prompt; some games have more "
+                                   "(continuo best, sorry moves).")
+    r.add_argument("game", choices=list(GAMES), metavar="GAME", help=f"one of: {', '.join(GAMES)}")
+    r.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     r.set_defaults(func=cmd_referee)
 
     sv = sub.add_parser("serve", help="the referees as a web page for the phones at the table")
@@ -266,6 +271,9 @@ def parser() -> argparse.ArgumentParser:
                     help="address to listen on (default 127.0.0.1, this machine only; 0.0.0.0: your network, "
                          "with a token)")
     sv.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free one)")
+    sv.add_argument("--new-token", action="store_true",
+                    help="make a new token for the phones (the old link stops working); by default the "
+                         "token kept in DIR is used again, so phones stay in when the server restarts")
     sv.set_defaults(func=cmd_serve)
     return p
 
@@ -295,9 +303,22 @@ def _check_environment() -> None:
         raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, got {show(epoch)}")
 
 
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        return version("pnp-generator")
+    except (ImportError, PackageNotFoundError):   # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def _main(argv) -> int:
     try:
         _check_environment()
+        if not (sys.argv[1:] if argv is None else argv):
+            # A bare `pnp`: the help, as `pnp --help` gives it, not argparse's "the following
+            # arguments are required".
+            parser().print_help()
+            return 0
         args = parser().parse_args(argv)
         return args.func(args)
     except (KeyboardInterrupt, Terminated):

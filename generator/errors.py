@@ -54,6 +54,11 @@ def show(value, limit: int = MAX_VALUE) -> str:
     return one_line(repr(value), limit)
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """`1 card`, `2 cards`; `words` where the plural is not word + s (`entry`, `entries`)."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
 @dataclass
 class SpecError(Exception):
     file: str

@@ -19,6 +19,7 @@ from .errors import SpecError
 # a few kB; the land polygons 61 kB), far below what could hurt.
 MAX_SPEC_BYTES = 2 * 1024 * 1024
 MAX_RECORD_BYTES = 4 * 1024 * 1024
+MAX_RECORD_ENTRIES = 10_000      # a record's entries (the schemas' entries: maxItems)
 MAX_DATA_BYTES = 16 * 1024 * 1024
 
 

@@ -270,14 +270,14 @@ def test_refused_entry_in_a_record(tmp_path):
     rec.write_text(GAME.replace("D22S9", "D22S8"))
     r = pnp_here("referee", "capitals", "score", rec)
     assert r.returncode == 2
-    assert "entries[1]" in r.stderr and "(wall-length)" in r.stderr and "bad.yaml:5" in r.stderr
+    assert "entry 2" in r.stderr and "(wall-length)" in r.stderr and "bad.yaml:5" in r.stderr
 
 
 def test_play_journals_and_resumes(tmp_path):
     j = tmp_path / "j.yaml"
     r = pnp_here("referee", "capitals", "play", "--journal", j, "--players", "Ann,Bob",
                 input="Belgium D22E8\nNetherlands D22S8\nNetherlands D22S9\nundo\nNetherlands D22S9\n")
-    assert "refused, entry 1 (wall-length)" in r.stdout
+    assert "refused, entry 2 (wall-length)" in r.stdout
     data = yaml.safe_load(j.read_text())
     assert [e["play"][0]["card"] for e in data["entries"]] == ["Belgium", "Netherlands"]
     r = pnp_here("referee", "capitals", "play", "--journal", j, input="Chad M22E8\n")

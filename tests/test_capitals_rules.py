@@ -403,4 +403,4 @@ def test_the_turn_report_counts_points_that_change_hands():
     [area] = report.data["enclosed"]
     assert (area["points"], area["taken_from"], area["already_held"], len(area["markers"])) == (10, {"Bob": 5}, 0, 4)
     assert report.data["scored"] == {"Ann": 10, "Bob": -5}
-    assert "Takes 5 point(s) from Bob" in report.text
+    assert "Takes 5 points from Bob" in report.text

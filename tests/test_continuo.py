@@ -198,20 +198,20 @@ def test_refused_entries(tmp_path, entry, rule):
     entries = FIG[:3]  # card 6 sits at rows 4-7, cols 4-7: a tile at (8, 8) meets only its corner
     path = write_record(tmp_path, entries + [entry], openings=1)
     err, _, _ = replay(path)
-    assert err.startswith(f"{path}:") and "entries[3]: refused (" + rule + ")" in err, err
+    assert err.startswith(f"{path}:") and "entry 4: refused (" + rule + ")" in err, err
     n = int(err.split(":")[1])
     assert yaml.safe_load(path.read_text()) and path.read_text().splitlines()[n - 1].lstrip().startswith("- ")
 
 
 @pytest.mark.parametrize("entry, field", [
-    ({"tile": 5, "at": [0, 8], "opening": "yes"}, "entries[3].opening"),
-    ({"tile": True, "at": [0, 8]}, "entries[3].tile"),
-    ({"tile": "5", "at": [0, 8]}, "entries[3].tile"),
-    ({"tile": 5, "at": [0, 8], "rotation": 45}, "entries[3].rotation"),
-    ({"tile": 145, "at": [0, 8]}, "entries[3].tile"),
-    ({"tile": 5, "at": [0, 5000]}, "entries[3].at[1]"),
-    ({"tile": 2.0, "at": [0, 8]}, "entries[3].tile"),       # 2.0 is not a whole number here
-    ({"tile": 5, "at": [0.0, 8]}, "entries[3].at[0]"),
+    ({"tile": 5, "at": [0, 8], "opening": "yes"}, "entry 4, opening"),
+    ({"tile": True, "at": [0, 8]}, "entry 4, tile"),
+    ({"tile": "5", "at": [0, 8]}, "entry 4, tile"),
+    ({"tile": 5, "at": [0, 8], "rotation": 45}, "entry 4, rotation"),
+    ({"tile": 145, "at": [0, 8]}, "entry 4, tile"),
+    ({"tile": 5, "at": [0, 5000]}, "entry 4, at[1]"),
+    ({"tile": 2.0, "at": [0, 8]}, "entry 4, tile"),       # 2.0 is not a whole number here
+    ({"tile": 5, "at": [0.0, 8]}, "entry 4, at[0]"),
 ])
 def test_wrong_types_name_file_line_and_field(tmp_path, entry, field):
     path = write_record(tmp_path, FIG[:3] + [entry], openings=1)
@@ -328,7 +328,7 @@ def test_play_journals_undoes_and_resumes(tmp_path):
     out = io.StringIO()
     code = session.play(CONTINUO, journal, args, inp=io.StringIO(moves), out=out)
     text = out.getvalue()
-    assert "refused, entry 3 (each tile once)" in text and "refused, entry 3 (edge contact)" in text, text
+    assert "refused, entry 4 (each tile once)" in text and "refused, entry 4 (edge contact)" in text, text
     assert "legal placements of tile 4" in text
     assert code == 2  # refused input, not at a terminal
     rec = yaml.safe_load(journal.read_text())

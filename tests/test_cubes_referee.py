@@ -309,7 +309,7 @@ def test_refused_record_entry(tmp_path):
     path.write_text("game: cubes\nentries:\n  - {move: d4-d6}\n  - {move: d6-d8}\n")
     r = pnp_here("referee", "cubes", "score", path)
     assert r.returncode == 2
-    assert r.stderr.startswith(f"{path}:4: entries[1]: refused (own pawn)")
+    assert r.stderr.startswith(f"{path}:4: entry 2: refused (own pawn)")
 
 
 def test_play_journal_and_undo(tmp_path):
@@ -329,7 +329,7 @@ def test_four_player_game(tmp_path):
     # West's d6-f6 would land on South's pawn: refused, naming the entry and the rule
     with pytest.raises(session.RecordError) as exc:
         session.replay(REFEREE, session.load_record(path, REFEREE))
-    assert "entries[1]: refused (onto a pawn)" in str(exc.value)
+    assert "entry 2: refused (onto a pawn)" in str(exc.value)
     path.write_text("game: cubes\nvariant: four-player\nentries:\n"
                     "  - {move: f4-f6}\n  - {move: d6-e6}\n  - {move: f8-f7}\n  - {move: h6-g6}\n")
     buf = io.StringIO()

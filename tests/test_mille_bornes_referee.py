@@ -42,7 +42,7 @@ def accepted(tmp_path, entries, **header):
 def refused(tmp_path, entries, rule, **header):
     err, _ = score(tmp_path, entries, **header)
     assert err is not None, "accepted"
-    assert f"entries[{len(entries) - 1}]: refused ({rule})" in err, err
+    assert f"entry {len(entries)}: refused ({rule})" in err, err
     return err
 
 
@@ -64,6 +64,29 @@ def discard(player, card):
 
 PILE_EMPTY = {"event": "draw-pile-empty"}
 END = {"event": "end-of-hand"}
+
+
+def spent(entries, after=(), **header):
+    """The entries, then a discard by whoever is to move until the draw pile is spent (every card
+    given up is replaced from it: 94 draws for two players of the 106-card deck), then the pile's
+    end, then `after`, whose cards are kept back for it: a hand at the moment the pile runs out."""
+    from generator.games.mille_bornes.referee import pile_left
+    state = session.start_game(REFEREE, {"game": "mille-bornes", "players": ["Ann", "Bob"], **header}, None)
+    for e in entries:
+        state, _ = REFEREE.apply(state, e)
+    kept = {}
+    for e in after:
+        name = e.get("card", e.get("discard"))
+        if name is not None:
+            cid = state.card_of(name)[0]
+            kept[cid] = kept.get(cid, 0) + 1
+    drawn = []
+    while pile_left(state, state.hand):
+        free = {cid: n - state.hand.played.get(cid, 0) - kept.get(cid, 0) for cid, n in state.facts.counts.items()}
+        cid = max(sorted(free), key=lambda c: free[c])
+        drawn.append({"player": REFEREE.prompt(state), "discard": cid})
+        state, _ = REFEREE.apply(state, drawn[-1])
+    return list(entries) + drawn + [PILE_EMPTY] + list(after)
 
 HAND = [A("go"), B("go"), A(200), B("stop", target="Ann"), A("priority-vehicle", coup_fourre=True),
         A(200), B(100), A(100), B(75), A(100), B("flat", target="Ann"), A("spare"), B(50), A(100),
@@ -144,7 +167,7 @@ def test_each_card_as_often_as_the_deck_has_it(tmp_path):
     twos = [discard("Ann" if i % 2 == 0 else "Bob", 200) for i in range(5)]
     refused(tmp_path, twos, "card count")
     # The patent's deck has two aces of the steering wheel: one team may show both.
-    out = accepted(tmp_path, [A("ace"), A("ace"), A("go"), PILE_EMPTY, END], deck=PATENT)
+    out = accepted(tmp_path, spent([A("ace"), A("ace"), A("go")], [END], deck=PATENT), deck=PATENT)
     assert out["hands"][0]["teams"]["Ann"]["tallies"]["safeties"] == 2
     refused(tmp_path, [A("ace"), A("ace"), A("ace")], "card count", deck=PATENT)
 
@@ -163,10 +186,10 @@ def test_the_draw_pile_holds_the_deck_less_the_hands(tmp_path):
 def test_a_player_with_no_card_left_passes_once_the_pile_is_empty(tmp_path):
     start = [A("go"), B("go"), A(25), B(25)]
     refused(tmp_path, start + [{"player": "Ann", "pass": True}], "pass")                # the pile is not empty
-    refused(tmp_path, start + [PILE_EMPTY, {"player": "Ann", "pass": True}], "pass")    # Ann holds six cards
     # After the pile runs out each holds six; Ann and Bob play them down in turn.
     down = [x for k in range(6) for x in (A(25 if k < 5 else 50), discard("Bob", "stop" if k < 5 else "limit"))]
-    entries = start + [PILE_EMPTY] + down
+    refused(tmp_path, spent(start) + [{"player": "Ann", "pass": True}], "pass")         # Ann holds six cards
+    entries = spent(start, down)
     refused(tmp_path, entries + [A(25)], "no card")
     out = accepted(tmp_path, entries + [{"player": "Ann", "pass": True}, {"player": "Bob", "pass": True},
                                         {"player": "Ann", "pass": True}, END])
@@ -176,21 +199,33 @@ def test_a_player_with_no_card_left_passes_once_the_pile_is_empty(tmp_path):
 
 def test_the_hand_ends_by_completing_the_trip_or_after_the_pile_runs_out(tmp_path):
     refused(tmp_path, [A("go"), B("go"), END], "end of hand")
-    out = accepted(tmp_path, [A("go"), B("go"), PILE_EMPTY, END])
+    out = accepted(tmp_path, spent([A("go"), B("go")], [END]))
     assert [h["teams"]["Ann"]["tallies"]["trip"] for h in out["hands"]] == [False]
+
+
+def test_the_draw_pile_runs_out_only_once_every_card_is_drawn(tmp_path):
+    # Two players of the short game: 94 cards to draw and 4 drawn. The pile cannot be declared
+    # empty (and the delayed action then earned) while the referee counts 90 cards in it.
+    err = refused(tmp_path, [A("go"), B("go"), A(25), B(25), PILE_EMPTY], "draw pile", short=True)
+    assert "still holds 90 cards" in err, err
+    entries = spent([A("go"), B("go"), A(25), B(25)])
+    assert len(entries) == 4 + 90 + 1
+    refused(tmp_path, entries[:-2] + [PILE_EMPTY], "draw pile")          # one card left: "1 card"
+    assert "still holds 1 card:" in refused(tmp_path, entries[:-2] + [PILE_EMPTY], "draw pile")
+    accepted(tmp_path, entries)
 
 
 def test_delayed_action_after_the_pile_runs_out(tmp_path):
     between = [discard("Bob", c) for c in ("stop", "limit", "stop", "limit", "stop", "limit", "stop", "limit")]
     ann = [A(200), A(200), A(100), A(100), A(100), A(100), A(100)]
-    entries = [A("go"), B("go")] + [x for pair in zip(ann, between) for x in pair] + [PILE_EMPTY, A(100)]
+    entries = spent([A("go"), B("go")] + [x for pair in zip(ann, between) for x in pair], [A(100)])
     out = accepted(tmp_path, entries)
     assert out["hands"][0]["teams"]["Ann"]["items"] == {"miles": 1000, "trip_completed": 400, "delayed_action": 300,
                                                        "shut_out": 500}
 
 
 def test_precedence_override_in_the_patent_game(tmp_path):
-    entries = [A("+200"), B("+300", override=True), B("go"), PILE_EMPTY, END]
+    entries = spent([A("+200"), B("+300", override=True), B("go")], [END], deck=PATENT)
     out = accepted(tmp_path, entries, deck=PATENT)
     teams = out["hands"][0]["teams"]
     # Bob's fire service overrides Ann's police vehicle as it is played: Bob alone scores and plays on.
@@ -202,8 +237,9 @@ def test_precedence_override_in_the_patent_game(tmp_path):
 def test_a_higher_precedence_card_overrides_an_override(tmp_path):
     # "If however another player possesses a precedence card of higher value, he may place it ...
     # at this moment, and he alone will have the right to play again": the same holds against Bob's.
-    entries = [A("+50"), B("+100", override=True), C("+300", override=True), C("go"), PILE_EMPTY, END]
-    out = accepted(tmp_path, entries, deck=PATENT, players=["Ann", "Bob", "Cat"])
+    three = {"deck": PATENT, "players": ["Ann", "Bob", "Cat"]}
+    entries = spent([A("+50"), B("+100", override=True), C("+300", override=True), C("go")], [END], **three)
+    out = accepted(tmp_path, entries, **three)
     teams = out["hands"][0]["teams"]
     assert [teams[p]["tallies"]["precedence"] for p in ("Ann", "Bob", "Cat")] == [0, 0, 300]
 
@@ -219,7 +255,7 @@ TEAMS = {"players": ["Ann", "Bob", "Cat", "Dan"], "teams": {"NS": ["Ann", "Cat"]
 
 def test_partners_share_a_tableau(tmp_path):
     # Cat plays distance on the green light Ann put down: one tableau for the team.
-    out = accepted(tmp_path, [A("go"), B("go"), C(75), PILE_EMPTY, END], **TEAMS)
+    out = accepted(tmp_path, spent([A("go"), B("go"), C(75)], [END], **TEAMS), **TEAMS)
     assert out["hands"][0]["teams"]["NS"]["tallies"]["miles"] == 75
 
 
@@ -253,7 +289,7 @@ def test_the_extended_trip_goes_to_whoever_completes_it(tmp_path):
 
 
 def test_an_extension_nobody_completes(tmp_path):
-    out = accepted(tmp_path, reach_700(True) + [B(25), PILE_EMPTY, END], short=True)
+    out = accepted(tmp_path, spent(reach_700(True) + [B(25)], [END], short=True), short=True)
     (hand,) = out["hands"]
     assert hand["extended"] is True and hand["teams"]["Ann"]["items"] == {"miles": 700}
 
@@ -321,7 +357,7 @@ def test_extension_tallies_refused(tmp_path, entry, short, message):
 
 def test_a_count_of_2_0_is_not_a_whole_number(tmp_path):
     err, _ = score(tmp_path, [tallies({"Ann": {"safeties": 2.0}})])
-    assert ": entries[0].tallies.Ann.safeties: expected " in err and "got 2.0" in err, err
+    assert ": entry 1, tallies.Ann.safeties: expected " in err and "got 2.0" in err, err
 
 
 @pytest.mark.parametrize("t, message", [
@@ -391,8 +427,8 @@ def test_wrong_types_name_file_line_and_field(tmp_path, field, value, expected):
     err, _ = score(tmp_path, [tallies({"Ann": {"miles": 1000, field: value}})])
     path = tmp_path / "game.yaml"
     line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if text.strip().startswith(f"{field}:"))
-    assert err == f"{path}:{line}: entries[0].tallies.Ann.{field}: {expected}" or (
-        err.startswith(f"{path}:{line}: entries[0].tallies.Ann.{field}: ") and expected in err), err
+    assert err == f"{path}:{line}: entry 1, tallies.Ann.{field}: {expected}" or (
+        err.startswith(f"{path}:{line}: entry 1, tallies.Ann.{field}: ") and expected in err), err
 
 
 def test_wrong_type_from_the_command_line_is_one_line_exit_2(tmp_path):
@@ -400,15 +436,17 @@ def test_wrong_type_from_the_command_line_is_one_line_exit_2(tmp_path):
     r = run_pnp("referee", "mille-bornes", "score", path)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     lines = r.stderr.strip().splitlines()
-    assert [ln.split(": ", 2)[1] for ln in lines] == ["entries[0].tallies.Ann.safeties", "entries[0].tallies.Bob.trip"]
+    assert [ln.split(": ", 2)[1] for ln in lines] == ["entry 1, tallies.Ann.safeties", "entry 1, tallies.Bob.trip"]
     assert all(ln.startswith(f"{path}:") for ln in lines)
 
 
 def test_play_at_the_prompt(tmp_path):
     j = tmp_path / "j.yaml"
     args = argparse.Namespace(players="Ann,Bob", teams=None, deck=None, short=False)
+    played = [A("go"), B("go"), A(75), B("stop", target="Ann"), A("priority-vehicle", coup_fourre=True), A(25)]
+    drained = "".join(f"{e['player']}: discard {e['discard']}\n" for e in spent(played)[len(played):-1])
     moves = ("go\ngo\n75\nstop Ann\nAnn: priority-vehicle cf\n50\nundo\n25\n"
-             "tallies Ann miles=2.5\npile-empty\nend-hand\n"
+             f"tallies Ann miles=2.5\n{drained}pile-empty\nend-hand\n"
              "tallies Ann miles=700 safeties=1 trip=no; Bob miles=25\nquit\n")
     out = io.StringIO()
     assert session.play(REFEREE, j, args, inp=io.StringIO(moves), out=out) == 0, out.getvalue()

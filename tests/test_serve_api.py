@@ -156,7 +156,7 @@ def test_cubes_whole_game(client, folder):
     web = same_as_cli(client, folder, rid, "cubes")
     assert web["winner"] == "White" and web["turns"][-1]["captured"] == ["Black's king cube"]
     r = enter(client, rid, "c8-c7")
-    assert r.status_code == 422 and r.json()["error"] == "refused, entry 5 (game over): White has already won"
+    assert r.status_code == 422 and r.json()["error"] == "refused, entry 6 (game over): White has already won"
 
 
 def test_mille_bornes_whole_game(client, folder):
@@ -216,7 +216,7 @@ def test_a_refusal_is_the_prompts_line_and_changes_nothing(client, folder, tmp_p
     r = enter(client, rid, bad)
     assert r.status_code == 422
     error = r.json()["error"]
-    assert error.startswith(f"refused, entry {len(before)} (")
+    assert error.startswith(f"refused, entry {len(before) + 1} (")
     assert path.read_bytes() == bytes_before and client.get(f"/api/records/{rid}").json() == state_before
     # the prompt, given the same entries, prints the same line
     argv = [f"--{k}={v}" for k, v in options.items()]
@@ -228,7 +228,7 @@ def test_a_refusal_is_the_prompts_line_and_changes_nothing(client, folder, tmp_p
 def test_notation_errors_and_bad_requests(client):
     rid = new(client, "cubes")
     r = enter(client, rid, "d4 to d6")
-    assert r.status_code == 422 and r.json()["error"].startswith("refused, entry 0 (notation): ")
+    assert r.status_code == 422 and r.json()["error"].startswith("refused, entry 1 (notation): ")
     assert enter(client, rid, "").status_code == 422
     assert client.post(f"/api/records/{rid}/entries", json={"move": "d4-d6"}).status_code == 400
     assert client.post(f"/api/records/{rid}/entries", json={"entry": 5}).status_code == 400
@@ -281,7 +281,7 @@ def test_resume_a_prompt_journal_and_the_prompt_resumes_ours(client, folder):
     seen = client.get("/api/records/evening/table").json()
     pnp_here("referee", "sorry", "play", "--journal", journal, input="1 out\nquit\n")
     r = enter(client, "evening", "3 pass", expect=seen["entries"], version=seen["version"])
-    assert r.status_code == 409 and r.json()["error"].startswith("refused, entry 3 (stale journal): ")
+    assert r.status_code == 409 and r.json()["error"].startswith("refused, entry 4 (stale journal): ")
     assert client.get("/api/records/evening").headers["X-Entries"] == "4"
 
 
@@ -379,10 +379,13 @@ def test_token_and_host(folder):
     with TestClient(make_app(folder, token="s3cret")) as c:
         assert c.get("/api/games").status_code == 401
         assert c.get("/api/games", headers={"X-PNP-Token": "wrong"}).status_code == 401
-        r = c.get("/?token=s3cret")
-        assert r.status_code == 200 and "pnp_token=s3cret" in r.headers["set-cookie"]
-        assert "HttpOnly" in r.headers["set-cookie"] and "SameSite=Strict" in r.headers["set-cookie"]
+        # The page with the token sets the cookie and sends the phone on to the address without it.
+        r = c.get("/t/x?token=s3cret&a=1", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/t/x?a=1"
+        assert "pnp_token=s3cret" in r.headers["set-cookie"]
+        assert "HttpOnly" in r.headers["set-cookie"] and "SameSite=Lax" in r.headers["set-cookie"]
         assert c.get("/api/games").status_code == 200          # the cookie from now on
+        assert c.get("/").status_code == 200
     with TestClient(make_app(folder, allowed_hosts=("127.0.0.1:8000",))) as c:
         assert c.get("/api/games").status_code == 421           # Host: testserver
         assert c.get("/api/games", headers={"Host": "127.0.0.1:8000"}).status_code == 200

@@ -171,7 +171,7 @@ def refused_then_undo(a, b, bad: str, rule: str | None, shot: str):
     tap(a, "#enter")
     wait_for(a, lambda d: "refused" in text_of(d, "message"), "the refusal")
     message = text_of(a, "message")
-    assert f"refused, entry {n} ({rule})" in message if rule else message.startswith(f"refused, entry {n} ("), message
+    assert f"refused, entry {n + 1} ({rule})" in message if rule else message.startswith(f"refused, entry {n + 1} ("), message
     assert entries_shown(a) == n
     a.save_screenshot(str(SHOTS / f"{shot}-refused.png"))
     tap(a, "#clear")
@@ -257,7 +257,7 @@ def test_sorry_by_tapping(server, phones):
     type_entry(a, "5 out")
     tap(a, "#enter")
     wait_for(a, lambda d: "refused" in text_of(d, "message"), "the refusal")
-    assert text_of(a, "message").startswith(f"refused, entry {n} (")
+    assert text_of(a, "message").startswith(f"refused, entry {n + 1} (")
     refused_then_undo(a, b, "3 out", text_of(a, "message").split("(")[1].split(")")[0], "sorry")
 
 

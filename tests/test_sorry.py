@@ -182,7 +182,7 @@ def test_refused_entry_names_rule_and_index(tmp_path):
     path = record(tmp_path, players=["red", "blue"], entries=[{"card": 3, "move": "out"}])
     r = pnp_here("referee", "sorry", "score", path)
     line = next(i for i, l in enumerate(path.read_text().splitlines(), 1) if l.lstrip().startswith("- card"))
-    assert r.returncode == 2 and f"{path}:{line}: entries[0]: refused (card)" in r.stderr
+    assert r.returncode == 2 and f"{path}:{line}: entry 1: refused (card)" in r.stderr
 
 
 def test_winner(tmp_path):

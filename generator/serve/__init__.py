@@ -6,9 +6,13 @@ This package is imported only by the serve command, so `pnp referee` starts as f
 from __future__ import annotations
 
 import ipaddress
+import os
+import re
 import secrets
 import socket
+import stat
 import sys
+import tempfile
 from pathlib import Path
 
 from ..errors import UsageError, show
@@ -40,16 +44,54 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def local_addresses() -> list[str]:
-    """This machine's addresses other than loopback, as phones on the same network reach it."""
-    found = []
+    """This machine's IPv4 addresses other than loopback, as phones on the same network reach it,
+    best first: the address of the route to a private network, then the host name's, then every
+    interface's. None found means no network a phone could share."""
+    found: list[str] = []
+
+    def add(addr: str | None) -> None:
+        try:
+            ip = ipaddress.ip_address(addr or "")
+        except ValueError:
+            return
+        if ip.version == 4 and not ip.is_loopback and not ip.is_unspecified and addr not in found:
+            found.append(addr)
+    for probe in ("192.168.1.1", "10.255.255.255", "172.16.0.1", "8.8.8.8"):
+        # Connecting a UDP socket sends nothing: it only asks the system which address it would use.
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                add(s.getsockname()[0])
+        except OSError:
+            pass
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            addr = info[4][0]
-            if not ipaddress.ip_address(addr).is_loopback and addr not in found:
-                found.append(addr)
+            add(info[4][0])
     except OSError:
         pass
-    return found
+    for addr in _interface_addresses():
+        add(addr)
+    # link-local (169.254.x.x) last: it works only on a cable or an ad-hoc link
+    return sorted(found, key=lambda a: ipaddress.ip_address(a).is_link_local)
+
+
+def _interface_addresses() -> list[str]:
+    """Each network interface's IPv4 address (Linux: SIOCGIFADDR; elsewhere none)."""
+    out = []
+    try:
+        import fcntl
+        import struct
+        names = [name for _, name in socket.if_nameindex()]
+    except (ImportError, OSError, AttributeError):
+        return out
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for name in names[:64]:
+            try:
+                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
+                out.append(socket.inet_ntoa(packed[20:24]))
+            except OSError:
+                continue
+    return out
 
 
 def _url(host: str, port: int, token: str | None) -> str:
@@ -65,10 +107,48 @@ def print_qr(url: str, out) -> None:
     segno.make(url, error="m").terminal(out=out, compact=True)
 
 
-def serve(folder: Path, host: str, port: int, out=None) -> int:
+TOKEN_FILE = ".pnp-serve-token"
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{24,64}")
+
+
+def session_token(folder: Path, new: bool = False) -> str:
+    """The token phones need, kept in the records' folder (readable by its owner only) so that a
+    server started again lets in the phones already at the table; a new one with `new`, or when the
+    file is missing, unreadable, not the owner's own, open to others, or not a token."""
+    path = folder / TOKEN_FILE
+    if not new:
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            try:
+                st = os.fstat(fd)
+                text = os.read(fd, 256).decode("ascii", "replace").strip() if stat.S_ISREG(st.st_mode) else ""
+            finally:
+                os.close(fd)
+            if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077 \
+                    and _TOKEN.fullmatch(text):
+                return text
+        except OSError:
+            pass
+    token = secrets.token_urlsafe(18)
+    fd, tmp = tempfile.mkstemp(prefix=TOKEN_FILE + ".", suffix=".part", dir=folder)   # made 0600
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(token + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return token
+
+
+def serve(folder: Path, host: str, port: int, out=None, new_token: bool = False) -> int:
     out = out or sys.stdout
     import uvicorn
     from .app import make_app
+    from .limits import TimedH11Protocol, LIMIT_CONNECTIONS
     folder = Path(folder)
     if not folder.is_dir():
         raise UsageError(f"--dir {show(str(folder))} is not a folder")
@@ -77,22 +157,40 @@ def serve(folder: Path, host: str, port: int, out=None) -> int:
     sock = _bind(host, port)
     port = sock.getsockname()[1]
     loopback = is_loopback(host)
-    token = None if loopback else secrets.token_urlsafe(18)
-    hosts = tuple(f"{h}:{port}" for h in ("127.0.0.1", "localhost", "[::1]")) if loopback else None
+    try:
+        token = None if loopback else session_token(folder, new_token)
+    except OSError as exc:
+        sock.close()
+        raise UsageError(f"cannot keep the token in {show(str(folder))}: {exc.strerror or exc}") from None
+    if loopback:
+        # The address it was asked to listen on, and loopback's usual names for it.
+        own = {host, "localhost"} | ({"127.0.0.1"} if ":" not in host else {"::1"})
+        hosts = tuple(f"[{h}]:{port}" if ":" in h else f"{h}:{port}" for h in own)
+    else:
+        hosts = None
     app = make_app(folder, token=token, allowed_hosts=hosts)
-    urls = [_url("127.0.0.1" if loopback else h, port, token)
-            for h in ([host] if loopback or host not in ("0.0.0.0", "::") else local_addresses() or [host])]
+    wildcard = host in ("0.0.0.0", "::", "")
+    addresses = local_addresses() if wildcard else [host]
+    urls = [_url(h, port, token) for h in addresses]
     print(f"pnp serve: the games in {folder.resolve()}", file=out)
     for url in urls:
         print(f"  open {url}", file=out)
+    if wildcard and not addresses:
+        print(f"  No network address found for this machine: phones cannot reach it until it joins their network.\n"
+              f"  Once it has, find its address (`ip -4 addr` on Linux, the network settings elsewhere) and open\n"
+              f"  http://ADDRESS:{port}/?token={token} on each phone.", file=out)
     if token:
-        print("  (the link carries this session's token: only phones given it can enter)", file=out)
-        print_qr(urls[0], out)
+        print("  (the link carries this table's token: only phones given it can enter; it is kept in\n"
+              f"  {TOKEN_FILE} in that folder, so phones stay in when the server starts again: --new-token\n"
+              "  shuts them out)", file=out)
+        if urls:
+            print_qr(urls[0], out)
     else:
         print("  (this machine only; --host 0.0.0.0 lets phones on your network in, with a token)", file=out)
     print("Ctrl-C stops it; every entry is already in its file.", file=out)
     out.flush()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                            timeout_graceful_shutdown=2)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", ws="none",
+                            http=TimedH11Protocol, limit_concurrency=LIMIT_CONNECTIONS,
+                            timeout_keep_alive=5, timeout_graceful_shutdown=2)
     uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -25,7 +25,7 @@ import asyncio
 import json
 import secrets
 from pathlib import Path
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlencode
 
 import anyio
 from starlette.applications import Starlette
@@ -45,6 +45,9 @@ MAX_BODY = 16 * 1024          # bytes of a request body: an entry is a line, a n
 TOKEN_COOKIE = "pnp_token"
 HEARTBEAT = 15.0              # seconds between keep-alive comments on an event stream
 POLL = 1.0                    # seconds between looks at the file for writers outside this server
+MAX_STREAMS = 48              # event streams open at once, all records (a phone a player, a few tables)
+MAX_STREAMS_RECORD = 16       # ... for one record
+STREAM_LIFE = 1800.0          # seconds a stream lasts; the page's EventSource then opens another
 
 
 class Changes:
@@ -71,14 +74,37 @@ def _record_headers(t) -> dict:
     return {"X-Entries": str(t.entries), "ETag": f'"{t.version}"', "Cache-Control": "no-store"}
 
 
+MAX_DEPTH = 8                 # nesting of a request's JSON: a new game's teams are the deepest, at 3
+
+
 async def _body(request: Request) -> dict:
     try:
         data = json.loads(await request.body())
+    except RecursionError:
+        raise BadRequest(f"the body nests deeper than {MAX_DEPTH} levels") from None
     except (ValueError, UnicodeDecodeError):
         raise BadRequest("the body is not JSON") from None
     if not isinstance(data, dict):
         raise BadRequest("the body is a JSON object")
+    _check_json(data)
     return data
+
+
+def _check_json(data) -> None:
+    """BadRequest for JSON no request needs: nested deeper than MAX_DEPTH, or text that is not
+    Unicode (a lone surrogate, which JSON's \\ud800 escapes can carry and nothing can print or
+    store). Walked without recursion: the body is at most MAX_BODY bytes, so this is quick."""
+    todo = [(data, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise BadRequest(f"the body nests deeper than {MAX_DEPTH} levels")
+        if isinstance(value, dict):
+            todo += [(k, depth) for k in value] + [(v, depth + 1) for v in value.values()]
+        elif isinstance(value, list):
+            todo += [(v, depth + 1) for v in value]
+        elif isinstance(value, str) and any("\ud800" <= c <= "\udfff" for c in value):
+            raise BadRequest("the body has text that is not Unicode (a lone surrogate)")
 
 
 def _freshness(data: dict) -> tuple:
@@ -194,7 +220,7 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
         try:
             data = await _body(request)
             expect, version = _freshness(data)
-            t = await run(action, rid, data, expect, version)
+            t, said = await run(action, rid, data, expect, version)
         except NotFound:
             return _error(404, f"no record {show(rid)} in this folder")
         except RecordError as exc:
@@ -207,7 +233,7 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
             return _error(409 if exc.stale else 422, exc.line)
         changes.notify(rid)
         summary = await run(lambda: t.rules.summary(t.state, list(t.reports)))
-        return JSONResponse(summary, headers=_record_headers(t))
+        return JSONResponse({**summary, "said": said}, headers=_record_headers(t))
 
     def _enter(rid, data, expect, version):
         if "entry" not in data:
@@ -215,7 +241,8 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
         entry = data["entry"]
         if not isinstance(entry, (str, dict)):
             raise BadRequest("entry: the prompt's notation (text) or a record's entry (an object)")
-        return store.enter(rid, entry, expect, version)[0]
+        t, report = store.enter(rid, entry, expect, version)
+        return t, one_line(report.text.strip())
 
     def _undo(rid, data, expect, version):
         return store.undo(rid, expect, version)
@@ -226,33 +253,52 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
     async def undo(request):
         return await write(request, _undo)
 
+    streams: dict[str, int] = {}     # open event streams, by record
+
     async def events(request):
         rid = request.path_params["rid"]
         try:
             store.path_of(rid)
         except NotFound:
             return _error(404, f"no record {show(rid)} in this folder")
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        if request.method == "HEAD":          # the headers a stream would have, and no stream
+            return Response(None, media_type="text/event-stream", headers=headers)
+        if sum(streams.values()) >= MAX_STREAMS or streams.get(rid, 0) >= MAX_STREAMS_RECORD:
+            # The page falls back to asking every few seconds.
+            return _error(503, "too many phones are following this server's games; this one will look "
+                               "every few seconds instead")
 
         async def stream():
-            yield "retry: 2000\n\n"
-            last, quiet = None, 0.0
-            while True:
-                sig = store.signature(rid)
-                if sig != last:
-                    last, quiet = sig, 0.0
-                    yield f"event: change\ndata: {json.dumps({'signature': sig})}\n\n"
-                elif quiet >= HEARTBEAT:
-                    quiet = 0.0
-                    yield ": still here\n\n"
-                waiter = changes.waiter(rid)
-                try:
-                    await asyncio.wait_for(waiter.wait(), POLL)
-                except asyncio.TimeoutError:
-                    quiet += POLL
-                if await request.is_disconnected():
-                    return
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+            streams[rid] = streams.get(rid, 0) + 1      # counted here, so a stream never run is never counted
+            try:
+                yield "retry: 2000\n\n"
+                last, quiet, alive = None, 0.0, 0.0
+                while alive < STREAM_LIFE:
+                    sig = store.signature(rid)
+                    if sig is None:           # the record is gone: so is its stream
+                        yield "event: gone\ndata: {}\n\n"
+                        return
+                    if sig != last:
+                        last, quiet = sig, 0.0
+                        yield f"event: change\ndata: {json.dumps({'signature': sig})}\n\n"
+                    elif quiet >= HEARTBEAT:
+                        quiet = 0.0
+                        yield ": still here\n\n"
+                    waiter = changes.waiter(rid)
+                    start = asyncio.get_running_loop().time()
+                    try:
+                        await asyncio.wait_for(waiter.wait(), POLL)
+                    except asyncio.TimeoutError:
+                        quiet += POLL
+                    alive += asyncio.get_running_loop().time() - start
+                    if await request.is_disconnected():
+                        return
+            finally:
+                streams[rid] -= 1
+                if not streams[rid]:
+                    del streams[rid]
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
     routes = [
         Route("/", start_page),
@@ -281,6 +327,10 @@ CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src '
        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 
+BODY_SECONDS = 10.0           # a request body arrives whole within this, or the request is dropped
+PAGES = ("/", "/t/")          # what a phone's browser opens (the token is taken out of their address)
+
+
 class Guard:
     """ASGI middleware: the Host check, the token, the body limit, JSON-only writes, and headers
     that keep the page to itself. Plain ASGI, so the body is counted as it arrives."""
@@ -291,21 +341,35 @@ class Guard:
         self.store = app.state.store
 
     async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":      # no route speaks websocket: refused before anything
+            return await send({"type": "websocket.close", "code": 1008})
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         host = headers.get("host", "").lower()
+        page = scope["method"] in ("GET", "HEAD") and (scope["path"] == "/" or scope["path"].startswith("/t/"))
         if self.allowed_hosts is not None and host not in self.allowed_hosts:
             return await _plain(send, 421, "This server answers to its own address only.")
         set_cookie = None
-        if self.token:
+        # The page's own scripts and style hold no secret and no game: served to anyone who reached the
+        # right address, so the page that asks for the token is styled too.
+        if self.token and not (scope["method"] in ("GET", "HEAD") and scope["path"].startswith("/static/")):
             query = {k: v[0] for k, v in parse_qs(scope.get("query_string", b"").decode("latin-1")).items()}
             offered = [query.get("token"), headers.get("x-pnp-token"), _cookie(headers.get("cookie", ""), TOKEN_COOKIE)]
             if not any(o and secrets.compare_digest(o.encode(), self.token.encode()) for o in offered):
+                if page or "text/html" in headers.get("accept", ""):
+                    return await _page(send, 401, NEEDS_TOKEN)
                 return await _plain(send, 401, "This table needs its link with the token (printed where pnp serve "
                                                "was started, and shown as a QR code there).")
             if query.get("token"):
-                set_cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+                set_cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Lax"
+                if page:
+                    # The cookie carries the token from now on: the address bar (and a photo of the
+                    # screen, a shared link, the history) no longer shows it.
+                    rest = [(k, v) for k, vs in parse_qs(scope.get("query_string", b"").decode("latin-1")).items()
+                            if k != "token" for v in vs]
+                    target = scope["path"] + ("?" + urlencode(rest) if rest else "")
+                    return await _redirect(send, target, set_cookie)
         if scope["method"] == "POST":
             if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
                 return await _plain(send, 415, "Send JSON (Content-Type: application/json).")
@@ -314,10 +378,15 @@ class Guard:
                 return await _plain(send, 413, f"A request body is at most {MAX_BODY} bytes.")
         downstream = receive
         if scope["method"] not in ("GET", "HEAD"):
-            # Read the whole body first, counting it: a request over the limit never reaches the app.
+            # Read the whole body first, counting it and timing it: a request over the limit, or one
+            # trickling in, never reaches the app (nor holds a worker thread).
             body, more = b"", True
+            deadline = asyncio.get_running_loop().time() + BODY_SECONDS
             while more:
-                message = await receive()
+                try:
+                    message = await asyncio.wait_for(receive(), max(0.0, deadline - asyncio.get_running_loop().time()))
+                except asyncio.TimeoutError:
+                    return await _plain(send, 408, f"A request body arrives within {BODY_SECONDS:g} seconds.")
                 if message["type"] != "http.request":
                     return
                 body += message.get("body", b"")
@@ -335,8 +404,7 @@ class Guard:
 
         async def guarded_send(message):
             if message["type"] == "http.response.start":
-                extra = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-                         (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+                extra = _SAFE_HEADERS[:]
                 if set_cookie:
                     extra.append((b"set-cookie", set_cookie.encode()))
                 message = {**message, "headers": list(message.get("headers", [])) + extra}
@@ -345,6 +413,20 @@ class Guard:
         await self.app(scope, downstream, guarded_send)
 
 
+_SAFE_HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+                 (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+
+# The page a phone gets without the token (a reload after the server made a new one, a link
+# without it): a phone page that says what to do, not a JSON error at desktop scale.
+NEEDS_TOKEN = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>pnp: this table needs its link</title>
+<link rel="stylesheet" href="/static/pnp.css"></head><body>
+<h1>This table needs its link</h1>
+<p>The referee only lets in phones that opened its link. Scan the QR code shown where
+<code>pnp serve</code> was started, or type the link printed there (it ends in <code>?token=...</code>).</p>
+<p class="hint">If the server was started again with <code>--new-token</code>, the old link no longer
+works: use the new one. The link is kept in this phone once opened, so you need it only once.</p>
+</body></html>"""
 
 
 def _cookie(header: str, name: str) -> str | None:
@@ -359,5 +441,20 @@ async def _plain(send, status: int, text: str) -> None:
     body = json.dumps({"error": text}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"cache-control", b"no-store")]})
+                            (b"cache-control", b"no-store")] + _SAFE_HEADERS})
     await send({"type": "http.response.body", "body": body})
+
+
+async def _page(send, status: int, html: str) -> None:
+    body = html.encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+                            (b"cache-control", b"no-store")] + _SAFE_HEADERS})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _redirect(send, target: str, cookie: str) -> None:
+    await send({"type": "http.response.start", "status": 303,
+                "headers": [(b"location", target.encode("latin-1", "replace")), (b"content-length", b"0"),
+                            (b"cache-control", b"no-store"), (b"set-cookie", cookie.encode())] + _SAFE_HEADERS})
+    await send({"type": "http.response.body", "body": b""})

@@ -12,7 +12,7 @@ import string
 
 from ..draw.svg import svg_string
 from ..errors import show
-from ..referee.session import Refused
+from ..referee.session import Refused, entry_summary
 from .store import BadRequest, Table
 
 MAX_HINTS = 60
@@ -44,6 +44,8 @@ def table_json(t: Table) -> dict:
     return {"id": t.id, "game": t.game, "header": t.header, "entries": t.entries, "version": t.version,
             "prompt": rules.prompt(state), "final": rules.final_text(state), "text": rules.render(state, False),
             "log": [r.text for r in t.reports[-12:]], "summary": summary, "help": rules.help_text,
+            # what Undo would take back, said on the page before it is tapped
+            "last": {"number": t.entries, "text": entry_summary(t.reports[-1])} if t.reports else None,
             "over": _over(t.game, state, summary),
             "drawing": {"width": d.width, "height": d.height},
             "controls": CONTROLS[_family(t.game)](t)}

@@ -30,11 +30,11 @@ from typing import Any
 from ..errors import SpecError, one_line, show
 from ..games import GAMES, game_module
 from ..inputs import MAX_RECORD_BYTES, decode_text, read_bytes
-from ..referee.session import (Journal, JournalChanged, RecordError, RefereeRules, Refused, TurnReport,
-                               check_entry, refusal, replay)
+from ..referee.session import (Journal, JournalChanged, RecordError, RecordFull, RefereeRules, Refused, TurnReport,
+                               check_entry, refusal, replay, start_game, undo_line)
 from ..spec.loader import parse_yaml, validate
 
-RECORD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,119}$")
+RECORD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,119}")     # matched whole (fullmatch)
 SUFFIX = ".yaml"
 MAX_LISTED = 200          # records on the start page, newest first
 MAX_NAME = 40             # characters of a player's or team's name given to a new game
@@ -175,13 +175,16 @@ class Store:
 
     # -- finding records
     def lock(self, rid: str) -> threading.Lock:
+        """The lock of an existing record (NotFound otherwise): made only for ids that name a record
+        in the folder, so requests for made-up ids cost nothing that stays."""
+        self.path_of(rid)
         with self._guard:
             return self._locks.setdefault(rid, threading.Lock())
 
     def path_of(self, rid: str) -> Path:
         """The file of record `rid`: a regular file of that name in the folder, or NotFound. The id
         is looked up among the folder's own names, never joined to it as a path."""
-        if not isinstance(rid, str) or not RECORD_ID.match(rid):
+        if not isinstance(rid, str) or not RECORD_ID.fullmatch(rid):
             raise NotFound(rid)
         name = rid + SUFFIX
         try:
@@ -211,7 +214,7 @@ class Store:
             return []
         for name in names:
             rid = name[:-len(SUFFIX)]
-            if not name.endswith(SUFFIX) or not RECORD_ID.match(rid):
+            if not name.endswith(SUFFIX) or not RECORD_ID.fullmatch(rid):
                 continue
             try:
                 st = os.lstat(self.folder / name)
@@ -228,8 +231,9 @@ class Store:
 
     def _load(self, rid: str) -> Table:
         path = self.path_of(rid)
+        name = path.name           # messages name the record, never the server's own folders
         try:
-            raw = read_bytes(path, str(path), MAX_RECORD_BYTES)
+            raw = read_bytes(path, name, MAX_RECORD_BYTES)
         except SpecError as exc:
             raise RecordError(str(exc)) from None
         cached = self._tables.get(rid)
@@ -237,14 +241,14 @@ class Store:
                 and cached.entries == len(cached.journal.entries):
             return cached
         try:
-            data, _ = parse_yaml(decode_text(raw, str(path)), str(path))
+            data, _ = parse_yaml(decode_text(raw, name), name)
         except SpecError as exc:
             raise RecordError(str(exc)) from None
         game = data.get("game") if isinstance(data, dict) else None
         if game not in GAMES:
-            raise RecordError(f"{path}:1: game: expected one of {', '.join(GAMES)}, got {show(game)}")
+            raise RecordError(f"{name}:1: game: expected one of {', '.join(GAMES)}, got {show(game)}")
         rules = rules_of(game)
-        journal, spec = Journal.open(path, rules)
+        journal, spec = Journal.open(path, rules, display=name)
         state, reports, history = replay(rules, spec)
         table = _table(rid, path, game, rules, journal, state, reports, history)
         self._tables[rid] = table
@@ -260,13 +264,15 @@ class Store:
         path = self.folder / (rid + SUFFIX)
         try:
             validate({**header, "entries": []}, {}, "new game", kind=rules.record_kind)
-            rules.new_game(header, path)
+            start_game(rules, header, path)
         except SpecError as exc:
             raise BadRequest(str(exc).splitlines()[0].removeprefix("new game:").strip()) from None
         except Refused as exc:
             raise EntryRefused(one_line(f"refused ({exc.rule}): {exc.message}")) from None
-        with self.lock(rid):
-            Journal.create(path, rules.game, header)
+        try:
+            Journal.create(path, rules.game, header, display=path.name)
+        except (JournalChanged, RecordFull, ValueError) as exc:
+            raise BadRequest(str(exc)) from None
         return rid
 
     def _check_fresh(self, t: Table, expect, version) -> None:
@@ -290,9 +296,6 @@ class Store:
             self._check_fresh(t, expect, version)
             index = t.entries
             try:
-                if t.path.stat().st_size > MAX_RECORD_BYTES - 64 * 1024:
-                    raise Refused("record size", f"this record is near the {MAX_RECORD_BYTES // 2**20} MB a record may "
-                                                 "have (start a new game)")
                 if isinstance(entry, str):
                     if not entry.strip():
                         raise Refused("notation", "an entry is a move in the game's notation (type help at the prompt)")
@@ -303,19 +306,20 @@ class Store:
                 check_entry(t.rules, t.header, entry, index)
                 nxt, report = t.rules.apply(t.state, entry)
                 t.journal.append(entry)
-            except Refused as exc:
+            except (Refused, RecordFull) as exc:
                 raise EntryRefused(refusal(index, exc)) from None
             except JournalChanged as exc:
                 self._tables.pop(rid, None)
                 raise EntryRefused(refusal(index, exc), stale=True) from None
             except ValueError as exc:      # record_text: an entry that would not read back the same
-                raise EntryRefused(one_line(f"refused, entry {index} (notation): {exc}")) from None
+                raise EntryRefused(one_line(f"refused, entry {index + 1} (notation): {exc}")) from None
             new = _table(rid, t.path, t.game, t.rules, t.journal, nxt, t.reports + (report,),
                          t.history + (t.state,))
             self._tables[rid] = new
             return new, report
 
-    def undo(self, rid: str, expect=None, version=None) -> Table:
+    def undo(self, rid: str, expect=None, version=None) -> tuple[Table, str]:
+        """Take back the last entry: the table after it, and the line saying what was undone."""
         with self.lock(rid):
             t = self._load(rid)
             self._check_fresh(t, expect, version)
@@ -328,4 +332,4 @@ class Store:
                 raise EntryRefused(one_line(f"refused ({exc})"), stale=True) from None
             new = _table(rid, t.path, t.game, t.rules, t.journal, t.history[-1], t.reports[:-1], t.history[:-1])
             self._tables[rid] = new
-            return new
+            return new, undo_line(t.entries, t.reports[-1], new.entries)

@@ -372,6 +372,8 @@ def _messages(err, spec: Spec):
         n = err.validator_value
         got = f"{len(err.instance):,}" if unit else show(err.instance)
         bound = f"{n:,}" if isinstance(n, int) else f"{n:g}"
+        if unit and n == 1:
+            unit = unit[:-1]                  # "at most 1 item"
         # A key checked by propertyNames: the error is the mapping's, the value checked its key.
         key = f"key {show(err.instance)}: " if "propertyNames" in err.relative_schema_path else ""
         yield path, f"{key}expected {word} {bound}{unit}, got {got}"
@@ -411,14 +413,29 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
         raise spec.error(("kind",), f"unknown spec kind {show(kind)}{hint}; known: {', '.join(sorted(kinds))}")
     validator = _Validator(_inlined_schema(kind), format_checker=_format_checker)
     found = list(itertools.islice(validator.iter_errors(data), MAX_ERRORS_FOUND + 1))
-    problems = []
+    problems, order = [], {}
     for err in sorted(found[:MAX_ERRORS_FOUND], key=lambda e: [str(p) for p in e.absolute_path]):
         for path, message in _messages(err, spec):
             problems.append(spec.error(path, message))
+            order[id(problems[-1])] = (path, message)
     if problems:
+        # A misspelt key makes the right one missing: "unknown key (did you mean ...)" is the
+        # cause, so it comes first, and the "missing required key" of that mapping right after it
+        # (a missing key has only its mapping's line, above the misspelt one).
+        unknown_at = {}
+        for e in problems:
+            path, message = order[id(e)]
+            if message.startswith("unknown key"):
+                unknown_at[path[:-1]] = max(unknown_at.get(path[:-1], 0), e.line or 0)
+
+        def line_of(e):
+            path, message = order[id(e)]
+            if message == "missing required key" and path[:-1] in unknown_at:
+                return unknown_at[path[:-1]] + 0.5
+            return e.line or 0
         # File order; on one line, fields in their order (cards[2] before cards[10]).
-        problems.sort(key=lambda e: (e.line or 0, [int(t) if i % 2 else t for i, t in
-                                                   enumerate(re.split(r"(\d+)", e.field, flags=re.ASCII))]))
+        problems.sort(key=lambda e: (line_of(e), [int(t) if i % 2 else t for i, t in
+                                                  enumerate(re.split(r"(\d+)", e.field, flags=re.ASCII))]))
         if len(problems) > MAX_ERRORS_SHOWN:
             more = len(problems) - MAX_ERRORS_SHOWN
             counted = f"over {more:,}" if len(found) > MAX_ERRORS_FOUND else f"{more:,}"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import string
 from pathlib import Path
 
-from ...errors import SpecError
+from ...errors import SpecError, plural
 from ...inputs import MadeFromFiles
 from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
@@ -132,16 +132,16 @@ def _nested_text(pos: Position, node: Nested) -> str:
 
 def _area_text(pos: Position, player: str, area: Closed) -> str:
     n = len(area.sites)
-    text = f"Walls off {area.name()}: {len(area.squares)} square(s), {n} marker(s)"
+    text = f"Walls off {area.name()}: {plural(len(area.squares), 'square')}, {plural(n, 'marker')}"
     text += f" ({', '.join(area.sites)})" if area.sites else ""
     if pos.variant.endswith("population"):
-        text += f", {points(pos.board, area.sites, pos.variant)} point(s)"
+        text += f", {plural(points(pos.board, area.sites, pos.variant), 'point')}"
     text += "."
     if area.inside:
         text += f" Inside it: {', '.join(_nested_text(pos, node) for node in area.inside)}."
     for p, markers in area.held_before.items():
         if p != player:
-            text += f" Takes {points(pos.board, markers, pos.variant)} point(s) from {p}."
+            text += f" Takes {plural(points(pos.board, markers, pos.variant), 'point')} from {p}."
     return text
 
 

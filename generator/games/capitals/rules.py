@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from types import MappingProxyType
 
+from ...errors import show, plural
 from ...referee.session import Refused
 
 DIRS = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
@@ -75,7 +76,7 @@ class Board:
         for c in self.cards.values():        # a capital's name will do too
             if c.capital.lower() == key:
                 return c
-        raise Refused("card", f"no card {text.strip()!r} in the pack")
+        raise Refused("card", f"no card {show(text.strip())} in the pack")
 
 
 @dataclass(frozen=True)
@@ -130,11 +131,11 @@ def point_name(r: int, c: int) -> str:
 def parse_wall(text: str) -> Wall:
     m = WALL_RE.match(str(text))
     if not m:
-        raise Refused("notation", f"{text!r} is not a wall: a lattice point, a direction and a length, e.g. D22E8")
+        raise Refused("notation", f"{show(text)} is not a wall: a lattice point, a direction and a length, e.g. D22E8")
     row = string.ascii_uppercase.index(m.group(1).upper())
     n = int(m.group(4))
     if n < 1:
-        raise Refused("notation", f"{text!r}: a wall is at least one unit long")
+        raise Refused("notation", f"{show(text)}: a wall is at least one unit long")
     return Wall(row, int(m.group(2)) - 1, m.group(3).upper(), n)
 
 
@@ -432,7 +433,7 @@ def play_turn(pos: Position, player: str, plays: list[tuple[str, list[str]]]) ->
                                              f"{string.ascii_uppercase[r]}-{c + 1}")
         elif "units" in s:
             if len(segs) != 1 or segs[0].n != s["units"]:
-                raise Refused("wall-length", f"{card.name} lays one wall of {s['units']} unit(s)")
+                raise Refused("wall-length", f"{card.name} lays one wall of {plural(s['units'], 'unit')}")
         elif "right_angle" in s:
             if len(segs) != 2 or segs[0].horizontal == segs[1].horizontal or \
                     not set(segs[0].ends()) & set(segs[1].ends()):

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
-from ...errors import SpecError
+from ...errors import SpecError, show, plural
 from .deck import ContinuoDeck, load_deck
 from .rules import ROTATIONS, Layout, Placement, best_placements, place
 from .tiles import Tile, canonical
@@ -83,7 +83,7 @@ def load_variant_deck(variant: str, deck_path: str | None, record_path: Path | N
 def whole(value, where: str, rule: str) -> int:
     # Exact: a YAML 2.0 or true is not a whole number (JSON Schema lets 2.0 pass as an integer).
     if type(value) is not int:
-        raise Refused(rule, f"{where}: expected a whole number, got {value!r}")
+        raise Refused(rule, f"{where}: expected a whole number, got {show(value)}")
     return value
 
 
@@ -151,11 +151,11 @@ def apply(state: ContinuoState, entry: dict) -> tuple[ContinuoState, TurnReport]
     tile, label, number = _tile_of(state, entry["tile"])
     opening = entry.get("opening", False)
     if type(opening) is not bool:
-        raise Refused("opening", f"opening: expected true or false, got {opening!r}")
+        raise Refused("opening", f"opening: expected true or false, got {show(opening)}")
     if opening and state.opening_done:
-        raise Refused("opening", f"the game opened with {state.openings} tile(s); this one is a player's turn")
+        raise Refused("opening", f"the game opened with {plural(state.openings, 'tile')}; this one is a player's turn")
     if not opening and not state.opening_done:
-        raise Refused("opening", f"the game opens with {state.openings} unscored tile(s) marked opening "
+        raise Refused("opening", f"the game opens with {plural(state.openings, 'unscored tile')} marked opening "
                                  f"({state.placed} so far)")
     player = None if opening else state.to_play
     if "player" in entry and not opening and entry["player"] != player:
@@ -228,7 +228,7 @@ def parse_tile(text: str):
         return int(text)
     rows = text.upper().split("/")
     if len(rows) != 4 or any(len(r) != 4 or not r.isalpha() for r in rows):
-        raise ValueError(f"a tile is a number or four rows of four letters like RRGG/RRGG/BBYY/BBYY, not {text!r}")
+        raise ValueError(f"a tile is a number or four rows of four letters like RRGG/RRGG/BBYY/BBYY, not {show(text)}")
     return rows
 
 
@@ -242,14 +242,14 @@ def parse_move(text: str, state: ContinuoState) -> dict:
     try:
         r, c = (int(v) for v in words[1].split(","))
     except ValueError:
-        raise ValueError(f"a position is ROW,COL like 4,0, not {words[1]!r}") from None
+        raise ValueError(f"a position is ROW,COL like 4,0, not {show(words[1])}") from None
     entry = {"tile": parse_tile(words[0]), "at": [r, c]}
     if opening:
         entry["opening"] = True
     if len(words) == 3:
         rot = words[2].lstrip("r")
         if not rot.isdigit():
-            raise ValueError(f"a rotation is 0, 90, 180 or 270, not {words[2]!r}")
+            raise ValueError(f"a rotation is 0, 90, 180 or 270, not {show(words[2])}")
         entry["rotation"] = int(rot)
     return entry
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...errors import plural
 from ...referee.session import Refused
 from .tiles import Tile, rotate_tile
 from .tiles import regions as tile_regions
@@ -59,7 +60,7 @@ def check_placement(layout: Layout, p: Placement) -> None:
     if overlap:
         other = layout.cells[overlap[0]][1]
         raise Refused("no overlap", f"the tile would cover compartment {list(overlap[0])} of tile #{other + 1} "
-                                    f"({len(overlap)} compartment(s) overlap)")
+                                    f"({plural(len(overlap), 'compartment')} overlap)")
     if layout.cells and not touches(layout, new):
         raise Refused("edge contact", "the tile must touch a tile already placed along an edge "
                                       "(corner contact does not count)")

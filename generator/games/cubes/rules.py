@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...errors import show
 from ...referee.session import Refused
 
 Cell = tuple[int, int]
@@ -30,7 +31,7 @@ def cell_name(c: Cell) -> str:
 def parse_cell(text: str, n: int) -> Cell:
     text = text.strip().lower()
     if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
-        raise ValueError(f"{text!r} is not a cell (a column letter and a row number, like e3)")
+        raise ValueError(f"{show(text)} is not a cell (a column letter and a row number, like e3)")
     c = (ord(text[0]) - ord("a"), int(text[1:]) - 1)
     if not (0 <= c[0] < n and 0 <= c[1] < n):
         raise ValueError(f"{text} is off the {n} x {n} board")
@@ -98,14 +99,14 @@ def parse_turn(text: str, n: int) -> list:
         if ">" in token:
             seg, _, push = token.partition(">")
             if len(push) < 2 or push[0] not in DIRS or not push[1:].isdigit():
-                raise ValueError(f"a push ends with a direction n, e, s or w and a distance, like >e2: {token!r}")
+                raise ValueError(f"a push ends with a direction n, e, s or w and a distance, like >e2: {show(token)}")
             start, _, end = seg.partition(":")
             moves.append(Push(parse_cell(start, n), parse_cell(end, n) if end else None, push[0], int(push[1:])))
         elif "-" in token:
             a, _, b = token.partition("-")
             moves.append(PawnMove(parse_cell(a, n), parse_cell(b, n)))
         else:
-            raise ValueError(f"{token!r} is neither a pawn move (c3-c7) nor a push (d4>e2)")
+            raise ValueError(f"{show(token)} is neither a pawn move (c3-c7) nor a push (d4>e2)")
     if not moves:
         raise ValueError("an empty turn")
     return moves

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from ...errors import SpecError
-from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
+from ...errors import SpecError, plural, show
+from ...referee.session import RefereeRules, Refused, TurnReport, match_name, names, record_reference
 from ...spec import load_spec
 from .deck import MilleBornesDeck, load_deck
 from .rules import (DEALT, DeckFacts, Hand, HandResult, Tableau, cards_left, check_tallies, exact_flag,
@@ -106,10 +106,10 @@ def card_lookup(deck: MilleBornesDeck):
 
     def find(name):
         if isinstance(name, bool) or not isinstance(name, (str, int)):
-            raise Refused("card", f"a card is named by its id or corner index, not {name!r}")
+            raise Refused("card", f"a card is named by its id or corner index, not {show(name)}")
         c = by.get(str(name).strip().lower())
         if c is None:
-            raise Refused("card", f"no card {name!r} in {deck.title}")
+            raise Refused("card", f"no card {show(name)} in {deck.title}")
         return c.id, c.category.key, c.miles or c.points or 0
     return find
 
@@ -173,6 +173,11 @@ def apply(state: MBGame, entry: dict) -> tuple[MBGame, TurnReport]:
         if entry["event"] == "draw-pile-empty":
             if hand.pile_empty:
                 raise Refused("draw pile", "the draw pile is already empty")
+            left = pile_left(state, hand)
+            if left:
+                raise Refused("draw pile", f"the draw pile still holds {plural(left, 'card')}: every card played or "
+                                           f"discarded is replaced from it ({state.facts.size} in the deck, "
+                                           f"{DEALT} dealt to each of {len(state.seats)} players, {hand.drawn} drawn since)")
             nxt = replace(state, hand=replace(hand, pile_empty=True))
             return nxt, TurnReport("     the draw pile is empty", {"event": "draw-pile-empty"})
         if entry["event"] == "end-of-hand":
@@ -182,10 +187,10 @@ def apply(state: MBGame, entry: dict) -> tuple[MBGame, TurnReport]:
             result = _hand_result(state, hand)
             nxt = _close(state, result)
             return nxt, _report(nxt, f"hand {result.number} ends", result)
-        raise Refused("event", f"no event {entry['event']!r} (draw-pile-empty, end-of-hand)")
+        raise Refused("event", f"no event {show(entry['event'])} (draw-pile-empty, end-of-hand)")
     player = entry.get("player")
     if not isinstance(player, str) or player not in state.team_of:
-        raise Refused("player", f"{player!r} is not playing ({', '.join(state.seats)})")
+        raise Refused("player", f"{show(player)} is not playing ({', '.join(state.seats)})")
     seats = list(state.seats)
     seat = seats.index(player)
     if form == "pass":
@@ -248,12 +253,18 @@ def render(state: MBGame, colour: bool = False) -> str:
         pile = "draw pile empty; cards left: " + ", ".join(f"{p} {cards_left(hand, i)}"
                                                           for i, p in enumerate(state.seats))
     else:
-        pile = f"draw pile: {state.facts.size - DEALT * len(state.seats) - hand.drawn} cards at most"
+        pile = f"draw pile: {plural(pile_left(state, hand), 'card')}"
     lines = [f"Hand {hand.number}, trip {hand.trip}{' (extended)' if hand.extended else ''}; {pile}:"]
     for tm, t in hand.tableaux.items():
         lines.append(f"  {tm}: {t.miles} miles; battle {t.battle[-1] if t.battle else '-'}; "
                      f"speed {t.speed[-1] if t.speed else '-'}; safeties {', '.join(t.safeties) or '-'}")
     return "\n".join(lines)
+
+
+def pile_left(state: MBGame, hand: Hand) -> int:
+    """Cards still in the draw pile: the deck less six dealt to each player and one drawn for every
+    card played or discarded since (the referee sees every card that leaves a hand)."""
+    return state.facts.size - DEALT * len(state.seats) - hand.drawn
 
 
 def final_text(state: MBGame) -> str:
@@ -279,6 +290,12 @@ def _tally_value(team: str, word: str):
     raise ValueError(f"{team} {word}: a count is a whole number (miles=700), a flag yes or no (trip=yes)")
 
 
+FLAGS = {"cf": "coup_fourre", "coup-fourre": "coup_fourre", "over": "override", "override": "override",
+         "extend": "extend"}
+# Words of the notation that no player or team may be called (a target named "cf" would read as a flag).
+RESERVED = ("pass", "discard", "tallies", "extended", "pile-empty", "end-hand", *FLAGS)
+
+
 def parse_move(text: str, state: MBGame) -> dict:
     words = text.split()
     if words == ["pile-empty"]:
@@ -294,11 +311,18 @@ def parse_move(text: str, state: MBGame) -> dict:
                 continue
             if not bits:
                 continue
-            tallies[bits[0]] = dict(_tally_value(bits[0], b) for b in bits[1:])
+            team, rest = match_name(bits, state.teams)
+            if team is None:                       # not a team: the referee says so
+                team, rest = bits[0], bits[1:]
+            tallies[team] = dict(_tally_value(team, b) for b in rest)
         return {"tallies": tallies, **({"extended": True} if extended else {})}
     player = prompt(state)
-    if words and words[0].endswith(":"):
-        player, words = words[0][:-1], words[1:]
+    head, colon, tail = text.partition(":")
+    if colon:                                      # PLAYER: ... (names may have spaces, never a colon)
+        player, rest = match_name(head.split(), state.seats)
+        if player is None or rest:
+            raise ValueError(f"no player {show(' '.join(head.split()))} ({', '.join(state.seats)})")
+        words = tail.split()
     if words == ["pass"]:
         return {"player": player, "pass": True}
     if words and words[0] == "discard" and len(words) == 2:
@@ -306,17 +330,16 @@ def parse_move(text: str, state: MBGame) -> dict:
     if not words:
         raise ValueError("a card, e.g. go, 75, stop Bob, ace cf, discard 25, pass")
     entry = {"player": player, "card": words[0]}
-    for w in words[1:]:
-        if w in ("cf", "coup-fourre"):
-            entry["coup_fourre"] = True
-        elif w in ("over", "override"):
-            entry["override"] = True
-        elif w == "extend":
-            entry["extend"] = True
-        elif "target" in entry:
-            raise ValueError(f"one target only ({entry['target']}, then {w})")
-        else:
-            entry["target"] = w
+    target, rest = match_name(words[1:], state.seats)      # the longest player's name first
+    if target is None or any(w.lower() not in FLAGS for w in rest):
+        rest = words[1:]
+        others = [w for w in rest if w.lower() not in FLAGS]
+        target = (match_name(others, state.seats)[0] or " ".join(others)) if others else None
+        rest = [w for w in rest if w.lower() in FLAGS]
+    if target is not None:
+        entry["target"] = target
+    for w in rest:
+        entry[FLAGS[w.lower()]] = True
     return entry
 
 
@@ -337,6 +360,7 @@ def header_from_args(args) -> dict:
 REFEREE = RefereeRules(
     game="mille-bornes", record_kind="mille-bornes-record", new_game=new_game, apply=apply, summary=summary,
     parse_move=parse_move, render=render, prompt=prompt, final_text=final_text, header_from_args=header_from_args,
+    reserved_names=RESERVED,
     help_text="Plays: [PLAYER:] CARD [TARGET] [cf|over|extend], e.g.  go | 75 | stop Bob | Bob: ace cf |\n"
               "  discard 25 | pass | pile-empty | end-hand |\n"
               "  tallies [extended;] Ann miles=700 safeties=2 trip; Bob miles=450")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ...errors import plural
 from ...referee.session import Refused
 
 DEALT = 6   # "6 cards are first dealt to each player" (GB 963,821); the published rules deal six too
@@ -261,15 +262,17 @@ def hand_tallies(hand: Hand) -> dict:
 
 def take_card(hand: Hand, facts: DeckFacts, seats: list, seat: int, cid: str) -> Hand:
     """Account for one card leaving a player's hand (played or discarded), or Refused."""
+    # Once the pile is spent, a player who has played down his six holds nothing: said first, since
+    # every card of the deck is then accounted for and any card named would be "already played" too.
+    gone = hand.since_empty.get(seat, 0)
+    if hand.pile_empty and gone >= DEALT:
+        raise Refused("no card", f"{seats[seat]} has played all {DEALT} cards held when the draw pile ran out")
     copies = facts.counts[cid]
     if hand.played.get(cid, 0) >= copies:
         raise Refused("card count", f"the deck has {copies} {cid}; {'all are' if copies > 1 else 'it is'} "
                                     "already played or discarded this hand")
     played = {**hand.played, cid: hand.played.get(cid, 0) + 1}
     if hand.pile_empty:
-        gone = hand.since_empty.get(seat, 0)
-        if gone >= DEALT:
-            raise Refused("no card", f"{seats[seat]} has played all {DEALT} cards held when the draw pile ran out")
         return replace(hand, played=played, since_empty={**hand.since_empty, seat: gone + 1})
     pile = facts.size - DEALT * len(seats)
     if hand.drawn >= pile:
@@ -288,7 +291,7 @@ def pass_turn(hand: Hand, seats: list, seat: int) -> Hand:
     if not hand.pile_empty:
         raise Refused("pass", "a turn passes only once the draw pile is empty (a turn is: draw, then play or discard)")
     if cards_left(hand, seat):
-        raise Refused("pass", f"{seats[seat]} still holds {cards_left(hand, seat)} card(s): play or discard one")
+        raise Refused("pass", f"{seats[seat]} still holds {plural(cards_left(hand, seat), 'card')}: play or discard one")
     return replace(hand, to_move=(seat + 1) % len(seats), last=None)
 
 

@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...errors import SpecError
+from ...errors import SpecError, show, plural
 from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference, record_command
 from ...spec import load_spec
 from .board import Geometry, load_geometry
@@ -46,7 +46,7 @@ class SorryGame:
 def _card(c) -> str:
     c = str(c).strip().lower()
     if c not in CARDS:
-        raise Refused("card", f"no card {c!r}: the pack has {', '.join(CARDS)}")
+        raise Refused("card", f"no card {show(c)}: the pack has {', '.join(CARDS)}")
     return c
 
 
@@ -64,7 +64,7 @@ def new_game(header: dict, record_path: Path | None) -> SorryGame:
         raise Refused("players", "each colour plays once")
     for p in players:
         if p not in names:
-            raise Refused("players", f"{p!r} is not a colour of the board ({', '.join(names)})")
+            raise Refused("players", f"{show(p)} is not a colour of the board ({', '.join(names)})")
     if variant == "solitaire" and (len(players) != 2 or (names.index(players[0]) - names.index(players[1])) % 2):
         raise Refused("solitaire", "the solitaire game moves two opposite colours")
     pos = initial_position(players)
@@ -89,7 +89,7 @@ def new_game(header: dict, record_path: Path | None) -> SorryGame:
             raise Refused("hands", "the dealt-hand game lists each player's cards under hands:")
         hands = {c: tuple(_card(x) for x in header["hands"].get(c, [])) for c in players}
     if "to_move" in header and header["to_move"] not in players:
-        raise Refused("to_move", f"{header['to_move']!r} is not playing ({', '.join(players)})")
+        raise Refused("to_move", f"{show(header['to_move'])} is not playing ({', '.join(players)})")
     to_move = players.index(header["to_move"]) if "to_move" in header else 0
     return SorryGame(g, pos, players, to_move, variant, hands)
 
@@ -239,7 +239,7 @@ def moves_command(rules: RefereeRules):
             json.dump({"player": state.players[state.to_move], "card": args.card, "moves": found}, sys.stdout, indent=2)
             print()
         else:
-            print(f"{state.players[state.to_move]} with a {args.card}: {len(found)} move(s)")
+            print(f"{state.players[state.to_move]} with a {args.card}: {plural(len(found), 'move')}")
             for m in found:
                 print(f"  {m['move']:<14} {m['does']}")
         return 0

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...errors import show
 from ...referee.session import Refused
 from .board import Geometry
 
@@ -47,7 +48,7 @@ def parse_loc(text, g: Geometry) -> Loc:
         return ("track", int(t) - 1)
     if t.startswith("s") and t[1:].isdigit() and 1 <= int(t[1:]) <= g.safety_length:
         return ("safety", int(t[1:]) - 1)
-    raise ValueError(f"{text!r} is not a place: start, home, 1 to {g.track}, or s1 to s{g.safety_length}")
+    raise ValueError(f"{show(text)} is not a place: start, home, 1 to {g.track}, or s1 to s{g.safety_length}")
 
 
 def square(colour: str, loc: Loc):
@@ -194,18 +195,18 @@ def play(g: Geometry, pos: Position, colour: str, card: str, move: str) -> tuple
     """The position after colour plays card as move, or Refused naming the rule."""
     card = str(card).lower()
     if card not in CARDS:
-        raise Refused("card", f"no card {card!r}: the pack has {', '.join(CARDS)}")
+        raise Refused("card", f"no card {show(card)}: the pack has {', '.join(CARDS)}")
     words = move.lower().split()
     fx = Effects()
     if not words:
         raise Refused("notation", "an empty move")
     if words[0] == "pass":
         if len(words) != 1:
-            raise Refused("notation", f"cannot read {move!r}: `pass` stands alone")
+            raise Refused("notation", f"cannot read {show(move)}: `pass` stands alone")
         return pos, _pass(_moves(g, pos, colour, card), card)
     if words[0] == "out":
         if len(words) != 1:
-            raise Refused("notation", f"cannot read {move!r}: `out` stands alone")
+            raise Refused("notation", f"cannot read {show(move)}: `out` stands alone")
         if card not in ("1", "2"):
             raise Refused("card", "only a 1 or a 2 brings a man out of start")
         if ("start",) not in pos.men[colour]:
@@ -240,7 +241,7 @@ def play(g: Geometry, pos: Position, colour: str, card: str, move: str) -> tuple
     if len(parts) == 2:
         return _split_seven(g, pos, colour, card, parts, fx), fx
     if len(parts) != 1:
-        raise Refused("notation", f"cannot read {move!r}")
+        raise Refused("notation", f"cannot read {show(move)}")
     loc, forward, n = parts[0]
     allowed = FORWARD.get(card) if forward else BACKWARD.get(card)
     if allowed != n:
@@ -298,7 +299,7 @@ def _parse_step(word: str, g: Geometry):
             if not n.isdigit():
                 break
             return _parse(where, g), sign == "+", int(n)
-    raise Refused("notation", f"{word!r}: write a move as DIVISION+N or DIVISION-N (e.g. 34+7, s2-4)")
+    raise Refused("notation", f"{show(word)}: write a move as DIVISION+N or DIVISION-N (e.g. 34+7, s2-4)")
 
 
 def legal_moves(g: Geometry, pos: Position, colour: str, card: str) -> list[tuple[str, Position, Effects]]:
