@@ -464,7 +464,8 @@ def entry_summary(report: "TurnReport", limit: int = 80) -> str:
 
 
 def undo_line(number: int, report: "TurnReport", remain: int) -> str:
-    return f"undone: entry {number} ({entry_summary(report)}); {plural(remain, 'entry', 'entries')} remain"
+    return f"undone: entry {number} ({entry_summary(report)}); {plural(remain, 'entry', 'entries')} " \
+           f"{'remains' if remain == 1 else 'remain'}"
 
 
 def read_line(inp, limit: int = MAX_PROMPT_LINE) -> str | None:

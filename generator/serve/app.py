@@ -10,7 +10,8 @@ API (JSON):
     GET  /api/records/ID                            what `pnp referee GAME score --json` prints
     POST /api/records/ID/entries                    {"entry": NOTATION, "expect": N?, "version": V?}
     POST /api/records/ID/undo                       {"expect": N?, "version": V?}
-    GET  /api/records/ID/position.svg               the position, drawn
+    GET  /api/records/ID/position.svg               the position, drawn (over background.svg where the game has one)
+    GET  /api/records/ID/background.svg?v=V         what no turn changes (the Capitals map), kept by the phone
     GET  /api/records/ID/table                      what the table page shows and offers
     GET  /api/records/ID/hint/KIND?arg=...          best TILE (Continuo), moves CARD (Sorry), walls CARD
     GET  /api/records/ID/events                     server-sent events: "change" whenever the file changes
@@ -37,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from ..errors import one_line, show
 from ..games import GAMES, game_module
 from ..referee.session import RecordError
-from .controls import hint, position_svg, table_json
+from .controls import background_svg, compressed, hint, position_svg, table_json
 from .store import BadRequest, EntryRefused, NotFound, Store, play_option_fields
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -199,10 +200,32 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
             return JSONResponse(await run(table_json, t), headers=_record_headers(t))
         return await with_table(request.path_params["rid"], answer)
 
+    def _svg_response(request, text: str, cache: dict, key: str, headers: dict) -> Response:
+        headers = {**headers, "Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            return Response(compressed(cache, key, text), media_type="image/svg+xml",
+                            headers={**headers, "Content-Encoding": "gzip"})
+        return Response(text, media_type="image/svg+xml", headers=headers)
+
     async def svg(request):
         async def answer(t):
             text = await run(position_svg, t)
-            return Response(text, media_type="image/svg+xml", headers=_record_headers(t))
+            return _svg_response(request, text, t.cache, "svg.gz", _record_headers(t))
+        return await with_table(request.path_params["rid"], answer)
+
+    backgrounds: dict = {}         # version -> gzipped SVG
+
+    async def background(request):
+        async def answer(t):
+            found = await run(background_svg, t)
+            if found is None:
+                return _error(404, f"{t.game} has no background: position.svg is the whole position")
+            version, text = found
+            if len(backgrounds) > 8:
+                backgrounds.clear()
+            # The same address always has the same picture (its version is in it): kept by the phone.
+            return _svg_response(request, text, backgrounds, version,
+                                 {"ETag": f'"{version}"', "Cache-Control": "private, max-age=86400, immutable"})
         return await with_table(request.path_params["rid"], answer)
 
     async def hints(request):
@@ -310,6 +333,7 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
         Route("/api/records/{rid}", record),
         Route("/api/records/{rid}/table", table),
         Route("/api/records/{rid}/position.svg", svg),
+        Route("/api/records/{rid}/background.svg", background),
         Route("/api/records/{rid}/hint/{kind}", hints),
         Route("/api/records/{rid}/entries", entries, methods=["POST"]),
         Route("/api/records/{rid}/undo", undo, methods=["POST"]),

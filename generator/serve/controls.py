@@ -7,11 +7,14 @@ referee itself lists (Continuo's ranked_placements, Sorry's legal_moves) or acce
 walls are tried through the game's apply). Nothing decides a rule."""
 from __future__ import annotations
 
+import gzip
+import hashlib
 import importlib
 import string
 
 from ..draw.svg import svg_string
 from ..errors import show
+from ..inputs import MadeFromFiles
 from ..referee.session import Refused, entry_summary
 from .store import BadRequest, Table
 
@@ -24,9 +27,13 @@ def position_module(game: str):
 
 
 def position_drawing(t: Table):
+    """What position.svg shows: the whole position, or, for a game whose drawing has a background no
+    turn changes (the Capitals map), only what the turns made, laid over background.svg."""
     if "drawing" not in t.cache:
         before = t.history[-1] if t.history else None
-        t.cache["drawing"] = position_module(t.game).draw_position(t.state, t.header, before)
+        module = position_module(t.game)
+        draw = module.draw_foreground if hasattr(module, "draw_background") else module.draw_position
+        t.cache["drawing"] = draw(t.state, t.header, before)
     return t.cache["drawing"]
 
 
@@ -34,6 +41,29 @@ def position_svg(t: Table) -> str:
     if "svg" not in t.cache:
         t.cache["svg"] = svg_string(position_drawing(t))
     return t.cache["svg"]
+
+
+def compressed(cache: dict, key: str, text: str) -> bytes:
+    """text gzipped (no time in the header: the same text gives the same bytes), made once."""
+    if key not in cache:
+        cache[key] = gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
+    return cache[key]
+
+
+_BACKGROUNDS = MadeFromFiles(size=8)   # (game, header's board) -> (version, svg), while its specs are unchanged
+
+
+def background_svg(t: Table) -> tuple[str, str] | None:
+    """(version, SVG) of the position's background, or None for a game drawn whole each time. The
+    version changes with the drawing (a board spec edited while the server runs draws it again)."""
+    module = position_module(t.game)
+    if not hasattr(module, "draw_background"):
+        return None
+
+    def make():
+        svg = svg_string(module.draw_background(t.header))
+        return hashlib.sha256(svg.encode()).hexdigest()[:16], svg
+    return _BACKGROUNDS.get((t.game, str(t.header.get("board", ""))), make)
 
 
 def table_json(t: Table) -> dict:
@@ -48,7 +78,15 @@ def table_json(t: Table) -> dict:
             "last": {"number": t.entries, "text": entry_summary(t.reports[-1])} if t.reports else None,
             "over": _over(t.game, state, summary),
             "drawing": {"width": d.width, "height": d.height},
+            "background": _background_url(t),
             "controls": CONTROLS[_family(t.game)](t)}
+
+
+def _background_url(t: Table) -> str | None:
+    found = background_svg(t)
+    if found is None:
+        return None
+    return f"/api/records/{t.id}/background.svg?v={found[0]}"
 
 
 def _family(game: str) -> str:
@@ -78,7 +116,8 @@ def _sorry(t: Table) -> dict:
     _, _, colours = _board(str(board_spec_path(t.header)))
     s = t.state
     return {"cards": list(CARDS), "to_move": s.players[s.to_move], "players": list(s.players),
-            "colours": {k: v.hex() for k, v in colours.items()}}
+            "colours": {k: v.hex() for k, v in colours.items()},
+            "player_colours": {p: colours[p].hex() for p in s.players if p in colours}}
 
 
 def _mille_bornes(t: Table) -> dict:
@@ -88,8 +127,12 @@ def _mille_bornes(t: Table) -> dict:
              for c in s.deck.cards]
     hand = s.hand
     seat = s.seats[hand.to_move] if hand is not None else s.seats[s.hands_played % len(s.seats)]
+    from ..games.mille_bornes.referee import pile_left
+    from ..games.mille_bornes.rules import DEALT
+    left = pile_left(s, hand) if hand is not None else s.facts.size - DEALT * len(s.seats)
     return {"seats": list(s.seats), "teams": list(s.teams), "team_of": dict(s.team_of), "to_move": seat,
-            "cards": cards, "pile_empty": bool(hand and hand.pile_empty), "in_hand": hand is not None}
+            "cards": cards, "pile_empty": bool(hand and hand.pile_empty), "in_hand": hand is not None,
+            "pile_left": left}
 
 
 def _cubes(t: Table) -> dict:
@@ -104,8 +147,9 @@ def _cubes(t: Table) -> dict:
         pieces.setdefault(cell_name(cell), {})["pawn"] = player
     for player, cell in pos.kings.items():
         pieces.setdefault(cell_name(cell), {})["king"] = player
+    colours = [c.hex() for c in player_colours(len(s.players))]
     return {"grid": grid(s), "players": list(s.players), "to_move": s.to_move, "pieces": pieces,
-            "colours": [c.hex() for c in player_colours(len(s.players))]}
+            "colours": colours, "player_colours": dict(zip(s.players, colours))}
 
 
 def _capitals(t: Table) -> dict:
@@ -118,7 +162,8 @@ def _capitals(t: Table) -> dict:
              for c in sorted(pos.board.cards.values(), key=lambda c: c.name)]
     return {"grid": grid(pos, t.header), "players": list(pos.players), "to_move": pos.to_move,
             "first_round": pos.turn < len(pos.players), "cards": cards,
-            "colours": [player_colour(i).hex() for i in range(len(pos.players))]}
+            "colours": [player_colour(i).hex() for i in range(len(pos.players))],
+            "player_colours": {p: player_colour(i).hex() for i, p in enumerate(pos.players)}}
 
 
 CONTROLS = {"continuo": _continuo, "sorry": _sorry, "mille-bornes": _mille_bornes, "cubes": _cubes,

@@ -31,13 +31,12 @@ from ..errors import SpecError, one_line, show
 from ..games import GAMES, game_module
 from ..inputs import MAX_RECORD_BYTES, decode_text, read_bytes
 from ..referee.session import (Journal, JournalChanged, RecordError, RecordFull, RefereeRules, Refused, TurnReport,
-                               check_entry, refusal, replay, start_game, undo_line)
+                               check_entry, name_problem, refusal, replay, start_game, undo_line)
 from ..spec.loader import parse_yaml, validate
 
 RECORD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,119}")     # matched whole (fullmatch)
 SUFFIX = ".yaml"
 MAX_LISTED = 200          # records on the start page, newest first
-MAX_NAME = 40             # characters of a player's or team's name given to a new game
 MAX_NAMES = 8
 
 
@@ -107,28 +106,36 @@ def play_parser(game: str) -> _OptionParser:
 
 def play_option_fields(game: str) -> list[dict]:
     """The options of a new game, described for a form: name, kind (text, number, flag, choice),
-    choices, default, help."""
+    choices (value -> what a player reads), default, help, and the label and placeholder the game's
+    FORM gives (a player's words; the option's own name where it gives none)."""
+    form = getattr(game_module(game), "FORM", {})
     out = []
     for a in play_parser(game)._actions:
         if not a.option_strings:
             continue
-        kind = "flag" if isinstance(a, argparse._StoreTrueAction) else "choice" if a.choices else \
-            "number" if a.type is int else "text"
+        words = form.get(a.dest, {})
+        kind = "flag" if isinstance(a, argparse._StoreTrueAction) else "choice" if a.choices or words.get("choices") \
+            else "number" if a.type is int else "text"
+        choices = words.get("choices") or ({c: c for c in a.choices} if a.choices else None)
         out.append({"name": a.dest, "option": a.option_strings[0], "kind": kind,
-                    "choices": list(a.choices) if a.choices else None,
+                    "choices": list(choices) if choices else None,
+                    "choice_labels": dict(choices) if choices else None,
                     "default": a.default if a.default is not None and kind != "flag" else None,
-                    "help": a.help or ""})
+                    "help": a.help or "", "label": words.get("label", a.dest),
+                    "placeholder": words.get("placeholder", "")})
     return out
 
 
 def _names(value, what: str) -> str:
+    """A list of names as the one line the page (and --players) sends; the names themselves are
+    judged later, by the check every door shares (session.check_names)."""
     if isinstance(value, str):
         return value
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value) or len(value) > MAX_NAMES:
         raise BadRequest(f"{what}: expected a list of up to {MAX_NAMES} names")
     for v in value:
-        if "," in v or ";" in v or "=" in v or len(v) > MAX_NAME:
-            raise BadRequest(f"{what}: a name has at most {MAX_NAME} characters and no , ; or =, got {show(v)}")
+        if any(c in v for c in ",;="):     # would split the line: refused here, in the shared words
+            raise EntryRefused(one_line(f"refused ({what}): {name_problem(v)}"))
     return ",".join(value)
 
 
@@ -141,7 +148,7 @@ def play_argv(game: str, options: dict) -> list[str]:
         f = fields.get(key)
         if f is None:
             raise BadRequest(f"{show(key)} is not an option of {game} (its options: {', '.join(fields) or 'none'})")
-        if value is None:
+        if value is None or value == "":       # left empty on the form: the game's default
             continue
         if f["kind"] == "flag":
             if type(value) is not bool:

@@ -41,6 +41,16 @@ def play_options(parser) -> None:
                         help="the objective: most capitals (default), fewest, most or least population")
 
 
+# The new-game form of `pnp serve`, in a player's words (the options are play_options').
+FORM = {
+    "players": {"label": "Players, in turn order", "placeholder": "Ann, Bob"},
+    "variant": {"label": "Who wins", "choices": {"most-capitals": "Most capitals walled off",
+                                                 "fewest-capitals": "Fewest capitals walled off",
+                                                 "most-population": "Most people walled off",
+                                                 "least-population": "Fewest people walled off"}},
+}
+
+
 def __getattr__(name):
     if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
         from .referee import REFEREE

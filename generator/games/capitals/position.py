@@ -77,40 +77,82 @@ def grid(state, header: dict | None = None) -> dict:
 
 
 def draw_position(state, header: dict | None = None, before=None) -> Drawing:
+    """The whole position: the map (draw_background) with the game on it (draw_foreground)."""
+    d = draw_background(header)
+    d.place(draw_foreground(state, header, before))
+    return d
+
+
+def draw_background(header: dict | None = None) -> Drawing:
+    """What no turn changes: paper, sea, land, the grid and its labels, the flag-site markers. The page
+    fetches it once (it is most of the drawing's weight) and lays the foreground over it."""
     path = str(record_reference(header or {}, "board", BOARD))
     wm = world_map(path)
     p, sq, m = wm.palette, wm.square, wm.margin
-    rows, cols = state.board.rows, state.board.columns
+    rows, cols = wm.projection.rows, wm.projection.columns
     d = Drawing(wm.width, wm.height)
     d.rect(0, 0, wm.width, wm.height, Style(fill=p["paper"]))
     d.rect(m, m, cols * sq, rows * sq, Style(fill=p["sea"]))
     for ops in _land_paths(path):
         d.path(list(ops), Style(fill=p["land"], stroke=p["coast"], width=0.3, even_odd=True))
-    index = {name: i for i, name in enumerate(state.players)}
-    for (r, c), who in state.owners().items():
-        x, y, s, _ = square_box(wm, r, c)
-        d.rect(x, y, s, s, Style(fill=player_colour(index.get(who, 0)).mix(p["paper"], 0.45)))
-    grid_style = Style(stroke=p["grid"], width=0.2)
-    for c in range(cols + 1):
-        d.line(m + c * sq, m, m + c * sq, m + rows * sq, grid_style)
-    for r in range(rows + 1):
-        d.line(m, m + r * sq, m + cols * sq, m + r * sq, grid_style)
+    _grid(d, wm, None)
     d.rect(m, m, cols * sq, rows * sq, Style(stroke=p["frame"], width=0.8))
     for c in range(cols):
         d.fit_text(m + c * sq, m - 8.0, sq, 5.5, str(c + 1), p["frame"], max_size=7)
     for r in range(rows):
         d.fit_text(m - 11, m + r * sq + sq / 2 - 2.75, 9, 5.5, chr(65 + r), p["frame"], max_size=7)
-    for (row, col), sites in sorted(wm.sites.items()):
-        x, y, s, _ = square_box(wm, row, col)
-        k = len(sites)
-        for i, c in enumerate(sites):
-            # one marker in the square's middle, several side by side: the page names them
-            mx, my = x + s * (i + 1) / (k + 1), y + s / 2
-            r = min(wm.marker_radius, s / (2 * k + 1))
-            d.circle(mx, my, r, Style(fill=wm.deck.bracket_colour(c.bracket), stroke=p["ink"], width=0.3))
+    _markers(d, wm, None)
+    return d
+
+
+def draw_foreground(state, header: dict | None = None, before=None) -> Drawing:
+    """What the turns made, on a clear ground the size of the map: every enclosed square tinted with
+    its player's colour (its grid lines and markers drawn again over the tint), every wall, the last
+    turn's in red."""
+    path = str(record_reference(header or {}, "board", BOARD))
+    wm = world_map(path)
+    p, sq, m = wm.palette, wm.square, wm.margin
+    d = Drawing(wm.width, wm.height)
+    index = {name: i for i, name in enumerate(state.players)}
+    owned = state.owners()
+    for (r, c), who in owned.items():
+        x, y, s, _ = square_box(wm, r, c)
+        d.rect(x, y, s, s, Style(fill=player_colour(index.get(who, 0)).mix(p["paper"], 0.45)))
+    _grid(d, wm, set(owned))
+    _markers(d, wm, set(owned))
     last = set(state.walls) - set(before.walls) if before is not None else set()
     for w in state.walls:
         (r0, c0), (r1, c1) = w.ends()
         d.line(m + c0 * sq, m + r0 * sq, m + c1 * sq, m + r1 * sq,
                Style(stroke=LAST if w in last else WALL, width=2.2 if w in last else 1.8, cap="square"))
     return d
+
+
+def _grid(d: Drawing, wm, squares: set | None) -> None:
+    """The grid's lines: all of them, or only the sides of `squares`."""
+    p, sq, m = wm.palette, wm.square, wm.margin
+    style = Style(stroke=p["grid"], width=0.2)
+    if squares is None:
+        for c in range(wm.projection.columns + 1):
+            d.line(m + c * sq, m, m + c * sq, m + wm.projection.rows * sq, style)
+        for r in range(wm.projection.rows + 1):
+            d.line(m, m + r * sq, m + wm.projection.columns * sq, m + r * sq, style)
+        return
+    for r, c in sorted(squares):
+        x, y = m + c * sq, m + r * sq
+        d.rect(x, y, sq, sq, style)
+
+
+def _markers(d: Drawing, wm, squares: set | None) -> None:
+    """A marker at every flag site (of `squares` only, when given), in its bracket's colour; several
+    in one square side by side (the page names them)."""
+    p = wm.palette
+    for (row, col), sites in sorted(wm.sites.items()):
+        if squares is not None and (row, col) not in squares:
+            continue
+        x, y, s, _ = square_box(wm, row, col)
+        k = len(sites)
+        for i, c in enumerate(sites):
+            mx, my = x + s * (i + 1) / (k + 1), y + s / 2
+            r = min(wm.marker_radius, s / (2 * k + 1))
+            d.circle(mx, my, r, Style(fill=wm.deck.bracket_colour(c.bracket), stroke=p["ink"], width=0.3))

@@ -62,6 +62,15 @@ def _referee(game: str):
     return make_rules(game)
 
 
+# The new-game form of `pnp serve`, in a player's words (the options are play_options').
+FORM = {
+    "players": {"label": "Players, in turn order", "placeholder": "Ann, Bob"},
+    "variant": {"label": "Which game", "choices": {"continuo": "Continuo: chains of colours",
+                                                   "count-continuo": "Count continuo: the colours' numbers"}},
+    "openings": {"label": "Opening tiles, laid first and not scored (empty: 2, or 3 for three players)"},
+}
+
+
 def __getattr__(name):
     if name == "REFEREE":   # the referee the CLI finds here, made when asked for
         return _referee("continuo")

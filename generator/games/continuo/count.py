@@ -1,5 +1,5 @@
 """Count continuo: the Continuo module with the numbered pack (chains score their numbers)."""
-from . import CHECKS, build  # noqa: F401  (the same checks and build as Continuo)
+from . import CHECKS, FORM, build  # noqa: F401  (the same checks, build and form as Continuo)
 from . import _referee
 from . import play_options as _play_options
 from . import referee_commands as _commands

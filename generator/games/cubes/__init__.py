@@ -44,6 +44,13 @@ def play_options(parser) -> None:
     parser.add_argument("--four", action="store_true", help="the four-player game (11 x 11)")
 
 
+# The new-game form of `pnp serve`, in a player's words (the options are play_options').
+FORM = {
+    "players": {"label": "Players (empty: White and Black, or the kit's four)", "placeholder": "White, Black"},
+    "four": {"label": "Four players, on the 11 x 11 board"},
+}
+
+
 def __getattr__(name):
     if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
         from .referee import REFEREE

@@ -41,6 +41,17 @@ def play_options(parser) -> None:
     parser.add_argument("--short", action="store_true", help="the short game (700 miles)")
 
 
+# The new-game form of `pnp serve`, in a player's words (the options are play_options').
+FORM = {
+    "players": {"label": "Players, in seating order", "placeholder": "Ann, Bob"},
+    "teams": {"label": "Partners (optional): each team's name, then its players",
+              "placeholder": "North-South=Ann,Cat; East-West=Bob,Dan"},
+    "deck": {"label": "Which game", "choices": {"": "The published game: 106 cards, to 5000 points",
+                                                "decks/mille_bornes_1961.yaml": "The patent's game: 112 cards, to 1000 miles"}},
+    "short": {"label": "The short game: a 700-mile trip, which a player may extend to 1000"},
+}
+
+
 def __getattr__(name):
     if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
         from .referee import REFEREE

@@ -49,6 +49,15 @@ def referee_commands(sub) -> dict:
     return {"moves": moves_command(REFEREE)}
 
 
+# The new-game form of `pnp serve`, in a player's words (the options are play_options').
+FORM = {
+    "players": {"label": "Colours playing, in turn order (empty: all four)", "placeholder": "red, blue"},
+    "variant": {"label": "Which game", "choices": {"standard": "Standard: turn up a card each turn",
+                                                   "solitaire": "Solitaire: one player moves two opposite colours",
+                                                   "dealt-hand": "Dealt hands: each player holds cards to choose from"}},
+}
+
+
 def __getattr__(name):
     if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
         from .referee import REFEREE

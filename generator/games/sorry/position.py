@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ...colour import Colour
 from ...draw import Drawing, Style
+from ...draw.fonts import get_font
 from ...inputs import MadeFromFiles
 from ...referee.session import record_reference
 from ...spec import load_spec
@@ -40,10 +41,24 @@ def board_spec_path(header: dict | None) -> Path:
     return record_reference(header or {}, "board", BOARD)
 
 
-def _man(d: Drawing, x: float, y: float, r: float, colour: Colour, ring: bool) -> None:
+# The printed board's division numbers are 2.6 mm, for a board on the table; on a phone 390 px wide
+# the 504 mm board is about 0.73 px a mm, so the page's drawing numbers each division again at
+# NUMBER mm (about 9 px), and each man on the track carries his division's number (what the moves
+# the page lists call him by: 34+4).
+NUMBER = 12.0
+NUMBER_INK = Colour(rgb=(0.3, 0.3, 0.3))
+PAPER = Colour(rgb=(0.99, 0.98, 0.95))
+
+
+def _man(d: Drawing, x: float, y: float, r: float, colour: Colour, ring: bool, label: str = "") -> None:
     d.circle(x, y + r * 0.12, r, Style(fill=INK))                      # a shadow under the man
     d.circle(x, y, r, Style(fill=colour, stroke=WHITE, width=r * 0.18))
-    d.circle(x, y, r * 0.42, Style(fill=colour.mix(WHITE, 0.35)))
+    if label:
+        size = r * (1.05 if len(label) < 3 else 0.8)
+        d.circle(x, y, r * 0.82, Style(fill=colour.mix(INK, 0.35)))
+        d.text(x, y + size * 0.36, label, size, WHITE, font="sans-bold", align="centre")
+    else:
+        d.circle(x, y, r * 0.42, Style(fill=colour.mix(WHITE, 0.35)))
     if ring:
         d.circle(x, y, r * 1.35, Style(stroke=INK, width=r * 0.16))
 
@@ -60,6 +75,17 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
     def centre(col, row):
         return margin + col * q + q / 2, margin + row * q + q / 2
 
+    taken = {m[1] for men in state.position.men.values() for m in men if m[0] == "track"}
+    font = get_font("sans-bold")
+    for i in range(g.track):
+        if i in taken:
+            continue
+        x, y = centre(*cell_of(g, i))
+        # on a small paper label, so that it reads over a slide's bar too
+        w = font.width(str(i + 1), NUMBER) + NUMBER * 0.3
+        h = NUMBER * 0.95
+        d.rect(x - w / 2, y - h / 2, w, h, Style(fill=PAPER, stroke=NUMBER_INK, width=0.35), r=h * 0.2)
+        d.text(x, y + NUMBER * 0.36, str(i + 1), NUMBER, NUMBER_INK, font="sans-bold", align="centre")
     names = [s.name for s in g.sides]
     for colour, men in state.position.men.items():
         k = names.index(colour)
@@ -72,10 +98,10 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
         for m in men:
             ring = (colour, _name(m)) in moved
             if m[0] == "track":
-                _man(d, *centre(*cell_of(g, m[1])), q * 0.38, paint, ring)
+                _man(d, *centre(*cell_of(g, m[1])), q * 0.38, paint, ring, _name(m))
             elif m[0] == "safety":
                 j = m[1] + 1
-                _man(d, *centre(ex + dx * j, ey + dy * j), q * 0.38, paint, ring)
+                _man(d, *centre(ex + dx * j, ey + dy * j), q * 0.38, paint, ring, _name(m))
             else:
                 pool[m[0]].append(ring)
         # start and home: draw_board's circles (start 1.65 squares in from its exit, home 1.5

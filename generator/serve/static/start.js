@@ -27,17 +27,17 @@ async function choose(id) {
     let input;
     if (f.kind === "flag") {
       input = el("input", {type: "checkbox", id: id, name: f.name});
-      fields.append(el("label", {}, input, " " + f.name, el("span", {class: "hint", text: " " + f.help})));
+      fields.append(el("label", {class: "check"}, input, " " + f.label));
       continue;
     }
     if (f.kind === "choice") {
       input = el("select", {id: id, name: f.name});
-      for (const c of f.choices) input.append(el("option", {value: c, selected: c === f.default}, c));
+      for (const c of f.choices) input.append(el("option", {value: c, selected: c === (f.default || "")}, f.choice_labels[c]));
     } else {
-      input = el("input", {type: f.kind === "number" ? "number" : "text", id: id, name: f.name,
-                           placeholder: f.name === "players" ? "Ann, Bob" : f.name === "teams" ? "NS=Ann,Cat;EW=Bob,Dan" : ""});
+      input = el("input", {type: f.kind === "number" ? "number" : "text", id: id, name: f.name, placeholder: f.placeholder || "",
+                           autocomplete: "off", autocapitalize: "words"});
     }
-    fields.append(el("label", {for: id}, f.name, el("span", {class: "hint", text: " " + f.help})), input);
+    fields.append(el("label", {for: id}, f.label), input);
   }
   document.getElementById("new").hidden = false;
   const first = fields.querySelector("input,select");
@@ -67,10 +67,11 @@ async function showRecords() {
   for (const r of res.data) {
     if (r.error) { box.append(el("p", {class: "hint", text: r.id + ": " + r.error})); continue; }
     const who = (r.players || []).join(", ");
+    const count = plural(r.entries, "entry", "entries");
     const state = r.winner ? "won by " + r.winner : r.prompt + " to play";
     box.append(el("a", {href: "/t/" + encodeURIComponent(r.id)},
                   el("b", {text: TITLES[r.game] || r.game}), " " + who,
-                  el("div", {class: "hint", text: r.entries + " entries; " + state + " (" + r.id + ")"})));
+                  el("div", {class: "hint", text: count + "; " + state + " (" + r.id + ")"})));
   }
 }
 

@@ -13,39 +13,68 @@ let table = null;          // what /table said last
 let zoom = 1;
 let game = null;           // the game's controls (below)
 let sending = false;
+let basis = null;          // the table as it was when the move in hand was begun: {entries, version}
+let polling = null;        // a timer asking for changes, where event streams are not to be had
 
 // ------------------------------------------------------------------ the record, kept up to date
 
 async function refresh(force) {
   const res = await api(BASE + "/table");
-  if (!res.ok) { say($("message"), res.data ? res.data.error : "cannot read the game", "bad"); return; }
+  if (!res.ok) {
+    $("live").textContent = res.status === 0 ? "offline" : "not live"; $("live").className = "live";
+    say($("message"), res.data ? res.data.error : "cannot read the game", "bad");
+    return;
+  }
   const changed = !table || res.data.version !== table.version || force;
   table = res.data;
   if (!changed) return;
   render();
+  if (basis && basis.version !== table.version) say($("message"), changedSince(basis) +
+      " The move below was begun before that: check it; Enter is refused once, showing this, then sends it as it stands.", "warn");
+}
+
+// What another phone (or a prompt) did since `before` was seen, in the log's own words.
+function changedSince(before) {
+  const n = table.entries - before.entries;
+  if (n > 0 && n <= table.log.length) return "Entered meanwhile on another phone: " + table.log.slice(-n).map((x) => x.trim()).join("; ") + ".";
+  if (n > 0) return plural(n, "entry", "entries") + " entered meanwhile on another phone.";
+  return "The game changed meanwhile on another phone (an entry was taken back): " + plural(table.entries, "entry", "entries") + " now.";
 }
 
 function render() {
   const t = table;
   document.title = (TITLES[t.game] || t.game) + ": " + t.prompt;
   $("title").textContent = (TITLES[t.game] || t.game) + " ";
-  $("title").append(el("span", {class: "hint", text: t.entries + " entries"}));
+  $("title").append(el("span", {class: "hint", text: plural(t.entries, "entry", "entries")}));
   const winner = t.summary.winner;
   const opening = /^opening (\d+)\/(\d+)$/.exec(t.prompt);
-  $("turn").textContent = t.over ? (winner ? "Winner: " + winner : t.final) :
-    opening ? "Opening tile " + opening[1] + " of " + opening[2] : t.prompt + " to play";
+  const colours = (t.controls && t.controls.player_colours) || {};
+  $("turn").replaceChildren();
+  const mover = Object.keys(colours).find((who) => t.prompt.startsWith(who));
+  if (!t.over && mover) $("turn").append(swatch(colours[mover]));
+  $("turn").append(t.over ? (winner ? "Winner: " + winner : t.final) :
+    opening ? "Opening tile " + opening[1] + " of " + opening[2] : t.prompt + " to play");
   $("turn").className = "turn" + (t.over ? " over" : "");
   const totals = $("totals");
   totals.replaceChildren();
   for (const [who, v] of Object.entries(t.summary.totals || {})) {
-    totals.append(el("span", {class: "chip" + (t.prompt.startsWith(who) ? " now" : ""), text: who + " " + v}));
+    totals.append(el("span", {class: "chip" + (t.prompt.startsWith(who) ? " now" : "")},
+                     colours[who] ? swatch(colours[who]) : null, who + " " + v));
   }
   const img = $("position");
   img.src = BASE + "/position.svg?v=" + encodeURIComponent(t.version);
+  const back = $("background");
+  if (t.background) {
+    if (back.getAttribute("src") !== t.background) back.src = t.background;   // fetched once, cached
+    back.hidden = false;
+  } else back.hidden = true;
+  $("stage").style.setProperty("--aspect", String(t.drawing.width / t.drawing.height));
   $("overlay").setAttribute("viewBox", "0 0 " + t.drawing.width + " " + t.drawing.height);
   $("overlay").setAttribute("preserveAspectRatio", "none");
   $("log").textContent = t.log.join("\n") || "(no entry yet)";
   $("help").textContent = t.help;
+  $("undo-what").textContent = t.last ? "Undo takes back entry " + t.last.number + ": " + t.last.text : "Nothing to undo yet.";
+  $("undo").disabled = !t.last;
   if (!game || game.name !== family(t.game)) {
     game = GAMES[family(t.game)]();
     game.name = family(t.game);
@@ -57,38 +86,64 @@ function render() {
   drawOverlay();
 }
 
+function swatch(colour) { const s = el("span", {class: "swatch"}); s.style.background = colour; return s; }
+
 function family(id) { return id === "count-continuo" ? "continuo" : id; }
 
 function listen() {
-  if (!window.EventSource) { setInterval(() => refresh(false), 2000); return; }
+  if (!window.EventSource) return poll();
   const events = new EventSource(BASE + "/events");
   events.addEventListener("change", () => refresh(false));
+  events.addEventListener("gone", () => { events.close(); say($("message"), "this game's record is gone from the folder", "bad"); });
   events.onopen = () => { $("live").textContent = "live"; $("live").className = "live on"; refresh(false); };
-  events.onerror = () => { $("live").textContent = "reconnecting"; $("live").className = "live"; };
+  events.onerror = () => {
+    $("live").textContent = "reconnecting"; $("live").className = "live";
+    if (events.readyState === EventSource.CLOSED) poll();     // refused (too many phones): ask every few seconds
+  };
+}
+
+function poll() {
+  if (polling) return;
+  $("live").textContent = "every 3 s"; $("live").className = "live";
+  polling = setInterval(() => refresh(false), 3000);
 }
 
 // ------------------------------------------------------------------ entering
+
+// A move is begun at the first tap on the controls or the board, or the first letter typed: from
+// then on it is sent against the game as it stood then, so an entry made meanwhile on another phone
+// makes it stale (refused, and the change shown) instead of turning it into the next player's move.
+function begin() { if (!basis && table) basis = {entries: table.entries, version: table.version}; }
+function forget() { basis = null; }
 
 async function send(text) {
   if (sending) return;
   text = text.trim();
   if (!text) return;
   if (text === "undo") return undo();
+  begin();
   sending = true;
   $("enter").disabled = true;
   try {
-    const res = await api(BASE + "/entries", {entry: text, expect: table.entries, version: table.version});
+    const seen = basis;
+    const res = await api(BASE + "/entries", {entry: text, expect: seen.entries, version: seen.version});
     if (res.ok) {
       $("entry").value = "";
+      forget();
       if (game.reset) game.reset();
       $("hints").replaceChildren();
       await refresh(true);
-      say($("message"), table.log.length ? table.log[table.log.length - 1].trim() : "accepted", "good");
+      say($("message"), res.data.said || "accepted", "good");
+    } else if (res.status === 0) {
+      say($("message"), "Not sent: " + res.data.error + " Your move is kept: tap Enter to send it again.", "bad");
+    } else if (res.status === 409) {
+      await refresh(true);
+      say($("message"), res.data.error + "\n" + changedSince(seen) + " Your move is kept: tap Enter to send it as it stands now, or Clear.", "bad");
+      basis = {entries: table.entries, version: table.version};      // seen now: the next Enter sends it
     } else {
       say($("message"), res.data ? res.data.error : "refused (" + res.status + ")", "bad");
-      $("message").scrollIntoView({block: "nearest"});
-      if (res.status === 409) await refresh(true);
     }
+    $("message").scrollIntoView({block: "nearest"});
   } finally {
     sending = false;
     $("enter").disabled = false;
@@ -96,16 +151,22 @@ async function send(text) {
 }
 
 async function undo() {
-  if (sending) return;
+  if (sending || !table) return;
   sending = true;
+  $("undo").disabled = true;
   try {
     const res = await api(BASE + "/undo", {expect: table.entries, version: table.version});
-    if (res.ok) { say($("message"), "undone: " + res.entries + " entries remain", "good"); await refresh(true); }
-    else { say($("message"), res.data ? res.data.error : "refused", "bad"); if (res.status === 409) await refresh(true); }
-  } finally { sending = false; }
+    if (res.ok) { await refresh(true); say($("message"), res.data.said || "undone", "good"); }
+    else if (res.status === 0) say($("message"), "Not undone: " + res.data.error + " Tap Undo to try again.", "bad");
+    else {
+      if (res.status === 409) await refresh(true);
+      say($("message"), res.data ? res.data.error : "refused", "bad");
+    }
+  } finally { sending = false; $("undo").disabled = !(table && table.last); }
 }
 
 function setEntry(text) {
+  if (text) begin();
   $("entry").value = text;
   drawOverlay();
 }
@@ -120,7 +181,9 @@ async function hint(kind, arg) {
 
 function setZoom(z) {
   zoom = Math.max(1, Math.min(5, z));
-  $("stage").style.width = (zoom * 100) + "%";
+  // At 1 the page's own style sizes the board (on a phone on its side: the whole board in view).
+  if (zoom === 1) $("stage").style.removeProperty("width");
+  else $("stage").style.width = (zoom * 100) + "%";
 }
 
 function svgPoint(event) {
@@ -232,8 +295,8 @@ const GAMES = {
       const h = await hint("moves", card);
       if (!h) return;
       const list = $("hints");
-      list.replaceChildren(el("div", {class: "hint", text: h.player + " with a " + card + ": " + h.moves.length +
-                                                          " move(s)" + (h.moves.length ? "; tap one, then Enter" : "")}));
+      list.replaceChildren(el("div", {class: "hint", text: h.player + " with a " + card + ": " +
+                                                          plural(h.moves.length, "move") + (h.moves.length ? "; tap one, then Enter" : "")}));
       for (const m of h.moves) {
         list.append(el("button", {type: "button", class: "quiet", "data-move": m.move, onclick: () => setEntry(m.entry)},
                        m.move + (m.does ? ": " + m.does : "")));
@@ -294,7 +357,10 @@ const GAMES = {
       box.append(flags);
       const events = el("div", {class: "row"},
         el("button", {type: "button", class: "quiet small", onclick: () => setEntry((g.player ? g.player + ": " : "") + "pass")}, "pass"),
-        el("button", {type: "button", class: "quiet small", onclick: () => setEntry("pile-empty")}, "draw pile empty"),
+        el("button", {type: "button", class: "quiet small", disabled: c.pile_empty || c.pile_left > 0,
+                      title: c.pile_left > 0 ? "the referee counts " + plural(c.pile_left, "card") + " in the pile" : "",
+                      onclick: () => setEntry("pile-empty")},
+           c.pile_empty ? "draw pile empty" : c.pile_left > 0 ? "draw pile: " + plural(c.pile_left, "card") + " left" : "draw pile empty"),
         el("button", {type: "button", class: "quiet small", onclick: () => setEntry("end-hand")}, "end of hand"));
       box.append(section("Or", events));
     };
@@ -482,12 +548,19 @@ function tileSvg(rows, colours, degrees, size) {
 // ------------------------------------------------------------------ wiring
 
 $("entry-form").addEventListener("submit", (e) => { e.preventDefault(); send($("entry").value); });
-$("entry").addEventListener("input", drawOverlay);
+$("entry").addEventListener("input", () => { if ($("entry").value.trim()) begin(); drawOverlay(); });
+for (const id of ["controls", "board", "hints"]) $(id).addEventListener("click", begin, true);
 $("undo").addEventListener("click", undo);
-$("clear").addEventListener("click", () => { if (game && game.reset) game.reset(); setEntry(""); $("hints").replaceChildren();
+$("clear").addEventListener("click", () => { if (game && game.reset) game.reset(); setEntry(""); forget(); $("hints").replaceChildren();
                                               say($("message"), ""); if (game) game.render(table); });
 $("hint-button").addEventListener("click", () => game && game.hint && game.hint());
 $("zoom-in").addEventListener("click", () => setZoom(zoom + 0.75));
 $("zoom-out").addEventListener("click", () => setZoom(zoom - 0.75));
 $("overlay").addEventListener("click", (e) => { if (game && game.tap) game.tap(svgPoint(e)); });
+// Whatever is scrolled into view (a tapped button, a message) stops above the bar at the foot.
+if (window.ResizeObserver) {
+  new ResizeObserver(() => {
+    document.documentElement.style.scrollPaddingBottom = ($("sendbar").offsetHeight + 8) + "px";
+  }).observe($("sendbar"));
+}
 refresh(true).then(listen);
