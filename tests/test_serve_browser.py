@@ -299,3 +299,152 @@ def test_capitals_by_tapping(server, phones):
     wait_for(a, lambda d: "France" in text_of(d, "controls") and "square" in text_of(d, "controls"), "France's square")
     a.save_screenshot(str(SHOTS / "capitals.png"))
     refused_then_undo(a, b, "Belgium A1E8", "played", "capitals")
+
+
+# ---------------------------------------------------------------- two phones, one game
+
+def test_a_move_begun_before_another_phones_entry_is_refused_as_stale(server, phones):
+    """Phone B begins Bob's GO; phone A enters Ann's GO meanwhile. B's Enter must not become "Bob
+    plays GO" on a game B did not see: it is refused as stale, B is shown what changed, and only a
+    second Enter, with the change in view, sends it."""
+    base, folder = server
+    a, b = phones
+    rid = api(base, "/api/records", {"game": "mille-bornes", "players": "Ann, Bob"})["id"]
+    open_table(a, base, rid)
+    open_table(b, base, rid)
+    tap(b, "[data-card='GO']")                   # B composes, as Ann's turn is showing
+    assert value_of(b, "entry") == "GO"
+    tap(a, "[data-card='GO']")
+    enter(a)                                     # Ann's GO, from phone A
+    follows(b, 1, "Bob to play")
+    wait_for(b, lambda d: "Ann plays GO" in text_of(d, "message"), "phone B told of the change")
+    assert value_of(b, "entry") == "GO"          # B's move is kept, not cleared
+    b.save_screenshot(str(SHOTS / "stale-warned.png"))
+    tap(b, "#enter")
+    wait_for(b, lambda d: "stale journal" in text_of(d, "message"), "the stale refusal")
+    message = text_of(b, "message")
+    assert message.startswith("refused, entry 1 (stale journal)") and "Ann plays GO" in message, message
+    assert entries_shown(b) == 1 and len(api(base, f"/api/records/{rid}")["turns"]) == 1
+    b.save_screenshot(str(SHOTS / "stale-refused.png"))
+    tap(b, "#enter")                             # seen now: sent as it stands
+    wait_for(b, lambda d: entries_shown(d) == 2, "the second Enter")
+    assert [t["player"] for t in api(base, f"/api/records/{rid}")["turns"]] == ["Ann", "Bob"]
+
+
+def test_the_phone_says_when_the_server_cannot_be_reached(server, phones):
+    base, folder = server
+    a, _ = phones
+    rid = api(base, "/api/records", {"game": "mille-bornes", "players": "Ann, Bob"})["id"]
+    open_table(a, base, rid)
+    tap(a, "[data-card='GO']")
+    a.execute_cdp_cmd("Network.enable", {})
+    a.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1,
+                                                           "uploadThroughput": -1})
+    try:
+        tap(a, "#enter")
+        wait_for(a, lambda d: "Not sent" in text_of(d, "message"), "the phone saying it is not sent")
+        assert "cannot reach the referee" in text_of(a, "message") and value_of(a, "entry") == "GO"
+        a.save_screenshot(str(SHOTS / "offline.png"))
+    finally:
+        a.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0,
+                                                               "downloadThroughput": -1, "uploadThroughput": -1})
+    tap(a, "#enter")                             # sent again on request
+    wait_for(a, lambda d: entries_shown(d) == 1, "the move sent again")
+    assert "Undo takes back entry 1: Ann plays GO" in text_of(a, "undo-what")
+    tap(a, "#undo")
+    wait_for(a, lambda d: entries_shown(d) == 0, "the undo")
+    assert text_of(a, "message") == "undone: entry 1 (Ann plays GO); 0 entries remain"
+
+
+def test_a_phone_without_the_token_is_told_what_to_do(tmp_path_factory, phones):
+    folder = tmp_path_factory.mktemp("token")
+    from generator.serve import _bind
+    sock = _bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(make_app(folder, token="s3cret-token-for-the-table"), log_level="warning",
+                                        lifespan="off", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(100):
+            if srv.started:
+                break
+            time.sleep(0.05)
+        a, _ = phones
+        a.get(f"http://127.0.0.1:{port}/")
+        wait_for(a, lambda d: "needs its link" in (d.execute_script("return document.body.innerText") or ""), "the page")
+        width = a.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+        a.save_screenshot(str(SHOTS / "needs-token.png"))
+        a.get(f"http://127.0.0.1:{port}/?token=s3cret-token-for-the-table")
+        wait_for(a, lambda d: d.current_url == f"http://127.0.0.1:{port}/", "the token out of the address bar")
+        wait_for(a, lambda d: d.find_elements("css selector", "[data-game]"), "the start page")
+    finally:
+        srv.should_exit = True
+        thread.join(5)
+
+
+# ---------------------------------------------------------------- every game, upright and on its side
+
+GAMES_SHOWN = {"mille-bornes": {"players": "Ann Lee, Bob"}, "continuo": {"players": "Ann, Bob"}, "cubes": {},
+               "sorry": {"players": "red, blue"}, "capitals": {"players": "Ann, Bob"}}
+
+
+def _box(driver, selector):
+    return driver.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect(); "
+                                 "return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight]", selector)
+
+
+@pytest.mark.parametrize("game", list(GAMES_SHOWN))
+def test_each_game_upright_and_on_its_side(server, phones, game):
+    """Upright, Enter is in view once a move is composed, wherever the controls are scrolled; on its
+    side (844 x 390), the whole board is in view beside the controls."""
+    base, folder = server
+    a, _ = phones
+    rid = api(base, "/api/records", {"game": game, **GAMES_SHOWN[game]})["id"]
+    open_table(a, base, rid)
+    a.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    type_entry(a, "x")
+    left, top, right, bottom, w, h = _box(a, "#enter")
+    assert 0 <= top and bottom <= h and right <= w, f"Enter at {top}-{bottom} of {h}"
+    a.execute_script("window.scrollTo(0, 0)")
+    left, top, right, bottom, w, h = _box(a, "#enter")
+    assert bottom <= h, "Enter below the fold"
+    a.save_screenshot(str(SHOTS / f"{game}-upright.png"))
+    a.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, "deviceScaleFactor": 2,
+                                                             "mobile": True, "screenOrientation":
+                                                             {"type": "landscapePrimary", "angle": 90}})
+    try:
+        wait_for(a, lambda d: _box(d, "#position")[4] == 844, "the phone on its side")
+        time.sleep(0.3)
+        left, top, right, bottom, w, h = _box(a, "#position")
+        assert left >= 0 and top >= 0 and right <= w * 0.66 and bottom <= h, (left, top, right, bottom, w, h)
+        left, top, right, bottom, w, h = _box(a, "#enter")
+        assert left >= w * 0.5 and bottom <= h
+        a.save_screenshot(str(SHOTS / f"{game}-landscape.png"))
+    finally:
+        a.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2,
+                                                                 "mobile": True})
+        type_entry(a, "")
+
+
+def test_a_new_game_from_the_start_page_in_a_players_words(server, phones):
+    base, folder = server
+    a, _ = phones
+    a.get(base + "/")
+    wait_for(a, lambda d: d.find_elements("css selector", "[data-game='mille-bornes']"), "the games")
+    tap(a, "[data-game='mille-bornes']")
+    wait_for(a, lambda d: "Players, in seating order" in text_of(d, "fields"), "the form")
+    fields = text_of(a, "fields")
+    assert "The published game (106 cards)" in fields and "deck" not in fields.lower().split("published")[0]
+    a.find_element("id", "opt-players").send_keys("Ann Lee, Bob Marsh")
+    a.save_screenshot(str(SHOTS / "new-game.png"))
+    tap(a, "#start")
+    wait_for(a, lambda d: "Ann Lee to play" in (text_of(d, "turn") or ""), "the new game")
+    tap(a, "[data-card='GO']")
+    enter(a)
+    tap(a, "[data-card='STOP']")
+    tap(a, "[data-target='Ann Lee']")              # Bob Marsh's turn: his attack on Ann Lee
+    assert value_of(a, "entry") == "STOP Ann Lee"
+    enter(a)
+    assert "Bob Marsh plays STOP on Ann Lee" in text_of(a, "message")

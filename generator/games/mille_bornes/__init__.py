@@ -46,8 +46,8 @@ FORM = {
     "players": {"label": "Players, in seating order", "placeholder": "Ann, Bob"},
     "teams": {"label": "Partners (optional): each team's name, then its players",
               "placeholder": "North-South=Ann,Cat; East-West=Bob,Dan"},
-    "deck": {"label": "Which game", "choices": {"": "The published game: 106 cards, to 5000 points",
-                                                "decks/mille_bornes_1961.yaml": "The patent's game: 112 cards, to 1000 miles"}},
+    "deck": {"label": "Which game", "choices": {"": "The published game (106 cards)",
+                                                "decks/mille_bornes_1961.yaml": "The patent's game (112 cards)"}},
     "short": {"label": "The short game: a 700-mile trip, which a player may extend to 1000"},
 }
 

@@ -30,16 +30,19 @@ async function refresh(force) {
   if (!changed) return;
   render();
   if (basis && basis.version !== table.version) say($("message"), changedSince(basis) +
-      " The move below was begun before that: check it; Enter is refused once, showing this, then sends it as it stands.", "warn");
+      " Your move was begun before that: check it before you send it.", "warn");
 }
 
 // What another phone (or a prompt) did since `before` was seen, in the log's own words.
 function changedSince(before) {
   const n = table.entries - before.entries;
-  if (n > 0 && n <= table.log.length) return "Entered meanwhile on another phone: " + table.log.slice(-n).map((x) => x.trim()).join("; ") + ".";
+  if (n > 0 && n <= table.log.length) return "Entered meanwhile on another phone: " + table.log.slice(-n).map(short).join("; ") + ".";
   if (n > 0) return plural(n, "entry", "entries") + " entered meanwhile on another phone.";
   return "The game changed meanwhile on another phone (an entry was taken back): " + plural(table.entries, "entry", "entries") + " now.";
 }
+
+// A log line without its running totals ("Ann plays GO   [Ann: 0 miles]" -> "Ann plays GO").
+function short(line) { return line.trim().split(/\s{2,}\[/)[0].replace(/^\d+\.\s+/, ""); }
 
 function render() {
   const t = table;
@@ -78,13 +81,19 @@ function render() {
   if (!game || game.name !== family(t.game)) {
     game = GAMES[family(t.game)]();
     game.name = family(t.game);
-    if (game.zoom) setZoom(game.zoom);
+    setZoom(startZoom());
   }
   $("hint-button").hidden = !game.hint;
   if (game.hint) $("hint-button").textContent = game.hintLabel;
   game.render(t);
   drawOverlay();
 }
+
+// A phone on its side shows the whole board (zoom 1); upright, a wide board (the Capitals map)
+// starts zoomed in, as its game says.
+const SIDEWAYS = window.matchMedia("(orientation: landscape) and (min-width: 560px)");
+function startZoom() { return SIDEWAYS.matches ? 1 : (game && game.zoom) || 1; }
+SIDEWAYS.addEventListener("change", () => setZoom(startZoom()));
 
 function swatch(colour) { const s = el("span", {class: "swatch"}); s.style.background = colour; return s; }
 
@@ -137,8 +146,10 @@ async function send(text) {
     } else if (res.status === 0) {
       say($("message"), "Not sent: " + res.data.error + " Your move is kept: tap Enter to send it again.", "bad");
     } else if (res.status === 409) {
+      // The rule's first words as the prompt says them, then what changed, in the log's words.
+      const head = ((res.data && res.data.error) || "refused (stale journal)").split(":")[0];
       await refresh(true);
-      say($("message"), res.data.error + "\n" + changedSince(seen) + " Your move is kept: tap Enter to send it as it stands now, or Clear.", "bad");
+      say($("message"), head + ": not sent. " + changedSince(seen) + "\nYour move is kept: Enter sends it as it stands now, or Clear.", "bad");
       basis = {entries: table.entries, version: table.version};      // seen now: the next Enter sends it
     } else {
       say($("message"), res.data ? res.data.error : "refused (" + res.status + ")", "bad");
