@@ -148,7 +148,7 @@ def serve(folder: Path, host: str, port: int, out=None, new_token: bool = False)
     out = out or sys.stdout
     import uvicorn
     from .app import make_app
-    from .limits import TimedH11Protocol, LIMIT_CONNECTIONS
+    from .limits import LIMIT_CONNECTIONS, TimedH11Protocol, enough_descriptors
     folder = Path(folder)
     if not folder.is_dir():
         raise UsageError(f"--dir {show(str(folder))} is not a folder")
@@ -189,6 +189,7 @@ def serve(folder: Path, host: str, port: int, out=None, new_token: bool = False)
         print("  (this machine only; --host 0.0.0.0 lets phones on your network in, with a token)", file=out)
     print("Ctrl-C stops it; every entry is already in its file.", file=out)
     out.flush()
+    enough_descriptors()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", ws="none",
                             http=TimedH11Protocol, limit_concurrency=LIMIT_CONNECTIONS,
                             timeout_keep_alive=5, timeout_graceful_shutdown=2)

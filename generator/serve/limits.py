@@ -14,7 +14,7 @@ import asyncio
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEADER_SECONDS = 10.0     # a request's line and headers arrive within this
-LIMIT_CONNECTIONS = 200   # connections and requests at once; past it uvicorn answers 503
+LIMIT_CONNECTIONS = 512   # connections and requests at once; past it uvicorn answers 503
 
 
 class TimedH11Protocol(H11Protocol):
@@ -57,3 +57,16 @@ class TimedH11Protocol(H11Protocol):
         self._header_timer = None
         if self._between_requests() and not self.transport.is_closing():
             self.transport.close()
+
+
+def enough_descriptors(want: int = 4 * LIMIT_CONNECTIONS) -> None:
+    """Raise this process's open-file limit (within what the system allows) so that LIMIT_CONNECTIONS
+    connections and the record files behind them never run it out: many systems start at 1,024."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ImportError, ValueError, OSError):
+        pass
