@@ -192,7 +192,7 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_referee(args) -> int:
-    from .referee import session
+    from .referee import prompt
     module = game_module(args.game)
     rules = getattr(module, "REFEREE", None)
     if rules is None:
@@ -209,9 +209,9 @@ def cmd_referee(args) -> int:
     extra = module.referee_commands(sub) if hasattr(module, "referee_commands") else {}
     a = p.parse_args(args.rest)
     if a.action == "score":
-        return session.score(rules, Path(a.record), a.json)
+        return prompt.score(rules, Path(a.record), a.json)
     if a.action == "play":
-        return session.play(rules, Path(a.journal) if a.journal else None, a)
+        return prompt.play(rules, Path(a.journal) if a.journal else None, a)
     return extra[a.action](a)
 
 

@@ -16,7 +16,9 @@ from conftest import ROOT, default_signals
 from fuzzing import run_cli, tree
 
 from generator.outputs import OutputFolder, Plan, UnsafeName, output_path, safe_name
-from generator.referee.session import Journal, JournalChanged, name_problem, record_text
+from generator.referee.journal import Journal, JournalChanged
+from generator.referee.contract import name_problem
+from generator.referee.record import record_text
 from generator.spec.loader import parse_yaml
 from generator.errors import SpecError
 
@@ -417,7 +419,7 @@ def test_the_prompt_refuses_a_stale_entry_and_reloads(tmp_path):
         def isatty(self):
             return False
     import io
-    from generator.referee.session import play
+    from generator.referee.prompt import play
     out = io.StringIO()
     args = type("A", (), {"players": None, "variant": "standard"})()
     play(REFEREE, path, args, inp=Typist(), out=out)

@@ -33,7 +33,8 @@ import yaml
 
 from generator.games.capitals.referee import REFEREE, apply, board_for
 from generator.games.capitals.rules import (Board, Card, Position, points, rect_squares, totals)
-from generator.referee.session import Refused, load_record, replay
+from generator.referee.contract import Refused
+from generator.referee.record import load_record, replay
 
 GAMES = int(os.environ.get("PNP_RANDOM_GAMES", "80"))
 RULES = {"game-over", "turn-order", "notation", "first-round", "played", "enclosed-card", "card", "one-wall",

@@ -13,7 +13,7 @@ from generator.games.capitals.geo import parse_square
 from generator.games.capitals.referee import apply
 from generator.games.capitals.rules import (Board, Card, Position, end_game, parse_wall, pass_turn, play_turn,
                                             totals, winner)
-from generator.referee.session import Refused
+from generator.referee.contract import Refused
 
 ROWS, COLS = 10, 12
 SPECIALS = [Card("Luxembourg", "Luxembourg", (9, 0), 10, 1, {"units": 3}),

@@ -18,8 +18,10 @@ from generator.games.continuo.referee import best_text
 from generator.games.continuo.rules import Layout, Placement, best_placements, place
 from generator.games.continuo.tiles import (band_sequences, band_tile, canonical, deck_sequences,
                                             regions, rotate_tile)
-from generator.referee import session
-from generator.referee.session import Refused
+from generator.referee.prompt import play
+from generator.referee.record import RecordError, load_record
+from generator.referee.record import replay as replay_record
+from generator.referee.contract import Refused
 from generator.spec import load_spec
 
 COLOURS = "RYGB"
@@ -99,8 +101,8 @@ def write_record(tmp_path, entries, **header):
 def replay(path, rules=CONTINUO):
     """(error line or None, state, the --json summary), as `pnp referee GAME score --json`."""
     try:
-        state, reports, _ = session.replay(rules, session.load_record(path, rules))
-    except session.RecordError as exc:
+        state, reports, _ = replay_record(rules, load_record(path, rules))
+    except RecordError as exc:
         return str(exc), None, None
     return None, state, rules.summary(state, reports)
 
@@ -326,7 +328,7 @@ def test_play_journals_undoes_and_resumes(tmp_path):
     moves = f"open 1 0,0\nopen {second}\n{third}\n{third}\nbest 4 1\n5 99,99\nundo\n{fourth}\nquit\n"
     args = argparse.Namespace(players="Ann,Bob", variant="continuo", openings=None)
     out = io.StringIO()
-    code = session.play(CONTINUO, journal, args, inp=io.StringIO(moves), out=out)
+    code = play(CONTINUO, journal, args, inp=io.StringIO(moves), out=out)
     text = out.getvalue()
     assert "refused, entry 4 (each tile once)" in text and "refused, entry 4 (edge contact)" in text, text
     assert "legal placements of tile 4" in text
@@ -338,7 +340,7 @@ def test_play_journals_undoes_and_resumes(tmp_path):
     out = io.StringIO()
     layout = after
     fifth, _ = at_best(5)
-    assert session.play(CONTINUO, journal, args, inp=io.StringIO(f"{fifth}\nquit\n"), out=out) == 0, out.getvalue()
+    assert play(CONTINUO, journal, args, inp=io.StringIO(f"{fifth}\nquit\n"), out=out) == 0, out.getvalue()
     assert "Resumed" in out.getvalue()
     _, _, summary = replay(journal)
     assert [p["tile"] for p in summary["placements"]] == [1, 2, 4, 5]
@@ -349,7 +351,7 @@ def test_count_continuo_play_writes_a_count_continuo_journal(tmp_path):
     journal = tmp_path / "j.yaml"
     args = argparse.Namespace(players="Ann,Bob", openings=1)
     out = io.StringIO()
-    assert session.play(COUNT, journal, args, inp=io.StringIO("open 1 0,0\n2 0,4\nquit\n"), out=out) == 0
+    assert play(COUNT, journal, args, inp=io.StringIO("open 1 0,0\n2 0,4\nquit\n"), out=out) == 0
     rec = yaml.safe_load(journal.read_text())
     assert rec["game"] == "count-continuo" and "variant" not in rec
     _, state, summary = replay(journal, COUNT)

@@ -24,8 +24,8 @@ from generator.games.continuo.count import REFEREE as COUNT
 from generator.games.continuo.referee import new_game, ranked_placements
 from generator.games.continuo.rules import NEIGHBOURS, Placement
 from generator.games.continuo.tiles import rotate_tile
-from generator.referee import session
-from generator.referee.session import Refused
+from generator.referee.record import load_record, replay
+from generator.referee.contract import Refused
 
 GAMES = int(os.environ.get("PNP_RANDOM_GAMES", "24"))
 SAMPLE = 4          # listed placements checked a turn (and the best), and unlisted ones
@@ -132,7 +132,7 @@ def test_random_games(tmp_path):
         if games <= 2:
             path = tmp_path / f"game-{games}.yaml"
             path.write_text(yaml.safe_dump({**header, "entries": entries}, sort_keys=False))
-            replayed, _, _ = session.replay(rules, session.load_record(path, rules))
+            replayed, _, _ = replay(rules, load_record(path, rules))
             assert replayed == state
     print(f"\nContinuo random play: {games} games ({stats['count continuo games']} Count continuo), "
           f"{stats['placements']} placements; {stats['listed checked']} listed placements accepted with "

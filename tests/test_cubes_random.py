@@ -16,8 +16,9 @@ import yaml
 from generator.games.cubes.referee import REFEREE, apply, new_game, summary
 from generator.games.cubes.rules import LINES, Push, cell_name, line_through
 from generator.games.cubes.rules import push as push_line
-from generator.referee import session
-from generator.referee.session import Refused
+from generator.referee.prompt import score
+from generator.referee.record import load_record, replay
+from generator.referee.contract import Refused
 
 GAMES = int(os.environ.get("PNP_RANDOM_GAMES", "30"))
 SEED = int(os.environ.get("PNP_RANDOM_SEED", "2672509"))
@@ -226,8 +227,8 @@ def test_random_games_keep_the_rules(tmp_path):
     for i, (header, entries, state, out) in enumerate(recorded):
         path = tmp_path / f"game{i}.yaml"
         path.write_text(yaml.safe_dump({**header, "entries": entries}, sort_keys=False))
-        spec = session.load_record(path, REFEREE)
-        final, _, history = session.replay(REFEREE, spec)
+        spec = load_record(path, REFEREE)
+        final, _, history = replay(REFEREE, spec)
         assert final == state
         if entries:
             before_last = start(header)
@@ -235,7 +236,7 @@ def test_random_games_keep_the_rules(tmp_path):
                 before_last, _ = apply(before_last, e)
             assert history[-1] == before_last
         buf = io.StringIO()
-        assert session.score(REFEREE, path, True, out=buf) == 0
+        assert score(REFEREE, path, True, out=buf) == 0
         assert json.loads(buf.getvalue()) == json.loads(json.dumps(out))
     print(f"\ncubes random play: {tally}")
     assert tally.games == GAMES

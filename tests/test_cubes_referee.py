@@ -11,8 +11,9 @@ from conftest import ROOT, pnp_here, run_pnp
 from generator.games.cubes import referee as cubes_referee
 from generator.games.cubes.referee import REFEREE, CubesGame, apply, new_game
 from generator.games.cubes.rules import Position, parse_cell, parse_turn, play_turn
-from generator.referee import session
-from generator.referee.session import Refused
+from generator.referee.prompt import score
+from generator.referee.record import RecordError, load_record, replay
+from generator.referee.contract import Refused
 
 W, B = 0, 1
 
@@ -327,13 +328,13 @@ def test_four_player_game(tmp_path):
     path.write_text("game: cubes\nvariant: four-player\nentries:\n"
                     "  - {move: f4-f6}\n  - {move: d6-f6}\n  - {move: f8-f7}\n  - {move: h6-h4}\n")
     # West's d6-f6 would land on South's pawn: refused, naming the entry and the rule
-    with pytest.raises(session.RecordError) as exc:
-        session.replay(REFEREE, session.load_record(path, REFEREE))
+    with pytest.raises(RecordError) as exc:
+        replay(REFEREE, load_record(path, REFEREE))
     assert "entry 2: refused (onto a pawn)" in str(exc.value)
     path.write_text("game: cubes\nvariant: four-player\nentries:\n"
                     "  - {move: f4-f6}\n  - {move: d6-e6}\n  - {move: f8-f7}\n  - {move: h6-g6}\n")
     buf = io.StringIO()
-    assert session.score(REFEREE, path, True, out=buf) == 0
+    assert score(REFEREE, path, True, out=buf) == 0
     out = json.loads(buf.getvalue())
     assert [t["player"] for t in out["turns"]] == ["South", "West", "North", "East"]
     assert set(out["totals"]) == {"South", "West", "North", "East"}

@@ -23,8 +23,8 @@ import yaml
 
 from generator.games.mille_bornes.referee import REFEREE, apply, new_game
 from generator.games.mille_bornes.rules import HAZARD_OF, HAZARDS, PROTECTS, cards_left
-from generator.referee import session
-from generator.referee.session import Refused
+from generator.referee.record import load_record, replay
+from generator.referee.contract import Refused
 
 HANDS = int(os.environ.get("PNP_RANDOM_GAMES", "100"))
 SIX = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
@@ -347,7 +347,7 @@ def test_random_hands(tmp_path):
         if first:
             path = tmp_path / f"game-{games}.yaml"
             path.write_text(yaml.safe_dump({**header, "entries": g.entries}, sort_keys=False))
-            replayed, _, _ = session.replay(REFEREE, session.load_record(path, REFEREE))
+            replayed, _, _ = replay(REFEREE, load_record(path, REFEREE))
             assert replayed == g.state
         totals += g.stats
         games += 1

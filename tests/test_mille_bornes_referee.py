@@ -11,7 +11,8 @@ import yaml
 
 from conftest import run_pnp
 from generator.games.mille_bornes import REFEREE
-from generator.referee import session
+from generator.referee.prompt import play
+from generator.referee.record import RecordError, load_record, replay, start_game
 
 PATENT = "decks/mille_bornes_1961.yaml"
 
@@ -27,8 +28,8 @@ def score(tmp_path, entries, **header):
     """(error line or None, the --json summary or None), as `pnp referee mille-bornes score --json`."""
     path = write(tmp_path, entries, **header)
     try:
-        state, reports, _ = session.replay(REFEREE, session.load_record(path, REFEREE))
-    except session.RecordError as exc:
+        state, reports, _ = replay(REFEREE, load_record(path, REFEREE))
+    except RecordError as exc:
         return str(exc), None
     return None, REFEREE.summary(state, reports)
 
@@ -71,7 +72,7 @@ def spent(entries, after=(), **header):
     given up is replaced from it: 94 draws for two players of the 106-card deck), then the pile's
     end, then `after`, whose cards are kept back for it: a hand at the moment the pile runs out."""
     from generator.games.mille_bornes.referee import pile_left
-    state = session.start_game(REFEREE, {"game": "mille-bornes", "players": ["Ann", "Bob"], **header}, None)
+    state = start_game(REFEREE, {"game": "mille-bornes", "players": ["Ann", "Bob"], **header}, None)
     for e in entries:
         state, _ = REFEREE.apply(state, e)
     kept = {}
@@ -449,11 +450,11 @@ def test_play_at_the_prompt(tmp_path):
              f"tallies Ann miles=2.5\n{drained}pile-empty\nend-hand\n"
              "tallies Ann miles=700 safeties=1 trip=no; Bob miles=25\nquit\n")
     out = io.StringIO()
-    assert session.play(REFEREE, j, args, inp=io.StringIO(moves), out=out) == 0, out.getvalue()
+    assert play(REFEREE, j, args, inp=io.StringIO(moves), out=out) == 0, out.getvalue()
     assert "a count is a whole number" in out.getvalue()
     rec = yaml.safe_load(j.read_text())
     assert [e.get("card") for e in rec["entries"][:6]] == ["go", "go", "75", "stop", "priority-vehicle", "25"]
     assert rec["entries"][4]["coup_fourre"] is True
     assert rec["entries"][-1] == {"tallies": {"Ann": {"miles": 700, "safeties": 1, "trip": False}, "Bob": {"miles": 25}}}
-    state, reports, _ = session.replay(REFEREE, session.load_record(j, REFEREE))   # the journal is a record
+    state, reports, _ = replay(REFEREE, load_record(j, REFEREE))   # the journal is a record
     assert state.totals() == {"Ann": (75 + 25) + 100 + 300 + 700 + 100, "Bob": 25}

@@ -22,9 +22,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.referee import session
-from generator.referee.session import (MAX_PROMPT_LINE, Journal, RecordFull, check_names, match_name, name_problem,
-                                       refusal)
+from generator.inputs import MAX_RECORD_BYTES, MAX_RECORD_ENTRIES
+from generator.referee.contract import Refused
+from generator.referee.prompt import play
+from generator.referee.prompt import MAX_PROMPT_LINE
+from generator.referee.journal import Journal, RecordFull
+from generator.referee.contract import check_names, match_name, name_problem
+from generator.referee.game import refusal
 from conftest import ROOT, pnp_here
 
 
@@ -49,10 +53,10 @@ def test_what_makes_a_name(name, problem):
 def test_names_are_told_apart_without_regard_to_case():
     check_names({"players": ["Ann", "Bob"], "teams": {"N": ["Ann"], "S": ["Bob"]}})
     for header in ({"players": ["Ann", "ann"]}, {"players": ["Ann", "Bob"], "teams": {"X": ["Ann"], "x": ["Bob"]}}):
-        with pytest.raises(session.Refused) as exc:
+        with pytest.raises(Refused) as exc:
             check_names(header)
         assert "two" in exc.value.message
-    with pytest.raises(session.Refused) as exc:
+    with pytest.raises(Refused) as exc:
         check_names({"players": ["pass", "Bob"]}, reserved=("pass",))
     assert "a word of this game's notation" in exc.value.message
 
@@ -84,7 +88,7 @@ def test_the_writer_keeps_the_readers_limits(tmp_path):
     """A journal is never written past what `score` and `play --journal` read back: the 10,001st
     entry, or one that takes the file past 4 MB, is refused and nothing is written."""
     path = tmp_path / "j.yaml"
-    full = Journal(path, "sorry", {"game": "sorry"}, [{"card": 1, "move": "out"}] * session.MAX_RECORD_ENTRIES, "", None)
+    full = Journal(path, "sorry", {"game": "sorry"}, [{"card": 1, "move": "out"}] * MAX_RECORD_ENTRIES, "", None)
     with pytest.raises(RecordFull):
         full.append({"card": 1, "move": "out"})
     assert not path.exists()
@@ -92,11 +96,11 @@ def test_the_writer_keeps_the_readers_limits(tmp_path):
     near = Journal(path, "sorry", {"game": "sorry"}, [{"card": 1, "move": big}] * 4100, "", None)
     near._write(near.entries)
     before = path.read_bytes()
-    assert session.MAX_RECORD_BYTES - 20_000 < len(before) <= session.MAX_RECORD_BYTES
+    assert MAX_RECORD_BYTES - 20_000 < len(before) <= MAX_RECORD_BYTES
     with pytest.raises(RecordFull) as exc:
         for _ in range(40):
             near.append({"card": 1, "move": big})
-    assert path.stat().st_size <= session.MAX_RECORD_BYTES and "start a new game" in str(exc.value)
+    assert path.stat().st_size <= MAX_RECORD_BYTES and "start a new game" in str(exc.value)
     assert refusal(4120, exc.value).startswith("refused, entry 4121 (record size): ")
 
 
@@ -108,7 +112,7 @@ def test_an_over_long_line_is_read_and_dropped(tmp_path):
     line = "1 out" + " " * (MAX_PROMPT_LINE * 300) + "\n"        # 1.2 MB on one line
     args = argparse_ns(players="red,blue", variant="standard")
     from generator.games.sorry import REFEREE
-    code = session.play(REFEREE, j, args, inp=io.StringIO(line + "1 out\nquit\n"), out=out)
+    code = play(REFEREE, j, args, inp=io.StringIO(line + "1 out\nquit\n"), out=out)
     assert code == 2 and f"a line is at most {MAX_PROMPT_LINE:,} characters" in out.getvalue()
     assert len(yaml.safe_load(j.read_text())["entries"]) == 1     # the next line was read as usual
 
@@ -122,7 +126,7 @@ def test_undo_at_the_prompt_says_what_it_took_back(tmp_path):
     from generator.games.mille_bornes import REFEREE
     out = io.StringIO()
     args = argparse_ns(players="Ann Lee,Bob", teams=None, deck=None, short=False)
-    session.play(REFEREE, tmp_path / "j.yaml", args, inp=io.StringIO("go\nshow\nundo\nquit\n"), out=out)
+    play(REFEREE, tmp_path / "j.yaml", args, inp=io.StringIO("go\nshow\nundo\nquit\n"), out=out)
     text = out.getvalue()
     assert "last entry: 1 (Ann Lee plays go); undo takes it back" in text
     assert "undone: entry 1 (Ann Lee plays go); 0 entries remain" in text

@@ -8,7 +8,7 @@ from conftest import ROOT, pnp_here, run_pnp
 from generator.games.sorry.board import load_geometry
 from generator.games.sorry.deck import load_deck
 from generator.games.sorry.rules import Position, legal_moves, loc_name, parse_loc, play
-from generator.referee.session import Refused
+from generator.referee.contract import Refused
 from generator.spec import load_spec
 
 G = load_geometry(load_spec(ROOT / "boards" / "sorry.yaml"))

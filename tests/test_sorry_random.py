@@ -19,7 +19,9 @@ import yaml
 
 from generator.games.sorry.referee import REFEREE, apply, new_game, summary
 from generator.games.sorry.rules import CARDS, legal_moves, loc_name
-from generator.referee.session import Refused, load_record, play as prompt_play, replay
+from generator.referee.contract import Refused
+from generator.referee.record import load_record, replay
+from generator.referee.prompt import play as prompt_play
 
 GAMES = int(os.environ.get("PNP_RANDOM_GAMES", "25"))
 MAX_TURNS = 1500

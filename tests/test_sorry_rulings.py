@@ -15,7 +15,7 @@ from conftest import pnp_here
 from test_sorry import G, P, places
 from generator.games.sorry.referee import REFEREE, apply, new_game
 from generator.games.sorry.rules import legal_moves, play
-from generator.referee.session import Refused
+from generator.referee.contract import Refused
 
 
 def refused(pos, colour, card, move):

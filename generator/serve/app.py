@@ -37,9 +37,10 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import one_line, show
 from ..games import GAMES, game_module
-from ..referee.session import RecordError
+from ..referee.record import RecordError
 from .controls import background_svg, compressed, hint, position_svg, table_json
-from .store import BadRequest, EntryRefused, NotFound, Store, play_option_fields
+from ..referee.game import EntryRefused
+from .store import BadRequest, NotFound, Store, play_option_fields
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 16 * 1024          # bytes of a request body: an entry is a line, a new game a few names

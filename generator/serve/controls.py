@@ -15,7 +15,7 @@ import string
 from ..draw.svg import svg_string
 from ..errors import show
 from ..inputs import MadeFromFiles
-from ..referee.session import Refused, entry_summary
+from ..referee.contract import Refused, entry_summary
 from .store import BadRequest, Table
 
 MAX_HINTS = 60
@@ -76,7 +76,7 @@ def table_json(t: Table) -> dict:
             "log": [r.text for r in t.reports[-12:]], "summary": summary, "help": rules.help_text,
             # what Undo would take back, said on the page before it is tapped
             "last": {"number": t.entries, "text": entry_summary(t.reports[-1])} if t.reports else None,
-            "over": _over(t.game, state, summary),
+            "over": t.over,
             "drawing": {"width": d.width, "height": d.height},
             "background": _background_url(t),
             "controls": CONTROLS[_family(t.game)](t)}
@@ -91,12 +91,6 @@ def _background_url(t: Table) -> str | None:
 
 def _family(game: str) -> str:
     return "continuo" if game == "count-continuo" else game
-
-
-def _over(game: str, state, summary: dict) -> bool:
-    if summary.get("winner"):
-        return True
-    return bool(summary.get("complete") or summary.get("over") or summary.get("lost"))
 
 
 # ---------------------------------------------------------------- per game

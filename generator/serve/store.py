@@ -1,38 +1,38 @@
-"""The records `pnp serve` keeps: journal files in one folder, read, entered and undone through the
-same session functions as `pnp referee` (Journal, replay, check_entry, the game's RefereeRules).
+"""The records `pnp serve` keeps: journal files in one folder, each played through a Game, the very
+object `pnp referee GAME play` plays through (generator/referee/game.py).
 
-Nothing here knows a rule: an entry is parsed by the game's parse_move, checked by check_entry,
-applied by the game's apply and written by Journal.append, exactly as at the prompt, so a page and
-a prompt can never disagree. What this module adds is what a server with several clients needs:
+Nothing here knows a rule, nor how an entry is made or undone: Game.push and Game.pop do that, at
+the prompt and here alike, so a page and a prompt can never disagree. What this module adds is
+what a server with several clients needs:
 
 - records are found by id, the name of a file in the folder (never a path from a request);
-- entries to one record are applied one at a time (a lock a record), and a client says which
-  entry count (and version) it saw: an entry made against a game that has moved on is refused
-  as stale, never applied twice;
-- a record is replayed only when its file changed (a cache keyed by the file's digest), so a
-  record written by `pnp referee GAME play --journal` meanwhile is read again, and one written
-  here is not.
+- entries to one record are made one at a time (a lock a record), and a client says which entry
+  count (and version) it saw: an entry made against a game that has moved on is refused as stale,
+  never applied twice;
+- a record is replayed only when its file changed (each Game is kept while the file holds what it
+  last read or wrote), so a record written by `pnp referee GAME play --journal` meanwhile is read
+  again, and one written here is not.
 """
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import re
 import secrets
 import stat
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from ..errors import SpecError, one_line, show
 from ..games import GAMES, game_module
 from ..inputs import MAX_RECORD_BYTES, decode_text, read_bytes
-from ..referee.session import (Journal, JournalChanged, RecordError, RecordFull, RefereeRules, Refused, TurnReport,
-                               check_entry, name_problem, refusal, replay, start_game, undo_line)
-from ..spec.loader import parse_yaml, validate
+from ..referee.contract import RefereeRules, Refused, TurnReport, name_problem
+from ..referee.game import EntryRefused, Game, Moment
+from ..referee.journal import JournalChanged, RecordFull
+from ..referee.record import RecordError
+from ..spec.loader import parse_yaml
 
 RECORD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,119}")     # matched whole (fullmatch)
 SUFFIX = ".yaml"
@@ -48,38 +48,43 @@ class BadRequest(Exception):
     """A request that is not one the API takes (its message says why)."""
 
 
-class EntryRefused(Exception):
-    """An entry (or an undo) the referee refused: `line` is the one line `pnp referee` prints for
-    it; `stale` when the game had moved on since the client saw it."""
-
-    def __init__(self, line: str, stale: bool = False):
-        super().__init__(line)
-        self.line, self.stale = line, stale
-
-
-@dataclass
+@dataclass(frozen=True)
 class Table:
-    """One record as it stood after one of its entries: the state after every entry, for undo the
-    states before each, and its journal (written only under the record's lock). A Table is never
-    changed once made (an entry makes a new one), so a request may read it while another enters."""
+    """One record as a request sees it: the game's Moment after one of its entries (never changed
+    once made, so a request may read it while another enters), with the record's id and rules."""
     id: str
-    path: Path
     game: str
     rules: RefereeRules
-    journal: Journal
     header: dict
-    state: Any
-    reports: tuple[TurnReport, ...]
-    history: tuple
-    entries: int                                   # how many entries the record has
-    version: str                                   # the file's digest, short: changes with every write
-    cache: dict = field(default_factory=dict)      # things drawn from this state (the SVG), made once
+    moment: Moment
 
+    @property
+    def state(self):
+        return self.moment.state
 
-def _table(rid, path, game, rules, journal, state, reports, history) -> Table:
-    digest = journal.digest
-    return Table(rid, path, game, rules, journal, dict(journal.header), state, tuple(reports), tuple(history),
-                 len(journal.entries), digest.hex()[:16] if digest else "")
+    @property
+    def reports(self) -> tuple[TurnReport, ...]:
+        return self.moment.reports
+
+    @property
+    def history(self) -> tuple:
+        return self.moment.history
+
+    @property
+    def entries(self) -> int:
+        return self.moment.entries
+
+    @property
+    def version(self) -> str:
+        return self.moment.version
+
+    @property
+    def cache(self) -> dict:
+        return self.moment.cache
+
+    @property
+    def over(self) -> bool:
+        return bool(self.rules.is_over(self.moment.state))
 
 
 def rules_of(game: str) -> RefereeRules:
@@ -176,7 +181,7 @@ def play_argv(game: str, options: dict) -> list[str]:
 class Store:
     def __init__(self, folder: Path):
         self.folder = Path(folder).resolve()
-        self._tables: dict[str, Table] = {}
+        self._games: dict[str, Game] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
@@ -234,32 +239,31 @@ class Store:
     # -- reading
     def table(self, rid: str) -> Table:
         with self.lock(rid):
-            return self._load(rid)
+            return self._view(rid, self._load(rid))
 
-    def _load(self, rid: str) -> Table:
+    def _view(self, rid: str, game: Game) -> Table:
+        return Table(rid, game.rules.game, game.rules, dict(game.header), game.now)
+
+    def _load(self, rid: str) -> Game:
         path = self.path_of(rid)
         name = path.name           # messages name the record, never the server's own folders
         try:
             raw = read_bytes(path, name, MAX_RECORD_BYTES)
         except SpecError as exc:
             raise RecordError(str(exc)) from None
-        cached = self._tables.get(rid)
-        if cached is not None and cached.journal.digest == hashlib.sha256(raw).digest() \
-                and cached.entries == len(cached.journal.entries):
+        cached = self._games.get(rid)
+        if cached is not None and cached.matches(raw):
             return cached
         try:
             data, _ = parse_yaml(decode_text(raw, name), name)
         except SpecError as exc:
             raise RecordError(str(exc)) from None
-        game = data.get("game") if isinstance(data, dict) else None
-        if game not in GAMES:
-            raise RecordError(f"{name}:1: game: expected one of {', '.join(GAMES)}, got {show(game)}")
-        rules = rules_of(game)
-        journal, spec = Journal.open(path, rules, display=name)
-        state, reports, history = replay(rules, spec)
-        table = _table(rid, path, game, rules, journal, state, reports, history)
-        self._tables[rid] = table
-        return table
+        game_id = data.get("game") if isinstance(data, dict) else None
+        if game_id not in GAMES:
+            raise RecordError(f"{name}:1: game: expected one of {', '.join(GAMES)}, got {show(game_id)}")
+        game = Game.open(path, rules_of(game_id), display=name)
+        self._games[rid] = game
+        return game
 
     # -- writing
     def create(self, game: str, options: dict) -> str:
@@ -270,73 +274,37 @@ class Store:
         rid = f"{game}-{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
         path = self.folder / (rid + SUFFIX)
         try:
-            validate({**header, "entries": []}, {}, "new game", kind=rules.record_kind)
-            start_game(rules, header, path)
+            Game.create(path, rules, header, display=path.name)
         except SpecError as exc:
-            raise BadRequest(str(exc).splitlines()[0].removeprefix("new game:").strip()) from None
+            raise BadRequest(str(exc).splitlines()[0].removeprefix(f"{path.name}:").strip()) from None
         except Refused as exc:
             raise EntryRefused(one_line(f"refused ({exc.rule}): {exc.message}")) from None
-        try:
-            Journal.create(path, rules.game, header, display=path.name)
         except (JournalChanged, RecordFull, ValueError) as exc:
             raise BadRequest(str(exc)) from None
         return rid
 
-    def _check_fresh(self, t: Table, expect, version) -> None:
-        n = t.entries
-        if expect is not None and (type(expect) is not int or expect != n):
-            # numbered as the client numbered it: the entry it meant to make
-            raise EntryRefused(refusal(expect if type(expect) is int else n, JournalChanged(
-                f"this page saw {show(expect)} entries and the game has {n} now (another phone or prompt "
-                "entered meanwhile): nothing was written; look again and enter it if it still stands")), stale=True)
-        if version is not None and version != t.version:
-            raise EntryRefused(refusal(n, JournalChanged(
-                "the game changed since this page read it (an entry was undone or replaced): nothing was "
-                "written; look again and enter it if it still stands")), stale=True)
-
     def enter(self, rid: str, entry, expect=None, version=None) -> tuple[Table, TurnReport]:
-        """Apply one entry, in the prompt's notation (a string) or as the record writes it (a
-        mapping), and append it to the journal; EntryRefused (nothing changed) if the referee
+        """Make one entry, in the prompt's notation (a string) or as the record writes it (a
+        mapping): Game.push, under the record's lock. EntryRefused (nothing changed) if the referee
         refuses it or the client's view was stale."""
         with self.lock(rid):
-            t = self._load(rid)
-            self._check_fresh(t, expect, version)
-            index = t.entries
+            game = self._load(rid)
             try:
-                if isinstance(entry, str):
-                    if not entry.strip():
-                        raise Refused("notation", "an entry is a move in the game's notation (type help at the prompt)")
-                    try:
-                        entry = t.rules.parse_move(entry.strip(), t.state)
-                    except ValueError as exc:
-                        raise Refused("notation", str(exc)) from None
-                check_entry(t.rules, t.header, entry, index)
-                nxt, report = t.rules.apply(t.state, entry)
-                t.journal.append(entry)
-            except (Refused, RecordFull) as exc:
-                raise EntryRefused(refusal(index, exc)) from None
-            except JournalChanged as exc:
-                self._tables.pop(rid, None)
-                raise EntryRefused(refusal(index, exc), stale=True) from None
-            except ValueError as exc:      # record_text: an entry that would not read back the same
-                raise EntryRefused(one_line(f"refused, entry {index + 1} (notation): {exc}")) from None
-            new = _table(rid, t.path, t.game, t.rules, t.journal, nxt, t.reports + (report,),
-                         t.history + (t.state,))
-            self._tables[rid] = new
-            return new, report
+                report = game.push(entry, expect, version)
+            except EntryRefused as exc:
+                if exc.stale:
+                    self._games.pop(rid, None)      # read again: another writer got there first
+                raise
+            return self._view(rid, game), report
 
     def undo(self, rid: str, expect=None, version=None) -> tuple[Table, str]:
-        """Take back the last entry: the table after it, and the line saying what was undone."""
+        """Take back the last entry (Game.pop): the table after it, and the line saying what was undone."""
         with self.lock(rid):
-            t = self._load(rid)
-            self._check_fresh(t, expect, version)
-            if not t.journal.entries:
-                raise EntryRefused("nothing to undo")
+            game = self._load(rid)
             try:
-                t.journal.truncate(t.entries - 1)
-            except JournalChanged as exc:
-                self._tables.pop(rid, None)
-                raise EntryRefused(one_line(f"refused ({exc})"), stale=True) from None
-            new = _table(rid, t.path, t.game, t.rules, t.journal, t.history[-1], t.reports[:-1], t.history[:-1])
-            self._tables[rid] = new
-            return new, undo_line(t.entries, t.reports[-1], new.entries)
+                said = game.pop(expect, version)
+            except EntryRefused as exc:
+                if exc.stale:
+                    self._games.pop(rid, None)
+                raise
+            return self._view(rid, game), said

@@ -19,7 +19,7 @@ from shapely.ops import unary_union
 from ...colour import Colour
 from ...draw import Drawing, PathBuilder, Style
 from ...inputs import MadeFromFiles
-from ...referee.session import record_reference
+from ...referee.contract import record_reference
 from ...spec import load_spec
 from .board import land_polygons, map_xy, square_box
 from .data import load_board

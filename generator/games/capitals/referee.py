@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ...errors import SpecError, plural
 from ...inputs import MadeFromFiles
-from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
+from ...referee.contract import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
 from .data import load_board
 from .rules import (WALL_RE, Board, Card, Closed, Nested, Position, end_game, pass_turn, play_turn, points,
@@ -235,7 +235,7 @@ def header_from_args(args) -> dict:
 REFEREE = RefereeRules(
     game="capitals", record_kind="capitals-record", new_game=new_game, apply=apply, summary=summary,
     parse_move=parse_move, render=render, prompt=prompt, final_text=final_text,
-    header_from_args=header_from_args,
+    header_from_args=header_from_args, is_over=lambda pos: pos.over,
     help_text="Turns: CARD WALL[; CARD WALL...], a wall being a lattice point (the top-left corner of a "
               "square: D22), a direction N/E/S/W and a length: Belgium D22E8; France E22S5\n"
               "  Vatican City F10E5 F10S7 | United Nations A3E12 | pass | end Ann: Chile, Peru; Bob:\n"

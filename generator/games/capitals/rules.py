@@ -41,7 +41,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from ...errors import show, plural
-from ...referee.session import Refused
+from ...referee.contract import Refused
 
 DIRS = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
 WALL_RE = re.compile(r"^\s*([A-Za-z])\s*-?\s*(\d{1,2})\s*([NESWnesw])\s*(\d{1,3})\s*$")

@@ -10,7 +10,7 @@ import string
 from ...colour import WHITE
 from ...draw import Drawing, Rect, Style, compose, scale, translate
 from ...layout.rules_sheet import SheetGame, place_legible, used_spec
-from ...referee.session import Refused
+from ...referee.contract import Refused
 from ...spec import Spec
 from ...units import pt
 from .board import draw_board

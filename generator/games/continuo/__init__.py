@@ -39,7 +39,8 @@ def play_options(parser, variants: bool = True) -> None:
 
 def referee_commands(sub, rules=None) -> dict:
     """`best RECORD TILE`: every legal placement of TILE after RECORD, best first."""
-    from ...referee.session import Refused, record_command
+    from ...referee.contract import Refused
+    from ...referee.prompt import record_command
     from .referee import best_text, parse_tile
     b = sub.add_parser("best", help="rank every legal placement of a tile after a record")
     b.add_argument("record")

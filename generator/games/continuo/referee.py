@@ -1,5 +1,5 @@
 """The Continuo referee: state, entries, scores, the terminal view. Pure functions of state and
-entry (rules.py does the placing and the chains); session.py does records, prompt and journal.
+entry (rules.py does the placing and the chains); the referee package does records, prompt and journal.
 
 Record (YAML):
     game: continuo               # or count-continuo: chains score the sum of their numbers
@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
+from ...referee.contract import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
 from ...errors import SpecError, show, plural
 from .deck import ContinuoDeck, load_deck
@@ -341,7 +341,7 @@ def make_rules(game: str) -> RefereeRules:
         record_kind="continuo-record", new_game=lambda header, path: new_game(header, path, game),
         apply=apply, summary=summary,
         parse_move=parse_move, render=render, prompt=prompt, final_text=final_text,
-        header_from_args=header_from_args,
+        header_from_args=header_from_args, is_over=lambda state: state.complete,
         help_text="Moves: [open] TILE ROW,COL [ROTATION]  e.g. open 12 0,0 | 30 4,0 90 | RRGG/RRGG/BBYY/BBYY 4,4\n"
                   "  best TILE [N]  the N best placements of a tile",
         extra_commands={"best": _best_command})

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import plural
-from ...referee.session import Refused
+from ...referee.contract import Refused
 from .tiles import Tile, rotate_tile
 from .tiles import regions as tile_regions
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...errors import SpecError
-from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference
+from ...referee.contract import RefereeRules, Refused, TurnReport, names, record_reference
 from ...spec import load_spec
 from .dimensions import load_kit
 from .rules import Position, PawnMove, cell_name, parse_cell, parse_turn, play_turn
@@ -169,6 +169,6 @@ def header_from_args(args) -> dict:
 REFEREE = RefereeRules(
     game="cubes", record_kind="cubes-record", new_game=new_game, apply=apply, summary=summary,
     parse_move=parse_move, render=render, prompt=prompt, final_text=final_text,
-    header_from_args=header_from_args,
+    header_from_args=header_from_args, is_over=lambda state: state.winner is not None,
     help_text="Turns: c3-c6 (pawn) | d4>e2 or c4:h4>e2 (push the line through d4 / from c4 to h4, east 2;\n"
               "  a row goes e or w, a column n or s) | both in either order, perpendicular: d4-d6 c6:h6>w1")

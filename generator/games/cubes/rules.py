@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import show
-from ...referee.session import Refused
+from ...referee.contract import Refused
 
 Cell = tuple[int, int]
 DIRS = {"n": (0, 1), "e": (1, 0), "s": (0, -1), "w": (-1, 0)}

@@ -8,7 +8,7 @@ from ...colour import Colour
 from ...draw import Drawing, PathBuilder, Rect, Style, compose, scale, translate
 from ...errors import show
 from ...layout.rules_sheet import SheetGame, place_legible, used_spec
-from ...referee.session import Refused
+from ...referee.contract import Refused
 from ...spec import Spec
 from ...units import pt
 from .kit import Kit, load_kit

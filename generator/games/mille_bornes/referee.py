@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from ...errors import SpecError, plural, show
-from ...referee.session import RefereeRules, Refused, TurnReport, match_name, names, record_reference
+from ...referee.contract import RefereeRules, Refused, TurnReport, match_name, names, record_reference
 from ...spec import load_spec
 from .deck import MilleBornesDeck, load_deck
 from .rules import (DEALT, DeckFacts, Hand, HandResult, Tableau, cards_left, check_tallies, exact_flag,
@@ -360,7 +360,7 @@ def header_from_args(args) -> dict:
 REFEREE = RefereeRules(
     game="mille-bornes", record_kind="mille-bornes-record", new_game=new_game, apply=apply, summary=summary,
     parse_move=parse_move, render=render, prompt=prompt, final_text=final_text, header_from_args=header_from_args,
-    reserved_names=RESERVED,
+    reserved_names=RESERVED, is_over=lambda state: state.winner is not None,
     help_text="Plays: [PLAYER:] CARD [TARGET] [cf|over|extend], e.g.  go | 75 | stop Bob | Bob: ace cf |\n"
               "  discard 25 | pass | pile-empty | end-hand |\n"
               "  tallies [extended;] Ann miles=700 safeties=2 trip; Bob miles=450")

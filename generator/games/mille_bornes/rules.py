@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ...errors import plural
-from ...referee.session import Refused
+from ...referee.contract import Refused
 
 DEALT = 6   # "6 cards are first dealt to each player" (GB 963,821); the published rules deal six too
 

@@ -12,7 +12,7 @@ from ...colour import Colour
 from ...draw import Drawing, Style
 from ...draw.fonts import get_font
 from ...inputs import MadeFromFiles
-from ...referee.session import record_reference
+from ...referee.contract import record_reference
 from ...spec import load_spec
 from .board import INWARD, cell_of, draw_board
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...errors import SpecError, show, plural
-from ...referee.session import RefereeRules, Refused, TurnReport, names, record_reference, record_command
+from ...referee.contract import RefereeRules, Refused, TurnReport, names, record_reference
+from ...referee.prompt import record_command
 from ...spec import load_spec
 from .board import Geometry, load_geometry
 from .rules import CARDS, Position, initial_position, legal_moves, loc_name, parse_loc, play
@@ -225,7 +226,7 @@ def header_from_args(args) -> dict:
 REFEREE = RefereeRules(
     game="sorry", record_kind="sorry-record", new_game=new_game, apply=apply, summary=summary,
     parse_move=parse_move, render=render, prompt=prompt, final_text=final_text,
-    header_from_args=header_from_args,
+    header_from_args=header_from_args, is_over=lambda state: bool(state.winner or state.lost),
     help_text="Turns: CARD MOVE, e.g.  1 out | 7 34+4 12+3 | 11 34x50 | sorry sorry 50 | 4 pass\n"
               "  moves CARD   every move the player to move may enter with that card (pass included)",
     extra_commands={"moves": lambda state, rest: "\n".join(

@@ -7,7 +7,7 @@ from ...colour import Colour, WHITE
 from ...draw import Drawing, Path, PathBuilder, Style, compose, scale, translate
 from ...errors import show
 from ...layout.rules_sheet import SheetGame, place_legible, used_spec
-from ...referee.session import Refused
+from ...referee.contract import Refused
 from ...spec import Spec
 from ...units import pt
 from .board import INWARD, Geometry, cell_of, draw_board, load_geometry
