@@ -47,7 +47,7 @@ def kit_out(tmp_path_factory, kit):
 
 def cut_rings(svg_path):
     root = ET.parse(svg_path).getroot()
-    g = next(el for el in root.iter(SVG + "g") if el.get("id") == "cut")
+    g = next(el for el in root.iter(SVG + "g") if el.get("id") == "CUT")
     rings = []
     for path in g.iter(SVG + "path"):
         nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", path.get("d"))]
