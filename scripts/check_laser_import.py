@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -24,8 +25,7 @@ from pathlib import Path
 import shapely
 from shapely.geometry import Polygon
 
-EXTENSIONS = Path("/usr/share/inkscape/extensions")
-PYTHON = "/usr/bin/python3"          # Inkscape's extensions run on the system's Python
+PYTHON = "python3"                   # Inkscape's extensions run on the system's Python, not our venv's
 SVG = "{http://www.w3.org/2000/svg}"
 LABEL = "{http://www.inkscape.org/namespaces/inkscape}label"
 PX = 25.4 / 96                       # Inkscape's import writes px
@@ -80,10 +80,10 @@ def ours(svg: Path) -> dict:
     return {"engraved": engraved, "cuts": cuts}
 
 
-def imported(dxf: Path) -> dict:
+def imported(dxf: Path, extensions: Path) -> dict:
     """The DXF as Inkscape's DXF import makes it: its layers, the ENGRAVE layer's area (its
     closed paths even-odd, and any filled path as Inkscape fills it), its cut contours."""
-    text = subprocess.run([PYTHON, str(EXTENSIONS / "dxf_input.py"), "--scalemethod=file", str(dxf)],
+    text = subprocess.run([PYTHON, str(extensions / "dxf_input.py"), "--scalemethod=file", str(dxf)],
                           capture_output=True, text=True, check=True).stdout
     root = ET.fromstring(text)
     layers = {g.get(LABEL): g for g in root.iter(SVG + "g") if g.get(LABEL)}
@@ -100,17 +100,27 @@ def imported(dxf: Path) -> dict:
             "engrave_arcs": arcs, "cuts": cuts}
 
 
+def extensions() -> Path | None:
+    """Where Inkscape keeps its extensions (Debian: /usr/share/inkscape/extensions), if it is installed."""
+    if not shutil.which("inkscape"):
+        return None
+    data = subprocess.run(["inkscape", "--system-data-directory"], capture_output=True, text=True).stdout.strip()
+    folder = Path(data) / "extensions"
+    return folder if (folder / "dxf_input.py").exists() else None
+
+
 def main(argv: list[str]) -> int:
     output = Path(argv[0] if argv else "output")
-    if not (EXTENSIONS / "dxf_input.py").exists():
-        print(f"Inkscape's DXF import is not installed ({EXTENSIONS}): see this script's docstring", file=sys.stderr)
+    found = extensions()
+    if found is None:
+        print("Inkscape's DXF import is not installed: see this script's docstring", file=sys.stderr)
         return 2
     svgs = sorted(output.rglob("*.svg"))
-    labels = subprocess.run([PYTHON, "-c", INKEX_LAYERS, str(EXTENSIONS), *map(str, svgs)],
+    labels = subprocess.run([PYTHON, "-c", INKEX_LAYERS, str(found), *map(str, svgs)],
                             capture_output=True, text=True, check=True).stdout.splitlines()
     bad = 0
     for svg, svg_layers in zip(svgs, labels):
-        mine, theirs = ours(svg), imported(svg.with_suffix(".dxf"))
+        mine, theirs = ours(svg), imported(svg.with_suffix(".dxf"), found)
         svg_layers = json.loads(svg_layers)
         off = abs(theirs["engraved"] - mine["engraved"]) / mine["engraved"] if mine["engraved"] else theirs["engraved"]
         ok = off <= 0.005 and svg_layers == theirs["layers"] == ["ENGRAVE", "SCORE", "CUT"] and \
