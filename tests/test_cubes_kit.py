@@ -357,12 +357,16 @@ def test_engraving_closer_to_a_cut_than_the_inset_is_the_specs_error(tmp_path):
     from its cut lines, so 0.7 is refused at that line, naming the part and the distance."""
     err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 0.7")])
     assert (err.field, err.line) == ("laser.engrave_inset", line)
-    assert "frame's engraving comes 0.61 mm from a cut line" in err.message
+    assert "engraving of the frame comes 0.61 mm from a cut line" in err.message
     # With room everywhere else (a wide frame, a wide margin round the grid), an inset that
     # leaves nothing of the dark pawn heads is refused too.
     err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 5"),
                                         ("stop: {width: 10, margin: 1.0}", "stop: {width: 30, margin: 10}")])
-    assert (err.field, err.line) == ("laser.engrave_inset", line) and "pawns' engraved heads" in err.message
+    assert (err.field, err.line) == ("laser.engrave_inset", line)
+    assert "leaves nothing of the engraving of the pawn plate A, player 2" in err.message
+    # The most the schema takes (2,000 mm) clears the cup layer's grid away first: said so, at once.
+    err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 2000")])
+    assert "leaves nothing of the engraving of the cup layer" in err.message
 
 
 def test_the_kits_engraving_keeps_the_inset(kit):
@@ -387,4 +391,4 @@ def test_pnp_validate_says_the_inset_in_one_line(tmp_path):
     code, out, err, _ = run_cli(["validate", "boards/cubes_kit.yaml"], tmp_path)
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "engrave_inset: 0.7" in row)
     assert code == 1 and "Traceback" not in err
-    assert f"boards/cubes_kit.yaml:{line}: laser.engrave_inset: the frame's engraving comes 0.61 mm" in err
+    assert f"boards/cubes_kit.yaml:{line}: laser.engrave_inset: the engraving of the frame comes 0.61 mm" in err

@@ -35,11 +35,12 @@ def engraving_clearance(part: Part, kerf: float) -> float | None:
     """The least distance (mm) from the part's engraving (its grooves aside) to a line the beam
     cuts along: its outline offset by half the kerf (kerf.compensate) and its open cuts; 0 if any
     engraving lies off the part. None when the part engraves nothing."""
-    if not part.engrave:
-        return None
     import shapely
     from .kerf import compensate
-    engraved = shapely.union_all(part.engrave)
+    areas = [g for g in part.engrave if not g.is_empty]
+    if not areas:
+        return None
+    engraved = shapely.union_all(areas)
     if not engraved.covered_by(part.outline):
         return 0.0
     cut = shapely.union_all([compensate(part.outline, kerf).boundary, *part.cuts])

@@ -243,8 +243,9 @@ _ENGRAVING_CHECKED: set[str] = set()   # kits found right in this process (a bui
 
 def check_engraving(spec, kit: Kit) -> None:
     """Every engraving of the kit keeps `laser.engrave_inset` from the cut lines (the pegs'
-    grooves aside, which must open onto the edge), and the even players' pawns keep their dark
-    heads: otherwise the spec's error at that line, naming the part and how close it comes."""
+    grooves aside, which must open onto the edge), and none is clipped away to nothing (the
+    even players' dark pawn heads): otherwise the spec's error at that line, naming the part and
+    how close it comes."""
     from ...laser.parts import engraving_clearance
     key = repr(kit)
     if key in _ENGRAVING_CHECKED:
@@ -253,18 +254,19 @@ def check_engraving(spec, kit: Kit) -> None:
     # The engraved parts, without their labels (a check loads no stroke font).
     cups = _cups(kit)
     top = next(p for p in cube_panels(kit, king=True) if p.name == "top").part(kit.t("cube"))
-    engraved = [Part("cup layer", box(0, 0, kit.inner, kit.inner).difference(_apart(cups)), engrave=_grid(kit, cups)),
-                Part("frame", _frame_outline(kit), engrave=_cell_names(kit)),
-                Part("king top", top.outline, engrave=[CROWN])] + pawn_plates(kit, 2)
+    engraved = [Part("cup layer", box(0, 0, kit.inner, kit.inner).difference(_apart(cups)), engrave=_grid(kit, cups),
+                     label="cup layer"),
+                Part("frame", _frame_outline(kit), engrave=_cell_names(kit), label="frame"),
+                Part("king top", top.outline, engrave=[CROWN], label="king's top")] + pawn_plates(kit, 2)
     for part in engraved:
         gap = engraving_clearance(part, kit.kerf)
-        if gap is not None and gap < inset - 1e-9:
+        if gap is None:       # clipped away (the dark pawn heads, the grid between the cups)
+            raise spec.error(("laser", "engrave_inset"), f"{inset:g} mm from every cut leaves nothing of the "
+                                                         f"engraving of the {part.label}; make it smaller")
+        if gap < inset - 1e-9:
             raise spec.error(("laser", "engrave_inset"),
-                             f"the {part.name}'s engraving comes {gap:.2f} mm from a cut line, closer than "
+                             f"the engraving of the {part.label} comes {gap:.2f} mm from a cut line, closer than "
                              f"{inset:g} mm; make it smaller, or give the engraving more room")
-    if any(not p.engrave for p in pawn_plates(kit, 2)):
-        raise spec.error(("laser", "engrave_inset"), f"{inset:g} mm from every cut leaves nothing of the "
-                                                     f"pawns' engraved heads; make it smaller")
     _ENGRAVING_CHECKED.add(key)
 
 
