@@ -54,8 +54,12 @@ WIDTH = 96
 GROUPS = [
     ("home", "Print at home", "on your own printer, at 100 % (\"actual size\", never \"fit to page\")"),
     ("shop", "For a print shop", "instead of printing at home, or for a large board in one piece"),
-    ("laser", "For a laser cutter or a cutting plotter", "SVG and DXF in mm: cut red (layer CUT), score blue "
-                                                         "(SCORE), engrave black (ENGRAVE)"),
+    ("laser", "For a laser cutter or a cutting plotter",
+     "SVG and DXF in mm, a layer an operation, to run in this order: engrave black (layer ENGRAVE), "
+     "score blue (SCORE), cut red (CUT). Scores and cuts are 0.01 mm hairlines, as a laser takes a "
+     "cut, so a picture exported from the SVG shows them blank. To look a sheet over, open its PNG "
+     "preview, with the pictures below: the parts tan on the paler stock, engraving black, scores "
+     "blue, cuts red"),
     ("preview", "Pictures to look over", "not for printing"),
     ("other", "Other files", ""),
 ]

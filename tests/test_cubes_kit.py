@@ -47,7 +47,7 @@ def kit_out(tmp_path_factory, kit):
 
 def cut_rings(svg_path):
     root = ET.parse(svg_path).getroot()
-    g = next(el for el in root.iter(SVG + "g") if el.get("id") == "cut")
+    g = next(el for el in root.iter(SVG + "g") if el.get("id") == "CUT")
     rings = []
     for path in g.iter(SVG + "path"):
         nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", path.get("d"))]
@@ -335,3 +335,60 @@ def test_a_kit_without_a_variants_setup_is_the_specs_error(tmp_path):
     with pytest.raises(SpecError) as exc:
         CHECKS["cubes-kit"](spec)
     assert exc.value.field == "setup" and "four-player setup" in exc.value.message
+
+
+def _checked_kit(tmp_path, replacements):
+    """The kit spec with these (old, new) edits, checked as a build checks it: its error."""
+    from generator.games.cubes import CHECKS
+    text = KIT_YAML.read_text()
+    for old, new in replacements:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "cubes_kit.yaml"
+    path.write_text(text)
+    with pytest.raises(SpecError) as exc:
+        CHECKS["cubes-kit"](load_spec(path))
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "engrave_inset:" in row and "laser:" in row)
+    return exc.value, line
+
+
+def test_engraving_closer_to_a_cut_than_the_inset_is_the_specs_error(tmp_path):
+    """laser.engrave_inset is checked when the spec is read: the frame's cell names keep 0.61 mm
+    from its cut lines, so 0.7 is refused at that line, naming the part and the distance."""
+    err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 0.7")])
+    assert (err.field, err.line) == ("laser.engrave_inset", line)
+    assert "engraving of the frame comes 0.61 mm from a cut line" in err.message
+    # With room everywhere else (a wide frame, a wide margin round the grid), an inset that
+    # leaves nothing of the dark pawn heads is refused too.
+    err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 5"),
+                                        ("stop: {width: 10, margin: 1.0}", "stop: {width: 30, margin: 10}")])
+    assert (err.field, err.line) == ("laser.engrave_inset", line)
+    assert "leaves nothing of the engraving of the pawn plate A, player 2" in err.message
+    # The most the schema takes (2,000 mm) clears the cup layer's grid away first: said so, at once.
+    err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 2000")])
+    assert "leaves nothing of the engraving of the cup layer" in err.message
+
+
+def test_the_kits_engraving_keeps_the_inset(kit):
+    """The kit as shipped: every engraving 0.5 mm or more from its part's cut lines (the pawn
+    heads clipped clear of their slot), the pegs' notches grooves right across the peg."""
+    from generator.laser.parts import engraving_clearance
+    parts = kit_parts(kit)
+    gaps = {p.name: engraving_clearance(p, kit.kerf) for p in parts if p.engrave}
+    assert set(gaps) == {"cup layer", "frame", "top", "pawn A p2", "pawn B p2"}
+    assert min(gaps.values()) >= kit.engrave_inset
+    peg = next(p for p in parts if p.name == "peg")
+    assert not peg.engrave and len(peg.grooves) == 1
+    (notches,) = peg.grooves
+    assert notches.bounds == pytest.approx(peg.outline.bounds, abs=1e-3)   # open at all four ends
+
+
+def test_pnp_validate_says_the_inset_in_one_line(tmp_path):
+    from fuzzing import run_cli
+    (tmp_path / "boards").mkdir()
+    text = KIT_YAML.read_text().replace("engrave_inset: 0.5", "engrave_inset: 0.7", 1)
+    (tmp_path / "boards" / "cubes_kit.yaml").write_text(text)
+    code, out, err, _ = run_cli(["validate", "boards/cubes_kit.yaml"], tmp_path)
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "engrave_inset: 0.7" in row)
+    assert code == 1 and "Traceback" not in err
+    assert f"boards/cubes_kit.yaml:{line}: laser.engrave_inset: the engraving of the frame comes 0.61 mm" in err

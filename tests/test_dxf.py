@@ -87,7 +87,7 @@ def nominal_shapes(sheet, layer: str) -> list:
         elif layer == "SCORE":
             out += [flip(LinearRing(line.coords[:-1]) if line.is_closed else line) for line in part.score]
         else:
-            out += [r for poly in part.engrave for r in rings(poly)]
+            out += [r for poly in part.engraved() for r in rings(poly)]
     return out
 
 
@@ -150,15 +150,18 @@ def test_cup_layer_reads_back_exact_with_its_cups_as_circles(kit, tmp_path):
     r = (kit.peg_d + kit.fit) / 2 - kit.kerf / 2           # the cup's radius as cut
     radii = [math.dist(*[p[:2] for p in e.get_points("xy")]) / 2 for e in cups]
     assert max(radii) - min(radii) < 0.002 and sum(radii) / len(radii) == pytest.approx(r, abs=0.003)
-    # The engraved grid is one fill (a HATCH), not also its outline again as polylines.
-    assert {e.dxftype() for e in doc.modelspace() if e.dxf.layer == "ENGRAVE"} == {"HATCH"}
+    # The engraved grid as the closed polylines round it (outline and holes), straight segments
+    # only: what a laser program fills, and a reader without arcs reads alike.
+    engraved = [e for e in doc.modelspace() if e.dxf.layer == "ENGRAVE"]
+    assert {e.dxftype() for e in engraved} == {"LWPOLYLINE"} and all(e.closed for e in engraved)
+    assert not any(b for e in engraved for *_, b in e.get_points("xyb"))
     assert path.stat().st_size < 150_000                    # 1.2 MB with 64-gons and 17 digits
 
 
 def test_cube_pawn_and_peg_parts_read_back_exact(kit, tmp_path):
-    """Finger joints, the ring's recess, the pegs (cut round, the cross engraved with its arcs),
-    the peg marks (scored circles), the king's crown, pawns' heads (arcs inside a contour, half
-    discs engraved) and the single-stroke labels."""
+    """Finger joints, the ring's recess, the pegs (cut round, the cross of notches engraved), the
+    peg marks (scored circles), the king's crown, pawns' heads (arcs inside a contour, half discs
+    engraved, as polygons: engraving has no arcs) and the single-stroke labels."""
     parts = cube_parts(kit) + cube_parts(kit, king=True) + pawn_plates(kit, 1) + pawn_plates(kit, 2)
     for p in parts:
         p.material, p.quantity = "", 1
@@ -172,6 +175,7 @@ def test_cube_pawn_and_peg_parts_read_back_exact(kit, tmp_path):
     assert len(circles) == 1 + 2 + 2 * 4                    # the ring's recess, 2 pegs, 4 peg marks a bottom
     heads = [e for e in bulged if len(e) > 2 and e.dxf.layer == "CUT"]
     assert len(heads) == 4                                   # each pawn plate's head: arcs in its outline
+    assert all(e.dxf.layer != "ENGRAVE" for e in bulged)
 
 
 def test_shoe_parts_read_back_exact(tmp_path):
@@ -228,14 +232,21 @@ def test_arcs_inside_a_contour_stay_within_the_tolerance():
         assert hausdorff(poly.exterior, rebuilt) <= TOLERANCE
 
 
-def test_engraved_text_keeps_its_counters_in_the_hatch(tmp_path):
+def test_engraved_text_keeps_its_counters_turned_the_other_way(tmp_path):
+    """An engraved letter is its outline and its counters, closed polylines turned opposite ways
+    (outline counter-clockwise, y up): filled even-odd or nonzero, a counter stays bare."""
     part = Part("plate", box(0, 0, 40, 30))
     part.engrave = text_polygons("O8", 5, 20, 12)
     sheet = nest([part], 100, 60)[0]
     _, doc = write_and_read(sheet, tmp_path)
-    hatches = list(doc.modelspace().query("HATCH"))
-    assert [len(h.paths) for h in hatches] == [2, 3]       # O: outline and counter; 8: two counters
-    assert not doc.modelspace().query("LWPOLYLINE[layer=='ENGRAVE']")
+    assert not doc.modelspace().query("HATCH")
+    rings = [LinearRing([p[:2] for p in e.get_points("xy")])
+             for e in doc.modelspace().query("LWPOLYLINE[layer=='ENGRAVE']")]
+    assert len(rings) == 5                                  # O: outline and counter; 8: two counters
+    outlines = [r for r in rings if r.is_ccw]
+    counters = [r for r in rings if not r.is_ccw]
+    assert len(outlines) == 2 and len(counters) == 3
+    assert all(any(Polygon(c).within(Polygon(o)) for o in outlines) for c in counters)
     assert_same_shapes(dxf_shapes(doc, "ENGRAVE"), nominal_shapes(sheet, "ENGRAVE"), "ENGRAVE")
 
 

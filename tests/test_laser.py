@@ -6,7 +6,7 @@ import ezdxf
 import pytest
 from shapely.geometry import Polygon, box
 
-from generator.laser.export import add_sheets, sheet_svg
+from generator.laser.export import LAYERS, add_sheets, sheet_svg
 from generator.outputs import Plan
 from generator.laser.joints import box_joints, box_panels, mates
 from generator.laser.kerf import compensate
@@ -42,7 +42,7 @@ def framed_part():
 @pytest.mark.parametrize("kerf", [0.0, 0.15, 0.3])
 def test_kerf_grows_outer_and_shrinks_holes_in_the_svg(kerf):
     sheet = nest([framed_part()], 100, 100, kerf=kerf, margin=5)[0]
-    rings = sorted(svg_rings(sheet_svg(sheet), "cut"), key=lambda r: -Polygon(r).area)
+    rings = sorted(svg_rings(sheet_svg(sheet), "CUT"), key=lambda r: -Polygon(r).area)
     assert len(rings) == 2
     ox0, oy0, ox1, oy1 = bounds(rings[0])
     hx0, hy0, hx1, hy1 = bounds(rings[1])
@@ -106,10 +106,14 @@ def test_svg_is_in_mm_with_the_laser_colours():
     root = ET.fromstring(svg)
     assert root.get("width") == "100mm" and root.get("height") == "60mm" and root.get("viewBox") == "0 0 100 60"
     groups = {g.get("id"): g for g in root.iter(SVG + "g")}
-    assert groups["cut"].get("stroke") == "#FF0000" and groups["score"].get("stroke") == "#0000FF"
-    assert groups["engrave"].get("fill") == "#000000"
-    assert float(groups["cut"].get("stroke-width")) <= 0.01
-    assert svg_rings(svg, "score") and svg_rings(svg, "engrave")
+    assert groups["CUT"].get("stroke") == "#FF0000" and groups["SCORE"].get("stroke") == "#0000FF"
+    assert groups["ENGRAVE"].get("fill") == "#000000"
+    assert float(groups["CUT"].get("stroke-width")) <= 0.01
+    assert svg_rings(svg, "SCORE") and svg_rings(svg, "ENGRAVE")
+    # Each group an Inkscape layer, named as the DXF's layers, in the order they run.
+    ink = "{http://www.inkscape.org/namespaces/inkscape}"
+    layers = [g for g in root.iter(SVG + "g") if g.get(ink + "groupmode") == "layer"]
+    assert [g.get(ink + "label") for g in layers] == [g.get("id") for g in layers] == [n for n, _ in LAYERS]
 
 
 def test_engraved_letter_keeps_its_counter():

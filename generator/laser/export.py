@@ -1,10 +1,12 @@
-"""Writing laser sheets: SVG (mm), DXF (mm, layers, closed polylines with true arcs) and a PNG
-preview.
+"""Writing laser sheets: SVG (mm, a layer an operation), DXF (mm, the same layers, closed
+polylines; cuts with true arcs) and a PNG preview.
 
-What a laser operator gets, per sheet: the engraved areas (filled), then the scored lines, then
-the cuts, in that order (laser software runs layers in this order by default, and a part must
-not drop out of the sheet before it is marked); within a part, its holes before its outline.
-Every contour is written once, as one closed polyline, its coordinates rounded to 0.001 mm.
+What a laser operator gets, per sheet: the engraved areas (filled in the SVG; in the DXF the
+closed outlines a laser program fills), then the scored lines, then the cuts, in that order
+(laser software runs layers in this order by default, and a part must not drop out of the sheet
+before it is marked); within a part, its holes before its outline, and pieces lying in an opening
+before the material round it. Every contour is written once, as one closed polyline, its
+coordinates rounded to 0.001 mm.
 """
 from __future__ import annotations
 
@@ -18,12 +20,14 @@ from pathlib import Path
 import numpy as np
 import shapely
 from shapely.geometry import MultiPolygon
+from shapely.strtree import STRtree
 
 from .arcs import MIN_SEGMENTS, circle_of, with_bulges
 from .nest import Sheet
 
 CUT, SCORE, ENGRAVE = "#FF0000", "#0000FF", "#000000"
 HAIRLINE = 0.01  # mm: laser software reads a hairline as "vector cut", not "fill"
+INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
 LAYERS = (("ENGRAVE", 7), ("SCORE", 5), ("CUT", 1))   # DXF layer and its colour (ACI), in run order
 
 
@@ -35,16 +39,31 @@ def _coords(geom) -> list[list[float]]:
     return shapely.get_coordinates(geom).tolist()    # far faster than iterating .coords
 
 
+def _inner_first(polys: list) -> list:
+    """A multipolygon's polygons with every one that lies in another's hole before that other
+    (the rail layer's dashes before the border round them), deepest first; otherwise in their
+    order. A piece inside an opening is cut while the material round it still holds the sheet."""
+    if len(polys) < 2:
+        return polys
+    shells = shapely.polygons(shapely.get_exterior_ring(polys))
+    inside, _ = STRtree(shells).query(shapely.get_point(shapely.get_exterior_ring(polys), 0), predicate="within")
+    depth = np.bincount(inside, minlength=len(polys))     # how many outlines enclose each polygon
+    if not depth.any():
+        return polys
+    return [polys[k] for k in sorted(range(len(polys)), key=lambda k: (-depth[k], k))]
+
+
 def _rings(geom, sheet: Sheet) -> list[list[list[float]]]:
     """A (multi)polygon's rings, holes before their outline (a part's holes are cut while it is
-    still held by the sheet), each without its repeated closing point. Read in one vectorised
+    still held by the sheet) and pieces lying in a hole before the polygon round them, each
+    without its repeated closing point. Read in one vectorised
     pass (a rail layer is one part of 3,800 islands) and kept on the sheet for its other writers
     (keyed by the geometry's id, and kept with it: a part of a multipolygon is a new object at
     each reading, so only the same object may find its rings)."""
     known = sheet.rings.get(id(geom))
     if known is not None and known[0] is geom:
         return known[1]
-    polys = _polygons(geom)
+    polys = _inner_first(_polygons(geom))
     rings, owner = shapely.get_rings(polys, return_index=True)   # per polygon: outline, then holes
     coords, which = shapely.get_coordinates(rings, return_index=True)
     starts = np.searchsorted(which, np.arange(len(rings) + 1))
@@ -88,30 +107,34 @@ def _d(coords, close=True) -> str:
     return s + (" Z" if close else "")
 
 
-_SVG_GROUPS = ((f'fill="{ENGRAVE}" fill-rule="evenodd" id="engrave" stroke="none"', "engrave"),
-               (f'fill="none" id="score" stroke="{SCORE}" stroke-width="{HAIRLINE}"', "score"),
-               (f'fill="none" id="cut" stroke="{CUT}" stroke-width="{HAIRLINE}"', "cut"))
+# Each group is an Inkscape layer named as the DXF's (the convention laser users' SVG editors
+# read), so an operator can hide SCORE or ENGRAVE, or run one alone, before cutting.
+_SVG_STYLES = {"ENGRAVE": f'fill="{ENGRAVE}" fill-rule="evenodd" stroke="none"',
+               "SCORE": f'fill="none" stroke="{SCORE}" stroke-width="{HAIRLINE}"',
+               "CUT": f'fill="none" stroke="{CUT}" stroke-width="{HAIRLINE}"'}
+_SVG_GROUPS = tuple((f'{_SVG_STYLES[name]} id="{name}" inkscape:groupmode="layer" inkscape:label="{name}"', name)
+                    for name, _ in LAYERS)
 
 
 def sheet_svg(sheet: Sheet, title: str = "") -> str:
-    """The sheet as SVG in mm: three groups (engrave, score, cut), a path a contour. Written as
+    """The sheet as SVG in mm: three layers (ENGRAVE, SCORE, CUT), a path a contour. Written as
     text, in the form svgwrite wrote it (attributes in order, empty groups closed): the drawing
     is a flat list of paths, and svgwrite's element objects made it a fifth of a sheet's time."""
     from xml.sax.saxutils import escape
     w, h = sheet.width, sheet.height
-    paths: dict[str, list[str]] = {"engrave": [], "score": [], "cut": []}
+    paths: dict[str, list[str]] = {"ENGRAVE": [], "SCORE": [], "CUT": []}
     for part, cut_path in zip(sheet.parts, sheet.cut_paths):
-        for poly in part.engrave:
-            paths["engrave"].append(" ".join(_d(r) for r in _rings(poly, sheet)))
+        for poly in part.engraved():
+            paths["ENGRAVE"].append(" ".join(_d(r) for r in _rings(poly, sheet)))
         for line in part.score:
-            paths["score"].append(_d(*_line(line)))
+            paths["SCORE"].append(_d(*_line(line)))
         for line in part.cuts:
-            paths["cut"].append(_d(*_line(line)))
+            paths["CUT"].append(_d(*_line(line)))
         for ring in _rings(cut_path, sheet):
-            paths["cut"].append(_d(ring))
+            paths["CUT"].append(_d(ring))
     out = [f'<svg baseProfile="full" height="{h}mm" version="1.1" viewBox="0 0 {w} {h}" width="{w}mm" '
            'xmlns="http://www.w3.org/2000/svg" xmlns:ev="http://www.w3.org/2001/xml-events" '
-           'xmlns:xlink="http://www.w3.org/1999/xlink">']
+           f'xmlns:inkscape="{INKSCAPE_NS}" xmlns:xlink="http://www.w3.org/1999/xlink">']
     if title:
         out.append(f"<title>{escape(title)}</title>")
     out.append("<defs />")
@@ -231,7 +254,7 @@ class _DxfEntities:
 
     Why: ezdxf builds a Python object per entity and per attribute, and measured 0.3 ms an
     entity to add and write one; a sheet's thousands of contours made writing DXF a fifth of a
-    build. A sheet's entities are a flat list of two kinds (LWPOLYLINE, HATCH) in three layers,
+    build. A sheet's entities are a flat list of one kind (LWPOLYLINE) in three layers,
     written once, so their tags are formatted here in the order and form ezdxf writes them.
     ezdxf still makes the rest of the document (header, tables, layers, objects), hands out the
     handles (so $HANDSEED stays right), and the tests read every file back with ezdxf and audit it.
@@ -273,26 +296,6 @@ class _DxfEntities:
             tags.append(f" 10\n{x}\n 20\n{y}\n" + (f" 42\n{self._bulge(b)}\n" if b else ""))
         self.out.append("".join(tags))
 
-    def hatch(self, layer: str, paths) -> None:
-        """A solid fill; paths: (vertices, is the outline). Odd parity: holes are left unfilled."""
-        paths = [(self._vertices(v, True), outline) for v, outline in paths]
-        paths = [(v, outline) for v, outline in paths if len(v) > 2 or (len(v) == 2 and any(b for _, _, b in v))]
-        if not paths:
-            return
-        self._head("HATCH", layer, "AcDbHatch")
-        tags = [" 10\n0.0\n 20\n0.0\n 30\n0.0\n210\n0.0\n220\n0.0\n230\n1.0\n  2\nSOLID\n 70\n1\n 71\n0\n",
-                f" 91\n{len(paths)}\n"]
-        for vs, outline in paths:
-            bulged = any(b for _, _, b in vs)
-            # Path type: polyline (2), plus external (1) for the outline or outermost (16) for a
-            # hole, as ezdxf's own examples make them.
-            tags.append(f" 92\n{2 | (1 if outline else 16)}\n 72\n{int(bulged)}\n 73\n1\n 93\n{len(vs)}\n")
-            for x, y, b in vs:
-                tags.append(f" 10\n{x}\n 20\n{y}\n" + (f" 42\n{self._bulge(b)}\n" if bulged else ""))
-            tags.append(" 97\n0\n")
-        tags.append(" 75\n0\n 76\n1\n 98\n0\n")
-        self.out.append("".join(tags))
-
     def text(self) -> str:
         return "".join(self.out)
 
@@ -327,10 +330,14 @@ def sheet_dxf(sheet: Sheet) -> bytes:
     handles = _Handles(sk["first_handle"])
     ents = _DxfEntities(handles, sk["owner"])
     for part in sheet.parts:
-        for poly in part.engrave:
-            for p in _polygons(poly):
-                rings = _rings(p, sheet)      # the holes, then the outline
-                ents.hatch("ENGRAVE", [(contour(r), k == len(rings) - 1) for k, r in enumerate(rings)])
+        # An engraved area as the closed polylines round it, outlines and holes turned opposite
+        # ways (see parts.orient_engraving), and no arcs: what every DXF reader reads, for a laser
+        # program to fill (LightBurn's Fill fills a closed shape, and between two nested ones).
+        # Not a HATCH: many laser and CAM programs skip HATCH, and readers that take it (Inkscape's
+        # DXF import) drop the arcs of its boundaries. The SVG's very points, to 0.001 mm.
+        for poly in part.engraved():
+            for ring in _rings(poly, sheet):
+                ents.polyline("ENGRAVE", [(x, H - y, 0.0) for x, y in ring], True)
     for part in sheet.parts:
         for line in part.score:
             coords, closed = _line(line)
@@ -407,7 +414,7 @@ def sheet_png(sheet: Sheet, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes:
         lib.cairo_fill(ctx)
     lib.cairo_set_source_rgb(ctx, 0, 0, 0)
     for part in sheet.parts:
-        for poly in part.engrave:
+        for poly in part.engraved():
             for ring in _rings(poly, sheet):
                 path(ring)
             lib.cairo_fill(ctx)
@@ -443,18 +450,25 @@ def add_sheets(sheets: list[Sheet], plan, stem: str) -> None:
 def dxf_png(path: Path, px_per_mm: float = 2.0) -> bytes:
     """Our own DXF viewer: draws what the DXF says (cut red, score blue, engrave black filled),
     read with ezdxf (arcs as ezdxf understands the bulges), so the DXF is checked apart from the
-    SVG it was made beside. Not antialiased: every line pixel is its layer's exact colour."""
+    SVG it was made beside. The ENGRAVE layer's closed polylines are filled together, even-odd,
+    as a laser program's fill takes them (a hole's outline inside a letter's leaves it bare).
+    Not antialiased: every line pixel is its layer's exact colour."""
     import cairocffi as cairo
     import ezdxf
     from ezdxf import path as dxfpath
     doc = ezdxf.readfile(path)
     shapes = []   # (layer, is a fill, [polylines])
+    engraved = []
     for e in doc.modelspace():
         kind = e.dxftype()
         if kind == "HATCH":
             shapes.append((e.dxf.layer, True, [list(p.flattening(0.01)) for p in dxfpath.from_hatch(e)]))
+        elif kind == "LWPOLYLINE" and e.dxf.layer == "ENGRAVE" and e.closed:
+            engraved.append(list(dxfpath.make_path(e).flattening(0.01)))
         elif kind in ("LWPOLYLINE", "POLYLINE", "LINE", "CIRCLE", "ARC"):
             shapes.append((e.dxf.layer, False, [list(dxfpath.make_path(e).flattening(0.01))]))
+    if engraved:
+        shapes.append(("ENGRAVE", True, engraved))
     pts = [v for _, _, lines in shapes for line in lines for v in line] or [ezdxf.math.Vec3()]
     x0, y1 = min(v.x for v in pts) - 5, max(v.y for v in pts) + 5
     w, h = (max(v.x for v in pts) + 5 - x0) * px_per_mm, (y1 - min(v.y for v in pts) + 5) * px_per_mm

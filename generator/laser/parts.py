@@ -19,9 +19,32 @@ class Part:
     material: str = ""               # which stock it is cut from (sheets are per material)
     cuts: list[LineString] = field(default_factory=list)   # open cut lines (living-hinge slits):
                                      # a single pass whose kerf is the slit, so no offset
+    # Engraved channels that must open onto the part's edge (a peg's notches, which a rail runs
+    # through): engraved with the rest, but not kept the engraving's inset from the cut.
+    grooves: list[Polygon] = field(default_factory=list)
 
     def bounds(self):
         return self.outline.bounds
+
+    def engraved(self) -> list:
+        """Everything engraved on the part: its engraving, then its grooves."""
+        return self.engrave + self.grooves
+
+
+def engraving_clearance(part: Part, kerf: float) -> float | None:
+    """The least distance (mm) from the part's engraving (its grooves aside) to a line the beam
+    cuts along: its outline offset by half the kerf (kerf.compensate) and its open cuts; 0 if any
+    engraving lies off the part. None when the part engraves nothing."""
+    import shapely
+    from .kerf import compensate
+    areas = [g for g in part.engrave if not g.is_empty]
+    if not areas:
+        return None
+    engraved = shapely.union_all(areas)
+    if not engraved.covered_by(part.outline):
+        return 0.0
+    cut = shapely.union_all([compensate(part.outline, kerf).boundary, *part.cuts])
+    return float(shapely.distance(engraved, cut))
 
 
 def flatten(ops, tolerance: float = 0.05) -> list[list[tuple[float, float]]]:
@@ -91,8 +114,17 @@ def translate_part(part: Part, dx: float, dy: float, rotate90: bool = False) -> 
     else:
         def move(c):
             return c + (dx, dy)
-    n_score, n_engrave = len(part.score), len(part.engrave)
-    geoms = np.array([part.outline, *part.score, *part.engrave, *part.cuts], dtype=object)
+    n_score, n_engrave, n_cuts = len(part.score), len(part.engrave), len(part.cuts)
+    geoms = np.array([part.outline, *part.score, *part.engrave, *part.cuts, *part.grooves], dtype=object)
     moved = list(shapely.transform(geoms, move))
-    return Part(part.name, moved[0], moved[1:1 + n_score], moved[1 + n_score:1 + n_score + n_engrave],
-                part.label, 1, part.material, moved[1 + n_score + n_engrave:])
+    k = 1 + n_score + n_engrave + n_cuts
+    return Part(part.name, moved[0], moved[1:1 + n_score], orient_engraving(moved[1 + n_score:1 + n_score + n_engrave]),
+                part.label, 1, part.material, moved[1 + n_score + n_engrave:k], orient_engraving(moved[k:]))
+
+
+def orient_engraving(polygons: list) -> list:
+    """Engraved areas with every outline turned one way and every hole the other (outlines
+    counter-clockwise as a DXF reader sees them, y up), so that a reader filling by the nonzero
+    rule (Inkscape's default) fills what an even-odd one does: a letter's counter stays bare."""
+    import shapely
+    return list(shapely.orient_polygons(polygons, exterior_cw=True)) if polygons else polygons

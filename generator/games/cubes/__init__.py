@@ -13,14 +13,14 @@ PARTS = {"boards/cubes_kit.yaml": ("2p:board", "2p:pieces", "4p:board", "4p:piec
 
 
 def _check(spec):
-    from .kit import load_kit
+    from .kit import check_engraving, load_kit
     from .paper_pieces import load_pieces
     from .referee import setup_position
-    load_kit(spec)
+    check_engraving(spec, load_kit(spec))
     setup_position(spec, False)
     load_pieces(spec, False)
     if "four_player" in spec.data:
-        load_kit(spec, four_player=True)
+        check_engraving(spec, load_kit(spec, four_player=True))
         setup_position(spec, True)
         load_pieces(spec, True)
 

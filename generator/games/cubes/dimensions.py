@@ -44,6 +44,7 @@ class Kit:
     sheet: tuple[float, float]
     margin: float
     spacing: float
+    engrave_inset: float = 0.5   # mm of bare material between any engraving and a cut line
 
     @property
     def cell(self) -> float:
@@ -96,7 +97,7 @@ def load_kit(spec: Spec, four_player: bool = False) -> Kit:
                d["king_cube"]["height"], d["pawn"]["height"], d["pawn"]["diameter"],
                cups["depth"], cups["peg_diameter"], cups["peg_height"], cups["fit"],
                rails["height"], rails["width"], rails["gap"], d["stop"]["width"], d["stop"]["margin"],
-               mats, las["kerf"], tuple(las["sheet"]), las["margin"], las["spacing"])
+               mats, las["kerf"], tuple(las["sheet"]), las["margin"], las["spacing"], las.get("engrave_inset", 0.5))
 
 
 def cup_offsets(cell: float) -> list[tuple[float, float]]:

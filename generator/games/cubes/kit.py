@@ -29,16 +29,19 @@ def _apart(polygons: list) -> MultiPolygon:
     return together if together.is_valid else unary_union(polygons)
 
 
-def cup_layer(kit: Kit) -> Part:
-    size = kit.inner
+def _cups(kit: Kit) -> list:
+    """The cup layer's holes (the cups), made at once: four hundred of them."""
     r = (kit.peg_d + kit.fit) / 2
-    holes = [Point(c).buffer(r, quad_segs=16) for c in cup_centres(kit)]
-    outline = box(0, 0, size, size).difference(_apart(holes))
-    part = Part("cup layer", outline, material="cup_layer")
-    m = kit.stop_margin
+    return list(shapely.buffer(shapely.points(cup_centres(kit)), r, quad_segs=16))
+
+
+def _grid(kit: Kit, cups: list) -> list:
+    """What the cup layer engraves: the grid ("quadrillage") and the thick start line, stopped
+    short of every cup by 0.6 mm, or by the engraving's inset if that is more."""
+    size, m = kit.inner, kit.stop_margin
     line_w, thick_w = 0.4, 1.6
     lines = []
-    for k in range(kit.grid + 1):  # the grid ("quadrillage"), engraved
+    for k in range(kit.grid + 1):
         v = m + k * kit.cell
         lines.append(box(v - line_w / 2, m, v + line_w / 2, size - m))
         lines.append(box(m, v - line_w / 2, size - m, v + line_w / 2))
@@ -46,9 +49,17 @@ def cup_layer(kit: Kit) -> Part:
     a, b = m + s0 * kit.cell, m + (s0 + kit.start_square) * kit.cell
     ring = box(a - thick_w / 2, a - thick_w / 2, b + thick_w / 2, b + thick_w / 2).difference(
         box(a + thick_w / 2, a + thick_w / 2, b - thick_w / 2, b - thick_w / 2))
-    engraved = unary_union(lines + [ring]).difference(_apart([h.buffer(0.6) for h in holes]))
-    part.engrave = list(engraved.geoms) if hasattr(engraved, "geoms") else [engraved]
+    clear = max(0.6, kit.engrave_inset)
+    engraved = unary_union(lines + [ring]).difference(_apart(list(shapely.buffer(cups, clear))))
+    return list(engraved.geoms) if hasattr(engraved, "geoms") else [engraved]
+
+
+def cup_layer(kit: Kit) -> Part:
+    cups = _cups(kit)
+    part = Part("cup layer", box(0, 0, kit.inner, kit.inner).difference(_apart(cups)), material="cup_layer")
+    part.engrave = _grid(kit, cups)
     # In the middle of the first cell, clear of its cups (they lie 3/8 of a cell out).
+    m = kit.stop_margin
     return _label(part, "cup layer", m + kit.cell / 2 - 6.0, m + kit.cell / 2 + 1.1, 2.2)
 
 
@@ -73,7 +84,11 @@ def rail_layer(kit: Kit) -> Part:
     edge = lines[0] - h                   # the border keeps the rails' gap from the outermost pegs
     border = box(0, 0, size, size).difference(box(edge, edge, size - edge, size - edge))
     part = Part("rail layer", MultiPolygon([border] + dashes), material="rail_layer")
-    return _label(part, "rail layer", 3.5, 2.2, 1.6)
+    # Scored on the border's top side, centred across its width, descender and all: the border
+    # is only 2.4 mm wide, and a stroke into its cut would score the waste.
+    text, size = "rail layer", 1.6
+    ys = [y for line in text_score_lines(text, 0, 0, size) for _, y in line.coords]
+    return _label(part, text, 3.5, (edge - (max(ys) - min(ys))) / 2 - min(ys), size)
 
 
 def base_plate(kit: Kit) -> Part:
@@ -81,10 +96,15 @@ def base_plate(kit: Kit) -> Part:
     return _label(part, "base plate, under the cup layer", kit.stop_w, kit.outer / 2, 6)
 
 
-def frame(kit: Kit) -> Part:
+def _frame_outline(kit: Kit) -> Polygon:
     o, w = kit.outer, kit.stop_w
-    part = Part("frame", box(0, 0, o, o).difference(box(w, w, o - w, o - w)), material="frame")
-    # Column letters along the bottom and row numbers up the left side, as the referee names cells.
+    return box(0, 0, o, o).difference(box(w, w, o - w, o - w))
+
+
+def _cell_names(kit: Kit) -> list:
+    """The frame's engraving: column letters along the bottom and row numbers up the left side,
+    as the referee names cells."""
+    o, w = kit.outer, kit.stop_w
     eng = []
     for k in range(kit.grid):
         c = w + kit.stop_margin + (k + 0.5) * kit.cell
@@ -92,11 +112,20 @@ def frame(kit: Kit) -> Part:
         eng += text_polygons(letter, c - 1.6, o - w / 2 + 2.2, 6)
         num = str(k + 1)
         eng += text_polygons(num, w / 2 - 1.8 * len(num), o - c + 2.2, 6)
-    part.engrave = eng
+    return eng
+
+
+def frame(kit: Kit) -> Part:
+    o, w = kit.outer, kit.stop_w
+    part = Part("frame", _frame_outline(kit), material="frame")
+    part.engrave = _cell_names(kit)
     return _label(part, "frame", o / 2 - 5, w / 2 + 1.2, 3.5)
 
 
 # ---------------------------------------------------------------- cubes, pegs, pawns
+
+CROWN = Polygon([(8, 21), (8, 11), (11.5, 15), (15, 9), (18.5, 15), (22, 11), (22, 21)])   # a king's top
+
 
 def cube_panels(kit: Kit, king: bool = False) -> list[Panel]:
     """A cube's box: four walls finger-jointed at the corners and to the top panel, standing on a
@@ -152,8 +181,7 @@ def cube_parts(kit: Kit, king: bool = False) -> list[Part]:
             _label(part, "down", c - get_font("sans").width("down", size) / 2, c + 1.0, size)
             part.label = f"{what} bottom, face down"
         elif panel.name == "top" and king:
-            crown = Polygon([(8, 21), (8, 11), (11.5, 15), (15, 9), (18.5, 15), (22, 11), (22, 21)])
-            part.engrave.append(crown)
+            part.engrave.append(CROWN)
             part.label = "king top"           # the crown says it
         elif panel.name == "top":
             _label(part, "top", t + 1.5, panel.h / 2 + 1, 2.4)
@@ -171,12 +199,14 @@ def cube_parts(kit: Kit, king: bool = False) -> list[Part]:
         parts.append(_label(ring, "ring", 2.5, 5, 2.2))
     peg = Part("peg", Point(kit.peg_d / 2, kit.peg_d / 2).buffer(kit.peg_d / 2, quad_segs=16), material="peg",
                quantity=4, label="peg x4")   # too small to score a label on
-    # The two perpendicular notches that ride the rails, engraved rail-height deep on the face down.
+    # The two perpendicular notches that ride the rails, engraved rail-height deep on the face down:
+    # grooves right across the peg ("chaque ergot est fendu de deux encoches perpendiculaires"),
+    # open at both ends for the rail to run through, so not kept the engraving's inset from the cut.
     notch = kit.rail_w + 0.3
     c = kit.peg_d / 2
     cross = unary_union([box(0, c - notch / 2, kit.peg_d, c + notch / 2),
                          box(c - notch / 2, 0, c + notch / 2, kit.peg_d)]).intersection(peg.outline)
-    peg.engrave = [cross]
+    peg.grooves = [cross]
     parts.append(peg)
     return parts
 
@@ -200,10 +230,44 @@ def pawn_plates(kit: Kit, player: int) -> list[Part]:
                                       ("pawn B", box(D / 2 - t / 2, -1, D / 2 + t / 2, H / 2)))):
         part = Part(f"{name} p{player}", profile.difference(slot), material="pawn",
                     label=f"{name.replace('pawn', 'pawn plate')}, player {player}")   # not scored: too small
-        if player % 2 == 0:  # the second colour: heads engraved dark
-            part.engrave = [Point(D / 2, head_y).buffer(head_r - 0.6, quad_segs=16).difference(slot)]
+        if player % 2 == 0:  # the second colour: heads engraved dark, the inset clear of every cut
+            head = Point(D / 2, head_y).buffer(head_r - 0.6, quad_segs=16)
+            dark = head.intersection(part.outline.buffer(-kit.engrave_inset, quad_segs=16))
+            part.engrave = [] if dark.is_empty else [dark]
         plates.append(part)
     return plates
+
+
+_ENGRAVING_CHECKED: set[str] = set()   # kits found right in this process (a build checks a spec per job)
+
+
+def check_engraving(spec, kit: Kit) -> None:
+    """Every engraving of the kit keeps `laser.engrave_inset` from the cut lines (the pegs'
+    grooves aside, which must open onto the edge), and none is clipped away to nothing (the
+    even players' dark pawn heads): otherwise the spec's error at that line, naming the part and
+    how close it comes."""
+    from ...laser.parts import engraving_clearance
+    key = repr(kit)
+    if key in _ENGRAVING_CHECKED:
+        return
+    inset = kit.engrave_inset
+    # The engraved parts, without their labels (a check loads no stroke font).
+    cups = _cups(kit)
+    top = next(p for p in cube_panels(kit, king=True) if p.name == "top").part(kit.t("cube"))
+    engraved = [Part("cup layer", box(0, 0, kit.inner, kit.inner).difference(_apart(cups)), engrave=_grid(kit, cups),
+                     label="cup layer"),
+                Part("frame", _frame_outline(kit), engrave=_cell_names(kit), label="frame"),
+                Part("king top", top.outline, engrave=[CROWN], label="king's top")] + pawn_plates(kit, 2)
+    for part in engraved:
+        gap = engraving_clearance(part, kit.kerf)
+        if gap is None:       # clipped away (the dark pawn heads, the grid between the cups)
+            raise spec.error(("laser", "engrave_inset"), f"{inset:g} mm from every cut leaves nothing of the "
+                                                         f"engraving of the {part.label}; make it smaller")
+        if gap < inset - 1e-9:
+            raise spec.error(("laser", "engrave_inset"),
+                             f"the engraving of the {part.label} comes {gap:.2f} mm from a cut line, closer than "
+                             f"{inset:g} mm; make it smaller, or give the engraving more room")
+    _ENGRAVING_CHECKED.add(key)
 
 
 def kit_parts(kit: Kit, board: bool = True, pieces: bool = True) -> list[Part]:
