@@ -15,7 +15,7 @@ from .options import LAYOUTS, BuildOptions
 from .entry import (Terminated, held_back, hold_signals, ignore_signals, raise_held, stopped, stopped_by,
                     watch_signals)
 from .errors import SpecError, UsageError, WorkerDied, one_line, show, plural
-from .games import GAMES, check_spec, game_module, game_of_kind
+from .games import GAMES, check_spec, game_of_kind
 from .outputs import OutputFolder, UnsafeName
 from .spec import display_path, find_specs, load_spec
 from .spec.loader import SpecErrors
@@ -92,7 +92,7 @@ def cmd_validate(args) -> int:
         game = game_of_kind(spec.kind)
         if game is not None:
             rel = display_path(p, root)
-            parts = getattr(game_module(game), "PARTS", {}).get(rel, (None,))
+            parts = GAMES[game].parts.get(rel, (None,))
             jobs += [Job(game, rel if not os.path.isabs(rel) else str(p.resolve()), part) for part in parts]
     code = _failed(run_jobs(jobs, root, _options(args), staging=None))
     if errors or code:
@@ -177,7 +177,7 @@ def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict, op
                 entry = manifest.get(job.id, {})
                 products += [(rel.split("/", 1)[1], entry.get("info", {}).get(rel, {}))
                              for rel in entry.get("products", [])]
-        title = getattr(game_module(g), "TITLE", g)
+        title = GAMES[g].title
         written += [f"{g}/{name}" for name in write_print_list(staging, g, title, products, opts.paper, opts.cmyk)]
     return written
 
@@ -193,10 +193,10 @@ def cmd_calibrate(args) -> int:
 
 def cmd_referee(args) -> int:
     from .referee import prompt
-    module = game_module(args.game)
-    rules = getattr(module, "REFEREE", None)
-    if rules is None:
-        raise UsageError(f"the {args.game} referee is not built yet")
+    game = GAMES[args.game]
+    if game.referee is None:
+        raise UsageError(f"{args.game} has no referee")
+    rules = game.referee()
     p = Parser(prog=f"pnp referee {args.game}")
     sub = p.add_subparsers(dest="action", required=True)
     s = sub.add_parser("score", help="replay a game record and score it")
@@ -204,9 +204,9 @@ def cmd_referee(args) -> int:
     s.add_argument("--json", action="store_true", help="print totals, winner and every turn as JSON")
     pl = sub.add_parser("play", help="take entries at a prompt, journaled; resumes an existing journal")
     pl.add_argument("--journal", help="the journal file (a record); default GAME-DATE-TIME.yaml here")
-    if hasattr(module, "play_options"):
-        module.play_options(pl)
-    extra = module.referee_commands(sub) if hasattr(module, "referee_commands") else {}
+    if game.play_options is not None:
+        game.play_options(pl)
+    extra = game.referee_commands(sub) if game.referee_commands is not None else {}
     a = p.parse_args(args.rest)
     if a.action == "score":
         return prompt.score(rules, Path(a.record), a.json)

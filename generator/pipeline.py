@@ -63,13 +63,11 @@ class JobResult:
 
 def build_jobs(games: list[str]) -> list[Job]:
     """Every job of these games, in the order a serial build would run them."""
-    from .games import game_module
+    from .games import GAMES
     jobs = []
     for g in games:
-        module = game_module(g)
-        parts = getattr(module, "PARTS", {})
-        for spec in module.SPECS:
-            for part in parts.get(spec, (None,)):
+        for spec in GAMES[g].specs:
+            for part in GAMES[g].parts.get(spec, (None,)):
                 jobs.append(Job(g, spec, part))
     return jobs
 
@@ -128,7 +126,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
     """Load, check (unless `loaded` has the spec already), plan and (given a staging folder)
     write one job. Never raises for bad input: its errors come back as lines, with the exit code
     they call for."""
-    from .games import check_spec, game_module
+    from .games import GAMES, check_spec
     from .inputs import track_reads
     from .outputs import Plan, UnsafeName, new_file_path
     from .spec import display_path, load_spec
@@ -145,7 +143,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
                 spec = load_spec(path, display=display_path(path, root))
                 check_spec(spec)
             plan = Plan()
-            game_module(job.game).build({str(path): spec}, plan.sub(job.game), opts, job.part)
+            GAMES[job.game].build({str(path): spec}, plan.sub(job.game), opts, job.part)
             for product in plan.products.values():
                 if staging is not None:
                     target = new_file_path(staging, product.rel)

@@ -278,7 +278,7 @@ def nested_sheets():
     where the build hands the sheets to the writers: (file stem, sheet)."""
     import generator.laser.export as export
     from generator.build import BuildOptions
-    from generator.games import GAMES, check_spec, game_module
+    from generator.games import GAMES, check_spec
     from generator.outputs import Plan
     from generator.spec import load_spec
     caught = []
@@ -292,9 +292,9 @@ def nested_sheets():
     try:
         plan = Plan()
         for game in GAMES:
-            module = game_module(game)
+            module = GAMES[game]
             specs = {}
-            for rel in module.SPECS:
+            for rel in module.specs:
                 spec = load_spec(ROOT / rel)
                 check_spec(spec)
                 specs[str(ROOT / rel)] = spec

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from conftest import ROOT, need
 from pdf_text import page_text_sizes
 from generator.errors import SpecError
-from generator.games import GAMES, check_spec, game_module
+from generator.games import GAMES, check_spec
 from generator.layout import flow
 from generator.layout.markup import Figure, MarkupError, Table, parse, plain
 from generator.layout.rules_sheet import load_rules_sheet, typeset
@@ -31,7 +31,7 @@ PAGE_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 
 
 def rules_spec_of(game: str) -> str:
-    specs = [s for s in game_module(game).SPECS if s.endswith("_rules.yaml")]
+    specs = [s for s in GAMES[game].specs if s.endswith("_rules.yaml")]
     assert len(specs) == 1, f"{game}: expected one rules spec, got {specs}"
     return specs[0]
 
@@ -49,7 +49,7 @@ def sheet_of(game: str, root: Path = ROOT, paper: str = "a4"):
 
 def importlib_rules(game: str):
     import importlib
-    return importlib.import_module(GAMES[game].replace(".count", "") + ".rules_sheet")
+    return importlib.import_module(GAMES[game].package + ".rules_sheet")
 
 
 # ---------------------------------------------------------------- measuring a PDF
@@ -117,7 +117,7 @@ def test_letter_sheets(tmp_path, game):
     rel = rules_spec_of(game)
     spec = load_spec(ROOT / rel, display=rel)
     plan = Plan().sub(game)
-    game_module(game).build({str(ROOT / rel): spec}, plan, BuildOptions(paper="letter"), None)
+    GAMES[game].build({str(ROOT / rel): spec}, plan, BuildOptions(paper="letter"), None)
     assert list(plan.products) == [f"{game}/rules-letter.pdf"]
     info = plan.products[f"{game}/rules-letter.pdf"].info
     assert info["order"] == 1 and info["paper"] == "letter" and info["sides"] == info["pages"]
@@ -343,7 +343,7 @@ def test_a_text_too_long_for_two_pages_is_a_spec_error(project):
     spec = load_spec(path, display="decks/continuo_rules.yaml")
     check_spec(spec)
     with pytest.raises(SpecError) as exc:
-        game_module("continuo").build({str(path): spec}, Plan().sub("continuo"), BuildOptions(), None)
+        GAMES["continuo"].build({str(path): spec}, Plan().sub("continuo"), BuildOptions(), None)
     assert str(exc.value).startswith(f"decks/continuo_rules.yaml:{_line_of(text, 'text: |')}: text: ")
     assert "does not fit on 2 page(s)" in str(exc.value)
 
@@ -376,5 +376,5 @@ def test_band_and_footer_text_must_fit(project, key, value, message):
     spec = load_spec(path, display="decks/sorry_rules.yaml")
     check_spec(spec)
     with pytest.raises(SpecError) as exc:
-        game_module("sorry").build({str(path): spec}, Plan().sub("sorry"), BuildOptions(), None)
+        GAMES["sorry"].build({str(path): spec}, Plan().sub("sorry"), BuildOptions(), None)
     assert str(exc.value).startswith(f"decks/sorry_rules.yaml:{_line_of(bad, key + ':')}: {key}: {message}")

@@ -6,7 +6,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-SCHEMAS = sorted((Path(__file__).resolve().parent.parent / "generator" / "spec" / "schemas").glob("*.yaml"))
+# common.yaml, and each game's own (in its folder: a game is one folder)
+GENERATOR = Path(__file__).resolve().parent.parent / "generator"
+SCHEMAS = sorted([*(GENERATOR / "spec" / "schemas").glob("*.yaml"), *(GENERATOR / "games").glob("*/schemas/*.yaml")])
+
+
+def test_every_schema_is_checked():
+    names = [p.name for p in SCHEMAS]
+    assert "common.yaml" in names and len(names) == len(set(names)) >= 20
 
 
 def unbounded(node, path=""):

@@ -50,8 +50,8 @@ def load_record(path: Path, rules: RefereeRules, text: str | None = None, file: 
 
 
 def _whose(game, file: str) -> str:
-    from ..games import GAMES
-    if isinstance(game, str) and game in GAMES:
+    # Any game id reads as one (a record of a game this referee does not know is still told apart)
+    if isinstance(game, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", game):
         return f"this is a {game} record (pnp referee {game} score {printable(file)})"
     return f"this is a record of {show(game)}"
 

@@ -4,7 +4,9 @@ here.
 
 API (JSON):
     GET  /api/games                                 the game ids
+    GET  /api/titles                                each game's title, by id
     GET  /api/games/GAME                            a game's title and the options a new game takes
+    GET  /api/games/GAME/web.js                     the game's table controls (from its own folder)
     GET  /api/records                               the records in the folder, newest first
     POST /api/records                               {"game": ID, "players": [...], ...options} -> {"id": ...}
     GET  /api/records/ID                            what `pnp referee GAME score --json` prints
@@ -36,7 +38,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import one_line, show
-from ..games import GAMES, game_module
+from ..games import GAMES
 from ..referee.record import RecordError
 from .controls import background_svg, compressed, hint, position_svg, table_json
 from ..referee.game import EntryRefused
@@ -153,11 +155,28 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
     async def games(request):
         return JSONResponse(list(GAMES))
 
+    async def titles(request):
+        return JSONResponse({g: d.title for g, d in GAMES.items()})
+
+    async def controls_js(request):
+        g = request.path_params["game"]
+        if g not in GAMES:
+            return _error(404, f"no game {show(g)}")
+        # the game's own script, from its own folder (its declaration says which package serves it)
+        path = GAMES[g].folder if GAMES[g].web == GAMES[g].package else None
+        if path is None:
+            import importlib
+            path = Path(importlib.import_module(GAMES[g].web).__file__).parent
+        script = path / "web.js"
+        if not script.is_file():
+            return _error(404, f"{g} has no table controls")
+        return FileResponse(script, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
     async def game(request):
         g = request.path_params["game"]
         if g not in GAMES:
             return _error(404, f"no game {show(g)}")
-        return JSONResponse({"id": g, "title": getattr(game_module(g), "TITLE", g), "options": play_option_fields(g)})
+        return JSONResponse({"id": g, "title": GAMES[g].title, "options": play_option_fields(g)})
 
     # ------------------------------------------------------------ records
     def listing() -> list[dict]:
@@ -328,6 +347,8 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
         Route("/", start_page),
         Route("/t/{rid}", table_page),
         Route("/api/games", games),
+        Route("/api/titles", titles),
+        Route("/api/games/{game}/web.js", controls_js),
         Route("/api/games/{game}", game),
         Route("/api/records", records, methods=["GET"]),
         Route("/api/records", create, methods=["POST"]),

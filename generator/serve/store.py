@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import SpecError, one_line, show
-from ..games import GAMES, game_module
+from ..games import GAMES
 from ..inputs import MAX_RECORD_BYTES, decode_text, read_bytes
 from ..referee.contract import RefereeRules, Refused, TurnReport, name_problem
 from ..referee.game import EntryRefused, Game, Moment
@@ -90,7 +90,9 @@ class Table:
 def rules_of(game: str) -> RefereeRules:
     if game not in GAMES:
         raise BadRequest(f"no game {show(game)}; the games: {', '.join(GAMES)}")
-    return game_module(game).REFEREE
+    if GAMES[game].referee is None:
+        raise BadRequest(f"{game} has no referee")
+    return GAMES[game].referee()
 
 
 # ---------------------------------------------------------------- new games: play's own options
@@ -103,9 +105,8 @@ class _OptionParser(argparse.ArgumentParser):
 def play_parser(game: str) -> _OptionParser:
     """The options `pnp referee GAME play` takes, from the game's own play_options."""
     p = _OptionParser(prog=f"pnp referee {game} play", add_help=False)
-    module = game_module(game)
-    if hasattr(module, "play_options"):
-        module.play_options(p)
+    if GAMES[game].play_options is not None:
+        GAMES[game].play_options(p)
     return p
 
 
@@ -113,7 +114,7 @@ def play_option_fields(game: str) -> list[dict]:
     """The options of a new game, described for a form: name, kind (text, number, flag, choice),
     choices (value -> what a player reads), default, help, and the label and placeholder the game's
     FORM gives (a player's words; the option's own name where it gives none)."""
-    form = getattr(game_module(game), "FORM", {})
+    form = GAMES[game].form
     out = []
     for a in play_parser(game)._actions:
         if not a.option_strings:

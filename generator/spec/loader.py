@@ -257,16 +257,41 @@ def parse_yaml(text: str, file: str) -> tuple[object, dict]:
 
 # ---------------------------------------------------------------- schemas
 
+# Where schemas are: this folder's (common.yaml: what every kind shares), each game's own
+# (`schemas/` in its folder: a game is one folder), and those added for games found elsewhere.
+GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
+_EXTRA_SCHEMA_FOLDERS: list[Path] = []
+
+
+def add_schema_folder(folder: Path) -> None:
+    """Schemas of a game found outside the games folder (the game registry adds them)."""
+    folder = Path(folder)
+    if folder not in _EXTRA_SCHEMA_FOLDERS and folder.resolve().parent.parent != GAMES_DIR:
+        _EXTRA_SCHEMA_FOLDERS.append(folder)
+        for cached in (_schema_files, _kinds, _schema, _inlined_schema):
+            cached.cache_clear()
+
+
+@lru_cache(maxsize=None)
+def _schema_files() -> dict[str, Path]:
+    """Each schema file by its name (KIND.yaml); the first found of a name is the one."""
+    found: dict[str, Path] = {}
+    for folder in [SCHEMA_DIR, *sorted(GAMES_DIR.glob("*/schemas")), *_EXTRA_SCHEMA_FOLDERS]:
+        for path in sorted(folder.glob("*.yaml")):
+            found.setdefault(path.name, path)
+    return found
+
+
 @lru_cache(maxsize=None)
 def _schema(name: str) -> dict:
     """One schema file (our own: read with the C loader), when it is first needed: a referee
     validating a record reads its record schema and common.yaml, not all twenty."""
-    return yaml.load((SCHEMA_DIR / name).read_text(encoding="utf-8"), Loader=_Loader)
+    return yaml.load(_schema_files()[name].read_text(encoding="utf-8"), Loader=_Loader)
 
 
 @lru_cache(maxsize=None)
 def _kinds() -> list[str]:
-    return sorted(p.stem for p in SCHEMA_DIR.glob("*.yaml") if p.stem != "common")
+    return sorted(Path(name).stem for name in _schema_files() if name != "common.yaml")
 
 
 def _inline_refs(node, doc: str, depth: int = 0):
@@ -287,7 +312,7 @@ def _inline_refs(node, doc: str, depth: int = 0):
         return {k: _inline_refs(v, doc, depth) for k, v in node.items() if k != "$defs"}
     where, _, name = ref.partition("#/$defs/") if isinstance(ref, str) else ("", "", "")
     if not name or "/" in name or not (where == "" or (re.fullmatch(r"[a-z0-9-]+\.yaml", where)
-                                                     and (SCHEMA_DIR / where).is_file())):
+                                                     and where in _schema_files())):
         raise ValueError(f"a $ref other than to a definition of one of our schema files: {ref!r}")
     target_doc = where or doc
     target = _inline_refs(_schema(target_doc)["$defs"][name], target_doc, depth + 1)

@@ -6,6 +6,8 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
+from ..declaration import GameDeclaration
+
 TITLE = "Capitals"
 SPECS = ["decks/capitals_1961.yaml", "boards/capitals_world_map.yaml", "boards/capitals_walls.yaml",
          "decks/capitals_rules.yaml"]
@@ -49,6 +51,15 @@ FORM = {
                                                  "most-population": "Most people walled off",
                                                  "least-population": "Fewest people walled off"}},
 }
+
+
+def _referee():
+    from .referee import REFEREE
+    return REFEREE
+
+
+GAMES = (GameDeclaration(id="capitals", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS,
+                         referee=_referee, play_options=play_options, form=FORM, web=__name__),)
 
 
 def __getattr__(name):

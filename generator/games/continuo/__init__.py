@@ -5,6 +5,8 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
+from ..declaration import GameDeclaration
+
 from functools import lru_cache
 
 TITLE = "Continuo"
@@ -70,6 +72,21 @@ FORM = {
                                                    "count-continuo": "Count continuo: the colours' numbers"}},
     "openings": {"label": "Opening tiles, laid first and not scored (empty: 2, or 3 for three players)"},
 }
+
+
+def _count_options(parser) -> None:
+    play_options(parser, variants=False)     # count-continuo is always Count continuo: its id decides
+
+
+# Continuo and Count continuo: one pack of tiles, two ways of scoring; the game id decides which.
+GAMES = (GameDeclaration(id="continuo", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS,
+                         referee=lambda: _referee("continuo"), play_options=play_options,
+                         referee_commands=referee_commands, form=FORM, web=__name__),
+         GameDeclaration(id="count-continuo", title="Count continuo",
+                         specs=("decks/count_continuo.yaml", "decks/count_continuo_rules.yaml"), build=build,
+                         checks=CHECKS, referee=lambda: _referee("count-continuo"), play_options=_count_options,
+                         referee_commands=lambda sub: referee_commands(sub, _referee("count-continuo")),
+                         form=FORM, web=__name__))
 
 
 def __getattr__(name):

@@ -5,6 +5,8 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
+from ..declaration import GameDeclaration
+
 TITLE = "Cubes"
 SPECS = ["boards/cubes_kit.yaml", "boards/cubes_rules.yaml"]
 # The two-player and four-player kits, each in two halves (board, pieces: see products.py), are
@@ -49,6 +51,15 @@ FORM = {
     "players": {"label": "Players (empty: White and Black, or the kit's four)", "placeholder": "White, Black"},
     "four": {"label": "Four players, on the 11 x 11 board"},
 }
+
+
+def _referee():
+    from .referee import REFEREE
+    return REFEREE
+
+
+GAMES = (GameDeclaration(id="cubes", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS, parts=PARTS,
+                         referee=_referee, play_options=play_options, form=FORM, web=__name__),)
 
 
 def __getattr__(name):

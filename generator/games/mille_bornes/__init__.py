@@ -5,6 +5,8 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
+from ..declaration import GameDeclaration
+
 TITLE = "Mille Bornes"
 SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml", "boards/mille_bornes_shoe.yaml",
          "decks/mille_bornes_rules.yaml"]
@@ -50,6 +52,15 @@ FORM = {
                                                 "decks/mille_bornes_1961.yaml": "The patent's game (112 cards)"}},
     "short": {"label": "The short game: a 700-mile trip, which a player may extend to 1000"},
 }
+
+
+def _referee():
+    from .referee import REFEREE
+    return REFEREE
+
+
+GAMES = (GameDeclaration(id="mille-bornes", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS,
+                         referee=_referee, play_options=play_options, form=FORM, web=__name__),)
 
 
 def __getattr__(name):

@@ -5,6 +5,8 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
+from ..declaration import GameDeclaration
+
 TITLE = "Sorry"
 SPECS = ["decks/sorry.yaml", "boards/sorry.yaml", "decks/sorry_rules.yaml"]
 
@@ -56,6 +58,16 @@ FORM = {
                                                    "solitaire": "Solitaire: one player moves two opposite colours",
                                                    "dealt-hand": "Dealt hands: each player holds cards to choose from"}},
 }
+
+
+def _referee():
+    from .referee import REFEREE
+    return REFEREE
+
+
+GAMES = (GameDeclaration(id="sorry", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS,
+                         referee=_referee, play_options=play_options, referee_commands=referee_commands,
+                         form=FORM, web=__name__),)
 
 
 def __getattr__(name):

@@ -41,6 +41,11 @@ def board_spec_path(header: dict | None) -> Path:
     return record_reference(header or {}, "board", BOARD)
 
 
+def board_colours(header: dict | None) -> dict:
+    """Each side's colour, by its name (the players of a Sorry record are colours)."""
+    return _board(str(board_spec_path(header)))[2]
+
+
 # The printed board's division numbers are 2.6 mm, for a board on the table; on a phone 390 px wide
 # the 504 mm board is about 0.73 px a mm, so the page's drawing numbers each division again at
 # NUMBER mm (about 9 px), and each man on the track carries his division's number (what the moves

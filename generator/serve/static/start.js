@@ -2,16 +2,17 @@
 // records in the folder to resume, newest first.
 "use strict";
 
-const TITLES = {"mille-bornes": "Mille Bornes", "continuo": "Continuo", "count-continuo": "Count continuo",
-                "cubes": "Cubes", "sorry": "Sorry", "capitals": "Capitals"};
+let titles = {};          // game id -> its title, from the server (the games declare them)
 let chosen = null;
 
 async function showGames() {
-  const res = await api("/api/games");
+  const res = await api("/api/titles");
   const box = document.getElementById("games");
   box.replaceChildren();
-  for (const id of res.data || []) {
-    box.append(el("button", {type: "button", "data-game": id, onclick: () => choose(id)}, TITLES[id] || id));
+  if (!res.ok) return say(document.getElementById("message"), res.data && res.data.error, "bad");
+  titles = res.data;
+  for (const [id, title] of Object.entries(titles)) {
+    box.append(el("button", {type: "button", "data-game": id, onclick: () => choose(id)}, title));
   }
 }
 
@@ -70,12 +71,11 @@ async function showRecords() {
     const count = plural(r.entries, "entry", "entries");
     const state = r.winner ? "won by " + r.winner : r.prompt + " to play";
     box.append(el("a", {href: "/t/" + encodeURIComponent(r.id)},
-                  el("b", {text: TITLES[r.game] || r.game}), " " + who,
+                  el("b", {text: titles[r.game] || r.game}), " " + who,
                   el("div", {class: "hint", text: count + "; " + state + " (" + r.id + ")"})));
   }
 }
 
 document.getElementById("new").addEventListener("submit", start);
 document.getElementById("cancel").addEventListener("click", () => { document.getElementById("new").hidden = true; });
-showGames();
-showRecords();
+showGames().then(showRecords);
