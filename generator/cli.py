@@ -221,7 +221,8 @@ def cmd_serve(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = Parser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.")
+    p = Parser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.",
+               epilog="games: " + ", ".join(f"{g} ({d.title})" for g, d in GAMES.items()))
     p.add_argument("--version", action="version", version=f"pnp {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 

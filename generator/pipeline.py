@@ -66,9 +66,12 @@ def build_jobs(games: list[str]) -> list[Job]:
     from .games import GAMES
     jobs = []
     for g in games:
-        for spec in GAMES[g].specs:
-            for part in GAMES[g].parts.get(spec, (None,)):
-                jobs.append(Job(g, spec, part))
+        game = GAMES[g]
+        for spec in game.specs:
+            # a game from outside the project names its specs in its own folder
+            where = spec if game.spec_root is None else str(game.spec_root / spec)
+            for part in game.parts.get(spec, (None,)):
+                jobs.append(Job(g, where, part))
     return jobs
 
 

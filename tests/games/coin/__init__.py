@@ -1,0 +1,37 @@
+"""Coin toss, the smallest game this project can hold: proof that a game is one folder. Nothing
+outside this folder names it; with this folder's parent in PNP_GAMES_PATH, `pnp` lists it, builds
+it, referees it and `pnp serve` offers it. Players call heads or tails in turn; a right call scores a
+point; the first to the spec's target wins."""
+from __future__ import annotations
+
+from generator.games.declaration import GameDeclaration
+
+TITLE = "Coin toss"
+
+
+def _check(spec):
+    from .rules import load_coin
+    load_coin(spec)
+
+
+def build(specs, plan, opts, part=None) -> None:
+    from generator.build import add_pdf
+    from .rules import draw_coin, load_coin
+    for path, spec in specs.items():
+        coin = load_coin(spec)
+        add_pdf(plan, f"coin-{opts.paper}.pdf", coin["title"], [draw_coin(coin, opts.paper)], opts.cmyk,
+                what=f"{coin['title']}: the coin to cut out", stock="card", sides=1, paper=opts.paper, order=10)
+
+
+def play_options(parser) -> None:
+    parser.add_argument("--players", help="names, comma-separated")
+
+
+def _referee():
+    from .rules import REFEREE
+    return REFEREE
+
+
+GAMES = (GameDeclaration(id="coin", title=TITLE, specs=("coin.yaml",), build=build, checks={"coin-coin": _check},
+                         referee=_referee, play_options=play_options,
+                         form={"players": {"label": "Who calls, in turn", "placeholder": "Ann, Bob"}}),)
