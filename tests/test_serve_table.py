@@ -5,6 +5,7 @@ browser in test_serve_browser.py."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import socket
@@ -368,3 +369,36 @@ def test_the_network_address_printed_is_one_a_phone_can_open(folder):
     else:
         assert "No network address found" in text and "ip -4 addr" in text
     assert all(not a.startswith("127.") for a in found)
+
+
+# ---------------------------------------------------------------- one way to enter, at the prompt and on the page
+
+@pytest.mark.parametrize("game,options,lines", [
+    ("mille-bornes", {"players": "Ann Lee, Bob"}, ["go", "go", "Ann Lee: 100", "pile-empty", "stop Ann Lee", "undo", "75"]),
+    ("sorry", {"players": "red, blue"}, ["1 out", "5 out", "1 out", "undo", "2 out"]),
+    ("cubes", {}, ["d4-d6", "d4-d6", "g7-g5", "undo", "e7>s1"]),
+    ("continuo", {"players": "Ann, Bob"}, ["open 12 0,0", "open 7 0,4", "30 40,40 90", "undo"]),
+])
+def test_the_prompt_and_the_page_write_the_same_journal(folder, tmp_path, game, options, lines):
+    """The same entries (a refusal and an undo among them) at the prompt and through the API make
+    journals equal byte for byte: one Game makes, refuses and undoes entries for both."""
+    import argparse
+    from generator.games import GAMES
+    from generator.referee.prompt import play
+    from generator.serve.store import play_argv, play_parser
+    client = AppClient(make_app(folder))
+    try:
+        rid = create(client, game, **options).json()["id"]
+        said = []
+        for line in lines:
+            r = client.post(f"/api/records/{rid}/undo", json={}) if line == "undo" else enter(client, rid, line)
+            said.append(r.json().get("said") or r.json().get("error"))
+    finally:
+        client.close()
+    args = play_parser(game).parse_args(play_argv(game, options))
+    journal = tmp_path / "prompt.yaml"
+    out = io.StringIO()
+    play(GAMES[game].referee(), journal, args, inp=io.StringIO("\n".join(lines) + "\nquit\n"), out=out)
+    assert journal.read_bytes() == (folder / f"{rid}.yaml").read_bytes(), out.getvalue()
+    for line in said:                       # every line the page was told, the prompt said too
+        assert line in out.getvalue(), line
