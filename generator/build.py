@@ -96,7 +96,7 @@ def add_decks(specs, deck_art, plan: Plan, opts: BuildOptions, box=None) -> list
     """Every deck spec given, through deck_art(spec) -> DeckArt, into its print products, and (with
     `box`) its tuck box: box(spec, art) -> (the box's colour, its ink, what the box says it
     holds). The arts, in the specs' order."""
-    from .layout.tuckbox import BoxArt, add_tuck_box
+    from .layout.tuckbox import BoxArt
     arts = []
     for spec in specs:
         art = deck_art(spec)
@@ -189,3 +189,52 @@ def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what:
                         stock=f"{material}, {size}", sheets=1 if kind == "svg" else 0, order=order,
                         **({"make": make} if make else {}))
         plan.products[rel].info = {**info, **plan.products[rel].info}
+
+
+def add_tuck_box(spec, art: BoxArt, plan, opts) -> None:
+    """A deck's tuck box: the print PDF (on opts.paper) and the cut files (SVG, DXF, preview)."""
+    from .layout.tuckbox import (CUT_MARGIN, SMALLEST_CARD, box_settings, cut_parts, deck_box, plan_print,
+                                 print_pages)
+    settings = box_settings(spec)
+    box = deck_box(art.size, art.cards, settings)
+    if min(art.size.width, art.size.height) < SMALLEST_CARD:
+        raise spec.error(("card",), f"a {art.size.width:g} x {art.size.height:g} mm card is too small for a "
+                                   f"tuck box (at least {SMALLEST_CARD:g} mm each way)")
+    try:
+        layout = plan_print(box, opts.paper)
+        pages = print_pages(box, art, layout)
+    except LayoutError as exc:
+        raise spec.error(("tuck_box",), str(exc)) from None
+    try:
+        parts = cut_parts(box, settings, f"{art.stem} tuck box")
+    except LayoutError as exc:
+        raise spec.error(("tuck_box", "cut", "sheet"), str(exc)) from None
+    iw, ih, idp = box.inner
+    pieces = layout.pieces
+    add_pdf(plan, f"{art.stem}-tuckbox-{opts.paper}.pdf", f"{art.title}: tuck box", pages, opts.cmyk,
+            what=f"{art.title}: a tuck box for the {art.contents} (inside {iw:g} x {ih:g} x {idp:.1f} mm)"
+                 + (", in two pieces" if pieces == 2 else ""),
+            stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper, order=20,
+            make="print at 100 %; cut on the solid lines, score and fold the dashed ones, glue the hatched tabs",
+            step="Tuck box: cut it out, score and fold, glue the side tab and the bottom flap; the cards go "
+                 "in from the top.",
+            tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring", "glue stick"])
+    add_laser_kit(spec, parts, settings.sheet, settings.kerf, CUT_MARGIN, 3.0, plan, f"{art.stem}-tuckbox",
+                  what=f"{art.title}: the tuck box to cut", order=60,
+                  make="cut red, score blue (a plotter's scoring tool, or a laser at low power); "
+                       "fold and glue as the printed box")
+
+
+def add_rules_sheet(spec, game, plan: Plan, opts: BuildOptions) -> str:
+    """The game's rules sheet, `rules-PAPER.pdf`, first in the print list."""
+    from .layout.rules_sheet import load_rules_sheet, typeset
+    sheet = load_rules_sheet(spec, game)
+    pages = typeset(sheet, opts.paper).pages
+    n = len(pages)
+    info = dict(what=f"{sheet.title}: the rules, how to set up, play and win ({n} page{'s' if n > 1 else ''})",
+                stock="paper, 80-100 g/m2", sides=2 if n > 1 else 1, paper=opts.paper, order=1,
+                make="print at 100 % (or two pages one-sided); read it first" if n > 1 else
+                "print at 100 %; read it first")
+    if n > 1:
+        info["flip"] = "long"
+    return add_pdf(plan, f"rules-{opts.paper}.pdf", f"{sheet.title}: rules", pages, opts.cmyk, **info)

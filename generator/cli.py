@@ -183,10 +183,12 @@ def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict, op
 
 
 def cmd_calibrate(args) -> int:
-    from .layout.calibrate import write_calibration
+    from .build import write_pdf
+    from .layout.calibrate import calibration_pages
     root = project_root()
     out = Path(args.out) if args.out else root / "output" / f"calibrate-{args.paper}-{args.flip}.pdf"
-    write_calibration(out, args.paper, args.flip, args.back_offset, args.cmyk)
+    write_pdf(out, f"Duplex calibration, {args.paper.upper()}, flip on {args.flip} edge",
+              calibration_pages(args.paper, args.flip, args.back_offset), args.cmyk)
     print(display_path(out, root))
     return 0
 

@@ -71,9 +71,3 @@ def calibration_pages(paper: str, flip: str, offset=(0.0, 0.0)) -> list[Drawing]
                     "If the readings differ across the sheet, the printer also scales or skews: "
                     "use the middle reading.", 2.8, BLACK, font="sans")
     return [front, back]
-
-
-def write_calibration(path, paper: str, flip: str, offset=(0.0, 0.0), cmyk: bool = False):
-    from ..build import write_pdf
-    return write_pdf(path, f"Duplex calibration, {paper.upper()}, flip on {flip} edge",
-                     calibration_pages(paper, flip, offset), cmyk)

@@ -359,20 +359,3 @@ def _layout_error(sheet: RulesSheet, exc: flow.LayoutError) -> SpecError:
     if exc.line is not None and sheet.first_line is not None:
         return SpecError(spec.file, sheet.first_line + exc.line, "text", str(exc))
     return spec.error(("text",), f"{exc}; at 9 pt the text must fit {MAX_PAGES} pages: shorten it")
-
-
-# ---------------------------------------------------------------- the product
-
-def add_rules_sheet(spec: Spec, game: SheetGame, plan, opts) -> str:
-    """The game's rules sheet, `rules-PAPER.pdf`, first in the print list."""
-    from ..build import add_pdf
-    sheet = load_rules_sheet(spec, game)
-    pages = typeset(sheet, opts.paper).pages
-    n = len(pages)
-    info = dict(what=f"{sheet.title}: the rules, how to set up, play and win ({n} page{'s' if n > 1 else ''})",
-                stock="paper, 80-100 g/m2", sides=2 if n > 1 else 1, paper=opts.paper, order=1,
-                make="print at 100 % (or two pages one-sided); read it first" if n > 1 else
-                "print at 100 %; read it first")
-    if n > 1:
-        info["flip"] = "long"
-    return add_pdf(plan, f"rules-{opts.paper}.pdf", f"{sheet.title}: rules", pages, opts.cmyk, **info)

@@ -464,36 +464,3 @@ def cut_parts(box: TuckBox, settings: BoxSettings, name: str) -> list:
 
 
 CUT_MARGIN = 5.0      # mm from the cut sheet's edge
-
-
-def add_tuck_box(spec, art: BoxArt, plan, opts) -> None:
-    """A deck's tuck box: the print PDF (on opts.paper) and the cut files (SVG, DXF, preview)."""
-    from ..build import add_laser_kit, add_pdf
-    settings = box_settings(spec)
-    box = deck_box(art.size, art.cards, settings)
-    if min(art.size.width, art.size.height) < SMALLEST_CARD:
-        raise spec.error(("card",), f"a {art.size.width:g} x {art.size.height:g} mm card is too small for a "
-                                   f"tuck box (at least {SMALLEST_CARD:g} mm each way)")
-    try:
-        layout = plan_print(box, opts.paper)
-        pages = print_pages(box, art, layout)
-    except LayoutError as exc:
-        raise spec.error(("tuck_box",), str(exc)) from None
-    try:
-        parts = cut_parts(box, settings, f"{art.stem} tuck box")
-    except LayoutError as exc:
-        raise spec.error(("tuck_box", "cut", "sheet"), str(exc)) from None
-    iw, ih, idp = box.inner
-    pieces = layout.pieces
-    add_pdf(plan, f"{art.stem}-tuckbox-{opts.paper}.pdf", f"{art.title}: tuck box", pages, opts.cmyk,
-            what=f"{art.title}: a tuck box for the {art.contents} (inside {iw:g} x {ih:g} x {idp:.1f} mm)"
-                 + (", in two pieces" if pieces == 2 else ""),
-            stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper, order=20,
-            make="print at 100 %; cut on the solid lines, score and fold the dashed ones, glue the hatched tabs",
-            step="Tuck box: cut it out, score and fold, glue the side tab and the bottom flap; the cards go "
-                 "in from the top.",
-            tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring", "glue stick"])
-    add_laser_kit(spec, parts, settings.sheet, settings.kerf, CUT_MARGIN, 3.0, plan, f"{art.stem}-tuckbox",
-                  what=f"{art.title}: the tuck box to cut", order=60,
-                  make="cut red, score blue (a plotter's scoring tool, or a laser at low power); "
-                       "fold and glue as the printed box")

@@ -33,6 +33,6 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
         if spec.kind == "capitals-walls":
             add_walls(spec, plan, opts)
         if spec.kind == "capitals-rules":
-            from ...layout.rules_sheet import add_rules_sheet
+            from ...build import add_rules_sheet
             from .rules_sheet import sheet_game
             add_rules_sheet(spec, sheet_game(spec), plan, opts)

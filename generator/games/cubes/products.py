@@ -21,7 +21,7 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
     tag_wanted, _, half = (part or "").partition(":")
     for spec in specs.values():
         if spec.kind == "cubes-rules":
-            from ...layout.rules_sheet import add_rules_sheet
+            from ...build import add_rules_sheet
             from .rules_sheet import sheet_game
             add_rules_sheet(spec, sheet_game(spec), plan, opts)
             continue

@@ -34,7 +34,7 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
                 product.info.setdefault("variant", f"the {cards}-card deck")
     for spec in specs.values():
         if spec.kind == "mille-bornes-rules":
-            from ...layout.rules_sheet import add_rules_sheet
+            from ...build import add_rules_sheet
             from .rules_sheet import sheet_game
             add_rules_sheet(spec, sheet_game(spec), plan, opts)
         if spec.kind == "mille-bornes-shoe":

@@ -19,7 +19,7 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
     add_decks(decks, deck_art, plan, opts, box=_tuck_box)
     for spec in specs.values():
         if spec.kind == "sorry-rules":
-            from ...layout.rules_sheet import add_rules_sheet
+            from ...build import add_rules_sheet
             from .rules_sheet import sheet_game
             add_rules_sheet(spec, sheet_game(spec), plan, opts)
         if spec.kind == "sorry-board":
