@@ -8,6 +8,7 @@ from ...spec import Spec
 from .board import board_from_spec, halves
 from .data import load_deck
 from .faces import deck_art
+from .sorting import add_rack
 from .walls import add_walls
 
 
@@ -31,7 +32,7 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
                     shop=True, stock=f"{wm.halves_paper.upper()} paper or card",
                     make="trim each half at the join and lay them edge to edge (or mount them on board)")
         if spec.kind == "capitals-walls":
-            add_walls(spec, plan, opts)
+            add_rack(add_walls(spec, plan, opts), stem_of(spec), plan, opts)
         if spec.kind == "capitals-rules":
             from ...build import add_rules_sheet
             from .rules_sheet import sheet_game

@@ -187,7 +187,8 @@ def walls_summary(ws: WallSet) -> str:
     return ", ".join(f"{c} x {u}" for u, c in ws.counts.items())
 
 
-def add_walls(spec: Spec, plan, opts) -> None:
+def add_walls(spec: Spec, plan, opts) -> WallSet:
+    """The wall pieces to print and fold, and to cut: the pieces made (their rack is sorting.py's)."""
     from ...build import add_laser_kit, add_pdf, stem_of
     ws = load_walls(spec)
     stem = stem_of(spec)
@@ -204,5 +205,4 @@ def add_walls(spec: Spec, plan, opts) -> None:
                   lz.get("spacing", 2), plan, stem, what=f"{ws.title} to cut ({total})", order=61,
                   make="cut, and score the folds; fold each into a trough as the printed pieces",
                   stock={ws.laser["material"].replace(" ", "_"): ws.laser["material"]})
-    from .sorting import add_rack
-    add_rack(ws, stem, plan, opts)
+    return ws

@@ -1,0 +1,133 @@
+"""The code's structure, measured from its own imports (at the top of a module and inside functions
+alike): no module imports, through any chain, one that imports it back, and no module imports one
+of a higher floor. The floors, from the ground up, are the rooms of the README's code layout:
+a new room goes on a floor here, and an arrow up is a bug to fix (move the code, not the floor)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "generator"
+
+# Each floor may import its own floor and those below it.
+FLOORS = [
+    ("errors", "units", "colour", "options", "paths", "signals"),   # words, measures, signals: leaves
+    ("inputs", "outputs", "spec", "draw"),                           # reading, writing, checking, drawing
+    ("layout", "laser"),                                             # print layout, laser layout
+    ("referee",),                                                    # the referee contract, a game in play
+    ("build", "printlist"),                                          # writing products into a plan
+    ("games",),                                                      # the games, each in its folder
+    ("pipeline",),                                                   # a build planned and run
+    ("serve",),                                                      # the phones' web layer
+    ("cli",),                                                        # the command
+    ("entry", "__main__", "__init__"),                               # its entry point
+]
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def imports(path: Path) -> set[str]:
+    """Every generator module this file imports, wherever in the file the import stands."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("generator")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if not target.startswith("generator"):
+                continue
+            for alias in node.names:           # `from . import x` may name a module
+                sub = f"{target}.{alias.name}"
+                found.add(sub if _exists(sub) else target)
+    return {m for m in found if m != name}
+
+
+def _exists(module: str) -> bool:
+    path = ROOT.joinpath(*module.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def graph() -> dict[str, set[str]]:
+    modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    out = {}
+    for name, path in modules.items():
+        out[name] = {m for m in imports(path) if m in modules}
+    return out
+
+
+def circles(g: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one module (Tarjan's algorithm, iteratively)."""
+    index, low, on, stack, found, counter = {}, {}, set(), [], [], [0]
+    for start in g:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(g[start])))]
+        index[start] = low[start] = counter[0]
+        counter[0] += 1
+        stack.append(start)
+        on.add(start)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter[0]
+                    counter[0] += 1
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(sorted(g[nxt]))))
+                    break
+                if nxt in on:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    part = []
+                    while True:
+                        m = stack.pop()
+                        on.discard(m)
+                        part.append(m)
+                        if m == node:
+                            break
+                    if len(part) > 1:
+                        found.append(sorted(part))
+    return found
+
+
+def floor(module: str) -> int:
+    room = module.split(".")[1] if "." in module else "__init__"
+    for i, rooms in enumerate(FLOORS):
+        if room in rooms:
+            return i
+    raise AssertionError(f"{module}: a room on no floor (add it to FLOORS)")
+
+
+def test_no_import_circles():
+    assert circles(graph()) == []
+
+
+def test_no_import_runs_up_a_floor():
+    up = [f"{a} -> {b}" for a, targets in graph().items() for b in sorted(targets) if floor(b) > floor(a)]
+    assert up == []
+
+
+def test_the_checks_can_fail():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert floor("generator.cli") > floor("generator.games.sorry.rules") > floor("generator.referee.contract")
+    here = imports(PACKAGE / "referee" / "game.py")
+    assert "generator.referee.journal" in here and "generator.spec.loader" in here
