@@ -16,7 +16,7 @@ from .draw.raster import png_bytes
 from .layout.cards import CardSize, LayoutError, contact_sheet, impose_cards, sheet_pages, shop_pages
 from .layout.marks import BOARD_BLEED
 from .options import LAYOUTS, BuildOptions  # noqa: F401  (build options are named here too)
-from .outputs import Plan, atomic_path, safe_name
+from .outputs import Plan, ProductInfo, atomic_path, safe_name
 from .units import PAPER_SIZES
 
 MAX_CARDS = 2000   # cards in one deck: a count beyond this is a typo, not a game
@@ -188,7 +188,7 @@ def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what:
             info = dict(what=f"{what}: {material}, {which} ({kind.upper()})", laser=True,
                         stock=f"{material}, {size}", sheets=1 if kind == "svg" else 0, order=order,
                         **({"make": make} if make else {}))
-        plan.products[rel].info = {**info, **plan.products[rel].info}
+        plan.products[rel].info = ProductInfo.of({**info, **plan.products[rel].info}).as_dict()
 
 
 def add_tuck_box(spec, art: BoxArt, plan, opts) -> None:

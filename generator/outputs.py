@@ -15,7 +15,7 @@ import shutil
 import stat
 import tempfile
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Callable
 
@@ -153,10 +153,60 @@ def _fsync_folder(folder: Path) -> None:
 @dataclass
 class Product:
     """One file a build makes: its path under the output folder, how to write it, and what a
-    person does with it (for the game's print list: see printlist.py for the keys)."""
+    person does with it (for the game's print list: ProductInfo, as a mapping)."""
     rel: str                            # '/'-separated, e.g. "sorry/sorry-shop.pdf"
     write: Callable[[Path], None]       # writes the whole file at the path given
     info: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ProductInfo:
+    """What a person does with a product, for the game's print list (printlist.py). Made, and so
+    checked, where a product is added to a plan: a key that is not one of these, or a value of
+    another type, is a mistake in our code and stops the build there, not when a list is written."""
+    what: str | None = None       # what the file is, in a few words
+    pages: int | None = None      # pages in a PDF
+    sheets: int | None = None     # sheets of stock, where pages do not say (a laser sheet: SVG 1, DXF 0)
+    stock: str | None = None      # what to print or cut it on ("card stock, 250-300 g/m2")
+    sides: int | None = None      # 1 or 2 (two-sided)
+    flip: str | None = None       # for two-sided printing, the edge turned over (long, short)
+    paper: str | None = None      # the sheet size it is laid out for (a4, letter)
+    make: str | None = None       # how to make it: cutting, folding, assembling
+    step: str | None = None       # its step in putting the game together (a sentence)
+    tools: tuple | None = None    # what that takes ("craft knife or scissors", "glue stick")
+    variant: str | None = None    # the alternative it belongs to ("2 players"): totals are per variant
+    shop: bool | None = None      # for a print shop
+    laser: bool | None = None     # a laser cutter's or cutting plotter's file
+    preview: bool | None = None   # a picture to look over, not to print
+    order: int | None = None      # where it comes in its group and in the steps (smaller first)
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            kind = INFO_KINDS[f.name]
+            if kind is tuple:
+                if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                    raise TypeError(f"product info {f.name}: a list of text, got {value!r}")
+                object.__setattr__(self, f.name, tuple(value))
+            elif not isinstance(value, kind) or (kind is int and (isinstance(value, bool) or not 0 <= value <= 100_000)):
+                raise TypeError(f"product info {f.name}: expected {kind.__name__}, got {value!r}")
+
+    @classmethod
+    def of(cls, info: dict) -> "ProductInfo":
+        """From a mapping (TypeError for a key that is not one of the above)."""
+        return cls(**info)
+
+    def as_dict(self) -> dict:
+        """The keys that are set, as the manifest and the print list keep them (tools as a list)."""
+        return {f.name: list(v) if isinstance(v, tuple) else v for f in fields(self)
+                if (v := getattr(self, f.name)) is not None}
+
+
+INFO_KINDS = {"what": str, "pages": int, "sheets": int, "stock": str, "sides": int, "flip": str, "paper": str,
+              "make": str, "step": str, "tools": tuple, "variant": str, "shop": bool, "laser": bool,
+              "preview": bool, "order": int}
 
 
 @dataclass
@@ -179,7 +229,7 @@ class Plan:
             check_name(part)
         if rel in self.products:
             raise UnsafeName(f"two products named {rel!r}")
-        self.products[rel] = Product(rel, write, info)
+        self.products[rel] = Product(rel, write, ProductInfo.of(info).as_dict())
         return rel
 
     def add_bytes(self, name: str, make: Callable[[], bytes], **info) -> str:

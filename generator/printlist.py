@@ -3,47 +3,25 @@ a print shop, cut by a laser or a plotter, or only looked at), what to print it 
 (and in all, per stock), and how to put the game together. Written as output/GAME/README.txt by
 every build of the game.
 
-Each product says what a person does with it, in its `info` (Plan.add(..., **info)):
-  what      what the file is, in a few words
-  pages     pages in a PDF
-  sheets    sheets of stock it takes, where pages do not say (a laser sheet: its SVG 1, its DXF 0,
-            the same sheet; a PDF of which one page is printed: 1)
-  stock     what to print or cut it on ("card stock, 250-300 g/m2", "3 mm birch plywood")
-  sides     1 or 2 (two-sided: printed on both sides of each sheet)
-  flip      for two-sided printing, the edge the printer turns the sheet over (long or short)
-  paper     the sheet size it is laid out for (a4, letter)
-  make      how to make it: cutting, folding, assembling
-  step      its step in putting the game together (a sentence; the list numbers them in order)
-  tools     what that takes (a list: "craft knife or scissors", "glue stick")
-  variant   the alternative it belongs to ("2 players", "the 106-card deck"): totals are per variant
-  shop      True: for a print shop (one card a page, or a board in one piece)
-  laser     True: a laser cutter's or cutting plotter's file (SVG or DXF: the same cuts)
-  preview   True: a picture to look over, not to print
-  order     a number: where it comes in its group and in the steps (smaller first; default 50)
+Each product says what a person does with it, in its `info` (Plan.add(..., **info)): the keys of
+outputs.ProductInfo, checked when the product is added to the plan.
 """
 from __future__ import annotations
 
 import textwrap
 
-# Each key's type, as above: what a print list may be given (a kept build's manifest is checked
-# against it, since anyone may edit the output folder).
-INFO_TYPES = {"what": str, "stock": str, "flip": str, "paper": str, "make": str, "step": str, "variant": str,
-              "pages": int, "sheets": int, "sides": int, "order": int, "tools": list,
-              "shop": bool, "laser": bool, "preview": bool}
-
+from .outputs import ProductInfo
 
 def info_ok(info) -> bool:
-    """Whether a product's info is in the form above: known keys, each of its type (whole
-    numbers from 0 to 100,000; tools a list of text)."""
+    """Whether a product's info (read back from a kept build's manifest, which anyone may edit) is
+    one ProductInfo takes: known keys, each of its type (whole numbers from 0 to 100,000; tools a
+    list of text)."""
     if not isinstance(info, dict):
         return False
-    for key, value in info.items():
-        kind = INFO_TYPES.get(key)
-        if kind is None or not isinstance(value, kind) or (kind is int and (isinstance(value, bool)
-                                                                           or not 0 <= value <= 100_000)):
-            return False
-        if kind is list and not all(isinstance(v, str) for v in value):
-            return False
+    try:
+        ProductInfo.of(info)
+    except TypeError:
+        return False
     return True
 
 
