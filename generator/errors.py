@@ -72,6 +72,16 @@ class SpecError(Exception):
         return one_line(f"{where}:{field} {self.message}")
 
 
+class LayoutError(ValueError):
+    """What cannot be laid out as asked: cards larger than the page, text that cannot be set (a
+    diagram taller than a column), a net too big for its sheet. `line`: the line of the spec's text
+    it comes from, when known. The caller turns it into a SpecError at the spec's field."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
+
+
 class UsageError(Exception):
     """A bad command-line argument (exit code 2, like argparse)."""
 

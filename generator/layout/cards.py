@@ -14,13 +14,10 @@ from ..draw import Drawing, Rect, Style, compose, mirror_x, mirror_y, translate
 from ..draw.drawing import Affine
 from .cardsize import CardSize  # noqa: F401  (named here too, where layouts use it)
 from ..draw.fonts import get_font
+from ..errors import LayoutError  # noqa: F401  (raised here, and named as cards.LayoutError)
 from .marks import MARK_LENGTH, SAFE_MARGIN, crop_marks
 
 GREY = Colour(rgb=(0.35, 0.35, 0.35))
-
-
-class LayoutError(ValueError):
-    """Cards that cannot be laid out as asked (a card larger than the page)."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,11 @@ class CardSize:
     height: float
     bleed: float
 
+    @classmethod
+    def of(cls, card: dict) -> "CardSize":
+        """From a deck spec's `card:` mapping (width, height, bleed; its schema has checked them)."""
+        return cls(card["width"], card["height"], card["bleed"])
+
     def bleed_clip(self):
         from ..draw import Rect, Style
         b = self.bleed

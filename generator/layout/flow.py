@@ -27,21 +27,12 @@ from typing import Callable
 from ..colour import Colour
 from ..draw import Drawing, Style, translate
 from ..draw.fonts import get_font
-from ..errors import show
+from ..errors import LayoutError, show  # noqa: F401  (LayoutError: raised here, named as flow.LayoutError)
 from ..units import pt
 from .markup import (BOLD, BOLD_ITALIC, ITALIC, NBSP, REGULAR, Figure, Heading, Inline, Item, Note, Paragraph,
                      Run, Table)
 
 EPS = 1e-6
-
-
-class LayoutError(ValueError):
-    """Text that cannot be set (a diagram taller than a column, a word wider than one); `line` is
-    the line of the text it comes from, when known."""
-
-    def __init__(self, message: str, line: int | None = None):
-        super().__init__(message)
-        self.line = line
 
 
 # ---------------------------------------------------------------- measuring and breaking lines

@@ -145,7 +145,7 @@ def load_deck(spec: Spec, projection: Projection | None = None) -> Deck:
         raise spec.error(("expected",), f"the entities are {ordinary} ordinary and {special} special, "
                                         f"not {exp['ordinary']} and {exp['special']}")
     countries.sort(key=lambda c: c.rank)
-    return Deck(d["title"], CardSize(d["card"]["width"], d["card"]["height"], d["card"]["bleed"]),
+    return Deck(d["title"], CardSize.of(d["card"]),
                 d["card"].get("corner_radius", 0.0), pal, flag_colours, brackets,
                 spec.colour(("un_colour",), pal), back, countries, projection)
 

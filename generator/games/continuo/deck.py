@@ -125,5 +125,5 @@ def load_deck(spec: Spec) -> ContinuoDeck:
     c = data["card"]
     b = data["back"]
     back = {"colour": spec.colour(("back", "colour")), "ink": spec.colour(("back", "ink")), "title": b["title"]}
-    return ContinuoDeck(spec, data["title"], data["variant"], CardSize(c["width"], c["height"], c["bleed"]),
+    return ContinuoDeck(spec, data["title"], data["variant"], CardSize.of(c),
                         c.get("corner_radius", 0.0), colours, tiles, back, data["rules"], example)

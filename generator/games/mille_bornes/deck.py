@@ -82,7 +82,7 @@ def load_deck(spec: Spec) -> MilleBornesDeck:
     back = Back(spec.colour(("back", "colour"), palette), spec.colour(("back", "ink"), palette),
                 spec.colour(("back", "accent"), palette) if "accent" in b else palette["white"],
                 b["title"], b.get("subtitle"))
-    size = CardSize(data["card"]["width"], data["card"]["height"], data["card"]["bleed"])
+    size = CardSize.of(data["card"])
     deck = MilleBornesDeck(spec, data["title"], size, data["card"].get("corner_radius", 0.0),
                            palette, cats, back)
     seen: dict[str, int] = {}

@@ -82,11 +82,40 @@ def cell_of(g: Geometry, i: int) -> tuple[int, int]:
     return [(k, 0), (m, k), (m - k, m), (0, m - k)][side]
 
 
+# Where a side's start and home circles stand, in grid squares (the top-left corner of the square
+# they are centred on): the start 1.65 squares in from the division it opens onto, home 1.5 past
+# the end of the safety track. The board, the position a page draws and the rules sheet's diagrams
+# all place them here.
+START_IN = 1.65
+HOME_PAST = 1.5
+
+
+def start_spot(g: Geometry, k: int) -> tuple[float, float]:
+    dx, dy = INWARD[k]
+    sx, sy = cell_of(g, g.sides[k].exit)
+    return sx + dx * START_IN, sy + dy * START_IN
+
+
+def home_spot(g: Geometry, k: int) -> tuple[float, float]:
+    dx, dy = INWARD[k]
+    ex, ey = cell_of(g, g.sides[k].entry)
+    return ex + dx * (g.safety_length + HOME_PAST), ey + dy * (g.safety_length + HOME_PAST)
+
+
+def palette(spec: Spec) -> dict[str, Colour]:
+    return {k: spec.colour(("palette", k)) for k in spec.data["palette"]}
+
+
+def side_colours(spec: Spec) -> dict[str, Colour]:
+    """Each side's colour, by the side's name (a Sorry player is a colour)."""
+    pal = palette(spec)
+    return {s["name"]: spec.colour(("sides", k, "colour"), pal) for k, s in enumerate(spec.data["sides"])}
+
+
 def draw_board(spec: Spec) -> Drawing:
     g = load_geometry(spec)
     d = spec.data
-    pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
-    colour = {s["name"]: spec.colour(("sides", k, "colour"), pal) for k, s in enumerate(d["sides"])}
+    pal, colour = palette(spec), side_colours(spec)
     q, margin = d["square"], d.get("margin", 10)
     size = g.per_side * q + 2 * margin
     ink, paper = pal.get("ink", Colour(rgb=(0, 0, 0))), pal.get("paper", Colour(rgb=(1, 1, 1)))
@@ -120,11 +149,10 @@ def draw_board(spec: Spec) -> Drawing:
         for j in range(1, g.safety_length + 1):
             x, y = xy(ex + dx * j, ey + dy * j)
             out.rect(x, y, q, q, Style(fill=c.mix(paper, 0.55), stroke=ink, width=0.4))
-        hx, hy = xy(ex + dx * (g.safety_length + 1.5), ey + dy * (g.safety_length + 1.5))
+        hx, hy = xy(*home_spot(g, k))
         out.circle(hx + q / 2, hy + q / 2, q * 1.15, Style(fill=c.mix(paper, 0.35), stroke=ink, width=0.6))
         out.fit_text(hx + q / 2 - q * 0.8, hy + q / 2 - 2.5, q * 1.6, 5, "HOME", ink)
-        sx, sy = cell_of(g, s.exit)
-        cx, cy = xy(sx + dx * 1.65, sy + dy * 1.65)
+        cx, cy = xy(*start_spot(g, k))
         out.circle(cx + q / 2, cy + q / 2, q * 1.05, Style(fill=c, stroke=ink, width=0.6))
         out.fit_text(cx + q / 2 - q * 0.8, cy + q / 2 - 2.5, q * 1.6, 5, "START", paper)
         # arrows: from the safety entry towards home, and the way round at each corner

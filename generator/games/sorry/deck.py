@@ -37,7 +37,7 @@ def load_deck(spec: Spec) -> SorryDeck:
         if c["marking"] in seen:
             raise spec.error(("cards", i, "marking"), f'"{c["marking"]}" is listed twice (first at cards[{seen[c["marking"]]}])')
         seen[c["marking"]] = i
-    deck = SorryDeck(d["title"], CardSize(d["card"]["width"], d["card"]["height"], d["card"]["bleed"]),
+    deck = SorryDeck(d["title"], CardSize.of(d["card"]),
                      d["card"].get("corner_radius", 0.0), pal, face, back, d["cards"])
     if "expected_total" in d and deck.total != d["expected_total"]:
         raise spec.error(("expected_total",), f"the cards' counts add up to {deck.total}, not {d['expected_total']}")

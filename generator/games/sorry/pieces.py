@@ -9,6 +9,7 @@ from ...colour import Colour, readable_on
 from ...draw import Drawing, Style
 from ...layout.foldups import INK, Foldup, Item, draw_foldup, pack_pages, paint_initial, standing_height, tent
 from ...spec import Spec
+from .board import palette, side_colours
 
 MEN_PER_COLOUR = 4      # the patent: "a home for four men" of each colour (rules.Position holds four)
 SMALLEST = {"width": 8.0, "height": 10.0, "depth": 4.0, "token": 8.0}   # mm: what scissors can still cut
@@ -41,8 +42,8 @@ def load_men(spec: Spec) -> Men:
             raise spec.error(("men", key), f"is {sizes[key]:g} mm: under {least:g} mm a man cannot be cut and folded")
     if sizes["height"] > 3 * q:
         raise spec.error(("men", "height"), f"is {sizes['height']:g} mm: over three divisions, a man topples")
-    pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
-    colours = tuple((s["name"], spec.colour(("sides", k, "colour"), pal)) for k, s in enumerate(d["sides"]))
+    pal = palette(spec)
+    colours = tuple(side_colours(spec).items())
     return Men(q, sizes["width"], sizes["height"], sizes["depth"], sizes["token"], colours,
                pal.get("paper", Colour(rgb=(1, 1, 1))), pal.get("ink", INK))
 

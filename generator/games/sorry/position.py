@@ -14,7 +14,7 @@ from ...draw.fonts import get_font
 from ...inputs import MadeFromFiles
 from ...referee.contract import record_reference
 from ...spec import load_spec
-from .board import INWARD, cell_of, draw_board
+from .board import INWARD, cell_of, draw_board, home_spot, side_colours, start_spot
 
 BOARD = "boards/sorry.yaml"
 WHITE = Colour(rgb=(1, 1, 1))
@@ -31,10 +31,7 @@ def _board(path: str):
 
 def _make_board(path: str):
     spec = load_spec(Path(path))
-    d = spec.data
-    pal = {k: spec.colour(("palette", k)) for k in d["palette"]}
-    colours = {s["name"]: spec.colour(("sides", k, "colour"), pal) for k, s in enumerate(d["sides"])}
-    return spec, draw_board(spec), colours
+    return spec, draw_board(spec), side_colours(spec)
 
 
 def board_spec_path(header: dict | None) -> Path:
@@ -97,7 +94,6 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
         side = g.sides[k]
         dx, dy = INWARD[k]
         ex, ey = cell_of(g, side.entry)
-        sx, sy = cell_of(g, side.exit)
         paint = colours[colour]
         pool = {"start": [], "home": []}
         for m in men:
@@ -109,10 +105,8 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
                 _man(d, *centre(ex + dx * j, ey + dy * j), q * 0.38, paint, ring, _name(m))
             else:
                 pool[m[0]].append(ring)
-        # start and home: draw_board's circles (start 1.65 squares in from its exit, home 1.5
-        # squares past the safety track's end)
-        spots = {"start": centre(sx + dx * 1.65, sy + dy * 1.65),
-                 "home": centre(ex + dx * (g.safety_length + 1.5), ey + dy * (g.safety_length + 1.5))}
+        # start and home: draw_board's circles, where board.py places them
+        spots = {"start": centre(*start_spot(g, k)), "home": centre(*home_spot(g, k))}
         for where, rings in pool.items():
             cx, cy = spots[where]
             for i, ring in enumerate(rings):

@@ -10,7 +10,7 @@ from ...layout.rules_sheet import SheetGame, place_legible, used_spec
 from ...referee.contract import Refused
 from ...spec import Spec
 from ...units import pt
-from .board import INWARD, Geometry, cell_of, draw_board, load_geometry
+from .board import INWARD, Geometry, cell_of, draw_board, home_spot, load_geometry, palette, side_colours, start_spot
 from .deck import load_deck
 from .rules import Position, loc_name, parse_loc, play, step_back, step_forward
 
@@ -92,19 +92,17 @@ class Corner:
     # -- geometry, in board squares from the grid's top-left
     def _centre(self, colour: str, loc, k: int = 0) -> tuple[float, float]:
         g = self.g
-        side = g.sides[[s.name for s in g.sides].index(colour)]
-        dx, dy = INWARD[[s.name for s in g.sides].index(colour)]
+        at = [s.name for s in g.sides].index(colour)
+        side = g.sides[at]
+        dx, dy = INWARD[at]
         if loc[0] == "track":
             col, row = cell_of(g, loc[1])
             return col + 0.5, row + 0.5
         ex, ey = cell_of(g, side.entry)
         if loc[0] == "safety":
             return ex + dx * (loc[1] + 1) + 0.5, ey + dy * (loc[1] + 1) + 0.5
-        if loc[0] == "home":
-            cx, cy = ex + dx * (g.safety_length + 1.5) + 0.5, ey + dy * (g.safety_length + 1.5) + 0.5
-        else:
-            sx, sy = cell_of(g, side.exit)
-            cx, cy = sx + dx * 1.65 + 0.5, sy + dy * 1.65 + 0.5
+        cx, cy = home_spot(g, at) if loc[0] == "home" else start_spot(g, at)
+        cx, cy = cx + 0.5, cy + 0.5
         offsets = [(-0.42, -0.42), (0.42, -0.42), (-0.42, 0.42), (0.42, 0.42)]
         ox, oy = offsets[k % 4]
         return cx + ox, cy + oy
@@ -117,8 +115,7 @@ class Corner:
         g, spec = self.g, self.board_spec
         board = draw_board(spec)
         q, m = spec.data["square"], spec.data.get("margin", 10)
-        pal = {k: spec.colour(("palette", k)) for k in spec.data["palette"]}
-        colour = {s["name"]: spec.colour(("sides", k, "colour"), pal) for k, s in enumerate(spec.data["sides"])}
+        pal, colour = palette(spec), side_colours(spec)
         ink = pal.get("ink", Colour(rgb=(0.1, 0.1, 0.1)))
         side0 = g.sides[0]
         pad = 0.35 * q                                  # a strip of the board's margin round the window
