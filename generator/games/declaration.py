@@ -36,3 +36,15 @@ class GameDeclaration:
     def kinds(self) -> tuple[str, ...]:
         """The spec kinds this game checks (and whose schemas are in its folder)."""
         return tuple(self.checks)
+
+
+@dataclass(frozen=True)
+class TablePage:
+    """A game's table page on the server's side (its web.py's PAGE): what the page's controls are
+    offered (read off the referee's state), the position drawn, and the hints it can ask for (lists
+    the referee itself makes: Continuo's best places, Sorry's moves)."""
+    controls: Callable[[Any, dict], dict]                  # (state, header) -> what the controls offer
+    draw: Callable[..., Any]                                # (state, header, before) -> the position, a Drawing
+    background: Callable[[dict], Any] | None = None        # (header) -> what no turn changes; `draw` then
+                                                            # draws only what the turns made, over it
+    hints: Mapping[str, Callable[[Any, dict, str], dict]] = field(default_factory=dict)  # kind -> (state, header, arg)

@@ -13,20 +13,15 @@ import importlib
 from ..draw.svg import svg_string
 from ..errors import show
 from ..games import GAMES
+from ..games.declaration import TablePage
 from ..inputs import MadeFromFiles
 from ..referee.contract import Refused, entry_summary
 from .store import BadRequest, Table
 
 
-def web_module(game: str):
-    """The game's web.py: controls(state, header) and HINTS (kind -> fn(state, header, arg))."""
-    return importlib.import_module(GAMES[game].web + ".web")
-
-
-def position_module(game: str):
-    """The game's position.py: draw_position(state, header, before), or draw_background(header)
-    with draw_foreground(state, header, before) for a position drawn over what no turn changes."""
-    return importlib.import_module(GAMES[game].web + ".position")
+def table_page(game: str) -> TablePage:
+    """The game's table page: its web.py's PAGE (controls, position drawing, hints)."""
+    return importlib.import_module(GAMES[game].web + ".web").PAGE
 
 
 def controls_script(game: str) -> str:
@@ -39,9 +34,7 @@ def position_drawing(t: Table):
     turn changes (the Capitals map), only what the turns made, laid over background.svg."""
     if "drawing" not in t.cache:
         before = t.history[-1] if t.history else None
-        module = position_module(t.game)
-        draw = module.draw_foreground if hasattr(module, "draw_background") else module.draw_position
-        t.cache["drawing"] = draw(t.state, t.header, before)
+        t.cache["drawing"] = table_page(t.game).draw(t.state, t.header, before)
     return t.cache["drawing"]
 
 
@@ -64,12 +57,12 @@ _BACKGROUNDS = MadeFromFiles(size=8)   # (game, header's board) -> (version, svg
 def background_svg(t: Table) -> tuple[str, str] | None:
     """(version, SVG) of the position's background, or None for a game drawn whole each time. The
     version changes with the drawing (a board spec edited while the server runs draws it again)."""
-    module = position_module(t.game)
-    if not hasattr(module, "draw_background"):
+    page = table_page(t.game)
+    if page.background is None:
         return None
 
     def make():
-        svg = svg_string(module.draw_background(t.header))
+        svg = svg_string(page.background(t.header))
         return hashlib.sha256(svg.encode()).hexdigest()[:16], svg
     return _BACKGROUNDS.get((t.game, str(t.header.get("board", ""))), make)
 
@@ -89,7 +82,7 @@ def table_json(t: Table) -> dict:
             "drawing": {"width": d.width, "height": d.height},
             "background": _background_url(t),
             "controls_script": controls_script(t.game),
-            "controls": web_module(t.game).controls(state, t.header)}
+            "controls": table_page(t.game).controls(state, t.header)}
 
 
 def _background_url(t: Table) -> str | None:
@@ -103,7 +96,7 @@ def hint(t: Table, kind: str, arg: str) -> dict:
     """A hint the game offers (Continuo's `best TILE`, Sorry's `moves CARD`, Capitals' `walls
     CARD`): the referee's own lists. Refused (the same line as at the prompt) for a tile or card it
     refuses."""
-    found = web_module(t.game).HINTS.get(kind)
+    found = table_page(t.game).hints.get(kind)
     if found is None:
         raise BadRequest(f"no hint {show(kind)} for {t.game}")
     try:

@@ -4,10 +4,12 @@ the walls along the card's square that the referee accepts as this turn's whole 
 side is web.js beside this file."""
 from __future__ import annotations
 
+from ..declaration import TablePage
+
 import string
 
 from ...referee.contract import Refused
-from .position import grid, player_colour
+from .position import draw_background, draw_foreground, grid, player_colour
 from .referee import apply
 from .rules import point_name
 
@@ -56,4 +58,4 @@ def walls(state, header: dict, arg: str) -> dict:
     return {"card": card.name, "walls": found}
 
 
-HINTS = {"walls": walls}
+PAGE = TablePage(controls=controls, draw=draw_foreground, background=draw_background, hints={"walls": walls})

@@ -3,7 +3,9 @@ an opening tile, where the grid lies in the drawing) and its hint, `best TILE` (
 The page's side is web.js beside this file."""
 from __future__ import annotations
 
-from .position import grid
+from ..declaration import TablePage
+
+from .position import draw_position, grid
 from .referee import best_listing, parse_tile
 
 MAX_PLACES = 60
@@ -24,4 +26,4 @@ def best(state, header: dict, arg: str) -> dict:
                                          for s, r, c, rot in ranked[:MAX_PLACES]]}
 
 
-HINTS = {"best": best}
+PAGE = TablePage(controls=controls, draw=draw_position, hints={"best": best})

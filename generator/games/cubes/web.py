@@ -2,7 +2,9 @@
 colours. The page's side is web.js beside this file."""
 from __future__ import annotations
 
-from .position import grid, player_colours
+from ..declaration import TablePage
+
+from .position import draw_position, grid, player_colours
 from .rules import cell_name
 
 
@@ -20,4 +22,4 @@ def controls(state, header: dict) -> dict:
             "colours": colours, "player_colours": dict(zip(state.players, colours))}
 
 
-HINTS: dict = {}
+PAGE = TablePage(controls=controls, draw=draw_position)

@@ -3,6 +3,9 @@
 The page's side is web.js beside this file."""
 from __future__ import annotations
 
+from ..declaration import TablePage
+
+from .position import draw_position
 from .referee import pile_left
 from .rules import DEALT
 
@@ -19,4 +22,4 @@ def controls(state, header: dict) -> dict:
             "pile_left": left}
 
 
-HINTS: dict = {}
+PAGE = TablePage(controls=controls, draw=draw_position)

@@ -3,7 +3,9 @@ CARD` (every move the referee would accept with it, as the prompt's `moves` list
 side is web.js beside this file."""
 from __future__ import annotations
 
-from .position import board_colours
+from ..declaration import TablePage
+
+from .position import board_colours, draw_position
 from .referee import moves_text
 from .rules import CARDS
 
@@ -22,4 +24,4 @@ def moves(state, header: dict, arg: str) -> dict:
             "moves": [{"move": m["move"], "does": m["does"], "entry": f"{card} {m['move']}"} for m in found]}
 
 
-HINTS = {"moves": moves}
+PAGE = TablePage(controls=controls, draw=draw_position, hints={"moves": moves})
