@@ -22,6 +22,7 @@ from .spec.loader import SpecErrors
 from .paths import project_root
 
 
+MAX_EPOCH = 2**33 - 1    # SOURCE_DATE_EPOCH: the year 2242, and well inside what every date library takes
 MAX_BACK_OFFSET = 20.0   # mm: a printer that misregisters more than this needs mending, not a setting
 
 
@@ -290,9 +291,11 @@ def main(argv=None) -> int:
 def _check_environment() -> None:
     # reportlab reads SOURCE_DATE_EPOCH for the date it writes in a PDF (builds are reproducible);
     # a value that is not a whole number of seconds would stop it in the middle of a build.
+    # Only ASCII digits: str.isdigit() is true of "²" and "٣", which int() refuses or reads as 3.
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch and not (epoch.isdigit() and int(epoch) < 2**33):
-        raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, got {show(epoch)}")
+    if epoch and not (epoch.isascii() and epoch.isdigit() and len(epoch) <= 11 and int(epoch) <= MAX_EPOCH):
+        raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, from 0 to {MAX_EPOCH}, "
+                         f"got {show(epoch)}")
 
 
 def _main(argv) -> int:
