@@ -340,6 +340,18 @@ def _messages(err, spec: Spec):
         else:
             yield from _messages(best, spec)
         return
+    if v == "oneOf":
+        # Valid under more than one of the forms (jsonschema's message is the whole value and
+        # every form, as Python reprs). Forms told apart by their keys: the key that should go.
+        forms = [f.get("required") for f in err.validator_value if isinstance(f, dict)]
+        if isinstance(err.instance, dict) and forms and all(forms):
+            given = [keys for keys in forms if all(k in err.instance for k in keys)]
+            said = [" and ".join(keys) for keys in forms]
+            said = f"{said[0]}, or {said[1]}, not both" if len(said) == 2 else f"only one of: {'; '.join(said)}"
+            yield path + (given[-1][0],), f"give {said}"
+        else:
+            yield path, f"expected {expected or 'only one of the forms allowed here'}, got {show(err.instance)}"
+        return
     if v == "additionalProperties":
         allowed = sorted(schema.get("properties", {}))
         for key in sorted(set(err.instance) - set(allowed)):
@@ -380,7 +392,12 @@ def _messages(err, spec: Spec):
         key = "key " if "propertyNames" in err.relative_schema_path else ""
         yield path, f"{key}{show(err.instance)} is not of the form {show(err.validator_value)}"
         return
-    yield path, err.message
+    if v == "const":
+        yield path, f"expected {show(err.validator_value)}, got {show(err.instance)}"
+        return
+    # Any other: jsonschema's words, with the value it quotes (a repr of the whole mapping, for
+    # some) shown as a value from the input is, cut.
+    yield path, err.message.replace(repr(err.instance), show(err.instance))
 
 
 _BOUND_WORDS = {"maxItems": ("at most", " items"), "minItems": ("at least", " items"),
