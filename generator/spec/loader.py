@@ -55,6 +55,37 @@ class Spec:
     def error(self, path: PathKey, message: str) -> SpecError:
         return SpecError(self.file, self.line(path), format_field(path), message)
 
+    def field_showing(self, text: str) -> PathKey | None:
+        """The field whose text a drawing shows as `text` (as it is, in capitals, or a line of it,
+        or within a longer line such as "CONTINUO: THE RULES"), or None: where a drawing's error
+        about a text is the spec's. The closest match wins: the same text, then the shortest
+        value holding it, then the longest value within it; the first in the file on a tie."""
+        def norm(t: str) -> str:
+            return " ".join(t.split()).casefold()
+        wanted = norm(text)
+        if len(wanted) < 2:
+            return None
+        best, todo = None, [((), self.data)]
+        while todo:
+            path, node = todo.pop()
+            if isinstance(node, dict):
+                todo += [(path + (k,), v) for k, v in node.items()]
+            elif isinstance(node, list):
+                todo += [(path + (i,), v) for i, v in enumerate(node)]
+            elif isinstance(node, str) and len(value := norm(node)) >= 2:
+                if value == wanted:
+                    rank = (0, 0)
+                elif wanted in value:
+                    rank = (1, len(value))
+                elif value in wanted:
+                    rank = (2, -len(value))
+                else:
+                    continue
+                key = (rank, self.line(path) or 0)
+                if best is None or key < best[0]:
+                    best = (key, path)
+        return best[1] if best else None
+
     def palette(self, needs: tuple[str, ...] = (), path: PathKey = ("palette",)) -> dict[str, Colour]:
         """The spec's palette (name -> colour), with the names the drawing code needs checked
         present: a missing one is the spec's error at its palette line, not a failure mid-drawing."""

@@ -81,7 +81,7 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
     wm = world_map(path)
     p, sq, m = wm.palette, wm.square, wm.margin
     rows, cols = state.board.rows, state.board.columns
-    d = Drawing(wm.width, wm.height)
+    d = Drawing(wm.width, wm.height, least_text=0.0)   # for a screen, which zooms
     d.rect(0, 0, wm.width, wm.height, Style(fill=p["paper"]))
     d.rect(m, m, cols * sq, rows * sq, Style(fill=p["sea"]))
     for ops in _land_paths(path):
