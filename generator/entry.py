@@ -158,18 +158,19 @@ def main(argv=None) -> int:
 
 # ---------------------------------------------------------------- the standard streams
 
-def _escape_unencodable(exc: UnicodeEncodeError) -> tuple[str, int]:
+def _escape_unencodable(exc: UnicodeEncodeError) -> tuple[str | bytes, int]:
     """A character the stream's encoding cannot carry, written as \\uXXXX (an astral one as its two
-    UTF-16 halves): readable, and still valid inside a JSON string (`--json` output stays JSON)."""
-    out = []
-    for c in exc.object[exc.start:exc.end]:
-        code = ord(c)
-        if code > 0xFFFF:
-            code -= 0x10000
-            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
-        else:
-            out.append(f"\\u{code:04x}")
-    return "".join(out), exc.end
+    UTF-16 halves): readable, and still valid inside a JSON string (`--json` output stays JSON).
+    A byte that came in undecodable (a file name, an argument: Python's surrogateescape) goes
+    back out as it came, as surrogateescape would write it."""
+    c = exc.object[exc.start]
+    code = ord(c)
+    if 0xDC80 <= code <= 0xDCFF:
+        return bytes([code - 0xDC00]), exc.start + 1
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}", exc.start + 1
+    return f"\\u{code:04x}", exc.start + 1
 
 
 codecs.register_error("pnp-escape", _escape_unencodable)
@@ -225,9 +226,14 @@ def standard_streams() -> ClosedStream | None:
         stand_in = sys.stdout = ClosedStream()
     if 2 in closed or sys.stderr is None:
         sys.stderr = open(2, "w", closefd=False, errors="pnp-escape")
-    for stream, errors in ((sys.stdin, "replace"), (sys.stdout, "pnp-escape"), (sys.stderr, "pnp-escape")):
-        # "strict" only: UTF-8 mode's surrogateescape already gives undecodable bytes back as they came.
-        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+    # Input: undecodable bytes read as U+FFFD where Python would stop (the C locale's own
+    # surrogateescape is kept: the referees refuse what it gives, one line). Output: "strict", and
+    # the C locale's surrogateescape (which carries only bytes that came in undecodable), write
+    # what the encoding cannot carry escaped; stderr's default, backslashreplace, already does.
+    for stream, errors, instead_of in ((sys.stdin, "replace", ("strict",)),
+                                       (sys.stdout, "pnp-escape", ("strict", "surrogateescape")),
+                                       (sys.stderr, "pnp-escape", ("strict", "surrogateescape"))):
+        if getattr(stream, "errors", None) in instead_of and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors=errors)
     return stand_in
 
