@@ -156,6 +156,9 @@ def run_world_case(case: WorldCase, work: Path, limit_s: float = 60.0) -> tuple[
             found.append(f"took {seconds:.1f} s")
     else:
         found += problems(code, err, seconds, limit_s)
+        if code == 2 and case.args[2:3] == ["play"] and not err and (b"refused" in out or 1 in case.closed):
+            # The prompt says a refusal in its dialogue, on stdout, and ends 2 at the end of a piped input.
+            found.remove("refused without saying why")
     if 1 in case.closed and out:
         found.append(f"wrote to a closed stdout: {out[:100]!r}")
     if case.bad_epoch and (code != 2 or (2 not in case.closed and "SOURCE_DATE_EPOCH" not in err)):
