@@ -110,7 +110,7 @@ def cmd_build(args) -> int:
             raise UsageError(f"unknown game {show(g)}; known: {', '.join(GAMES)}")
     out = Path(args.out) if args.out else root / "output"
     # A build replaces --out whole: refused at once if it holds what must not be replaced.
-    protect = {"the project's specs": root / "decks", "the project's boards": root / "boards", "the project": root}
+    protect = {"the specs in decks/": root / "decks", "the specs in boards/": root / "boards", "the project": root}
     try:
         protect = {"the working folder": Path.cwd(), **protect}
     except OSError:        # the working folder is gone: nothing of it to keep

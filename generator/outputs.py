@@ -395,10 +395,8 @@ class OutputFolder:
             return
         wait = LOCK_WAIT_S if wait is None else wait
         parent = self.out.parent
-        try:
-            parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UsageError(f"--out {self.out}: cannot make its folder: {exc.strerror}") from None
+        if not parent.is_dir():
+            return      # no build writes into it yet; the lock is taken once its folder is made (__enter__)
         path = parent / f".{self.out.name}{self.LOCK}"
         try:
             fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0),
@@ -478,6 +476,10 @@ class OutputFolder:
     # -- the staged copy
 
     def __enter__(self) -> "OutputFolder":
+        try:
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"--out {self.out}: cannot make its folder: {exc.strerror}") from None
         if self._lock_fd is None:
             self.lock()
             self._own_lock = self._lock_fd is not None

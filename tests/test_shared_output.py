@@ -395,3 +395,14 @@ def test_a_signal_while_waiting_for_the_lock_stops_the_build(project):
         os.close(fd)
     assert p.returncode == 130 and "Traceback" not in err, err
     assert staging_folders(project) == [] and tree(project / "output").keys() == {"keep.txt"}
+
+
+def test_a_failed_build_into_a_new_folder_makes_nothing(project):
+    """A spec error stops a build into a folder that does not exist yet: neither the folder, nor the
+    folders above it, nor a lock beside it is made."""
+    text = (project / "decks" / "continuo.yaml").read_text()
+    (project / "decks" / "continuo.yaml").write_text(text.replace("expected_total: 42", "expected_total: 41"))
+    before = tree(project)
+    code, _, err, _ = run_cli(["build", "continuo", "--out", "new/deep/out"], project)
+    assert code == 1 and err.startswith("decks/continuo.yaml:"), err
+    assert tree(project) == before
