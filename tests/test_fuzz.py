@@ -191,7 +191,7 @@ def test_fuzz_build_manifest(project):
 # ---------------------------------------------------------------- the world around the command (issue 24)
 # Families of fuzzing_world.py: a few seeded cases here, a long campaign in benchmarks/fuzz.py.
 
-WORLD_CASES = int(os.environ.get("PNP_FUZZ_WORLD_CASES", "16"))
+WORLD_CASES = int(os.environ.get("PNP_FUZZ_WORLD_CASES", "12"))
 
 
 @pytest.fixture(scope="module")
@@ -219,7 +219,7 @@ def test_fuzz_concurrent_builds_into_one_folder(tmp_path):
     work = concurrent_project(tmp_path)
     rng = random.Random(f"{SEED}:concurrent")
     namespaces = can_unshare()
-    for i in range(2):
+    for i in range(int(os.environ.get("PNP_FUZZ_CONCURRENT_CASES", "1"))):
         case = concurrent_case(rng, namespaces)
         _, found = run_concurrent_case(case, work)
         assert not found, f"seed {SEED} concurrent case {i}: {[str(p) for p in case[1]]}: {found}"

@@ -82,7 +82,7 @@ def test_closed_stdin_ends_the_prompt_as_ctrl_d(tmp_path):
     assert yaml.safe_load(journal.read_text())["entries"] == []
 
 
-@pytest.mark.parametrize("closed", [(0, 1), (1, 2), (0, 1, 2)])
+@pytest.mark.parametrize("closed", [(0, 1, 2)])
 def test_every_stream_closed(tmp_path, closed):
     """With every standard descriptor closed, the files the command opens do not take their numbers
     (a C library's warning to "stderr" would land in them): a build's products are whole."""
@@ -141,13 +141,22 @@ def test_the_c_locale_without_utf8_mode(records):
 
 # ---------------------------------------------------------------- the environment
 
-@pytest.mark.parametrize("value", ["²", "٣", "1e9", "-1", "0x10", "12 34", "9" * 30, "9" * 5000, "8589934592"])
-def test_source_date_epoch_that_only_looks_like_a_number(value):
-    """SOURCE_DATE_EPOCH="²" passed str.isdigit() and failed int(): exit 70 on every command."""
-    for args in (["validate", "decks/sorry.yaml"], ["referee", "sorry", "score", "tests/records/sorry.yaml"]):
-        code, out, err = pnp(*args, env={"SOURCE_DATE_EPOCH": value})
-        no_problems(code, err)
-        assert code == 2 and err.startswith("pnp: SOURCE_DATE_EPOCH must be a whole number") and out == b"", err
+BAD_EPOCHS = ["²", "٣", "1e9", "-1", "0x10", "12 34", "9" * 30, "9" * 5000, "8589934592"]
+
+
+def test_source_date_epoch_that_only_looks_like_a_number(monkeypatch):
+    """SOURCE_DATE_EPOCH="²" passed str.isdigit() and failed int(): exit 70 on every command. Every
+    command checks it first and refuses it in one line (in this process; one run as a user runs it)."""
+    from fuzzing import run_cli
+    for value in BAD_EPOCHS:
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+        for args in (["validate", "decks/sorry.yaml"], ["referee", "sorry", "score", "tests/records/sorry.yaml"],
+                     ["build", "sorry", "--out", "/nonexistent/pnp"]):
+            code, out, err, _ = run_cli(args, ROOT)
+            no_problems(code, err)
+            assert code == 2 and err.startswith("pnp: SOURCE_DATE_EPOCH must be a whole number") and not out, err
+    code, out, err = pnp("validate", "decks/sorry.yaml", env={"SOURCE_DATE_EPOCH": "²"})
+    assert code == 2 and err.startswith("pnp: SOURCE_DATE_EPOCH must be a whole number") and out == b"", err
 
 
 @pytest.mark.parametrize("value", ["0", " 1700000000 ", "8589934591"])
