@@ -22,6 +22,7 @@ from .spec.loader import SpecErrors
 from .paths import project_root
 
 
+MAX_EPOCH = 2**33 - 1    # SOURCE_DATE_EPOCH: the year 2242, and well inside what every date library takes
 MAX_BACK_OFFSET = 20.0   # mm: a printer that misregisters more than this needs mending, not a setting
 
 
@@ -102,14 +103,33 @@ def cmd_validate(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from .pipeline import (build_jobs, check_jobs, code_digest, job_key, job_seconds, manifest_entry, read_manifest, run_jobs,
-                           up_to_date, write_manifest)
     root = project_root()
     games = list(dict.fromkeys(args.games)) or list(GAMES)
     for g in games:
         if g not in GAMES:
             raise UsageError(f"unknown game {show(g)}; known: {', '.join(GAMES)}")
     out = Path(args.out) if args.out else root / "output"
+    # A build replaces --out whole: refused at once if it holds what must not be replaced.
+    protect = {"the specs in decks/": root / "decks", "the specs in boards/": root / "boards", "the project": root}
+    try:
+        protect = {"the working folder": Path.cwd(), **protect}
+    except OSError:        # the working folder is gone: nothing of it to keep
+        pass
+    folder = OutputFolder(out, protect)
+    # One build at a time into --out, from reading its manifest to the swap; the staging folders
+    # of killed builds are swept first, whether or not anything needs building.
+    with folder.locked():
+        folder.sweep()
+        code, written = _build_into(folder, out, root, games, args)
+    for rel in written:
+        print(display_path(out / rel, root))
+    return code
+
+
+def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], args) -> tuple[int, list[str]]:
+    """The build proper, --out locked: its exit code, and the files written (once swapped in)."""
+    from .pipeline import (build_jobs, check_jobs, code_digest, job_key, job_seconds, manifest_entry, read_manifest,
+                           run_jobs, up_to_date, write_manifest)
     opts = _options(args, out)
     jobs = build_jobs(games)
     code = code_digest()
@@ -119,15 +139,15 @@ def cmd_build(args) -> int:
     todo = [job for job in jobs if not up_to_date(old.get(job.id), keys[job.id], out, root)]
     if not todo:
         print(f"pnp: up to date ({len(jobs)} jobs); --force builds again", file=sys.stderr)
-        return 0
+        return 0, []
     loaded, errors, failed = check_jobs(todo, root)
     if errors:
         for line in errors:
             print(line, file=sys.stderr)
-        return failed
+        return failed, []
     # Written into a staging copy of the output folder, which takes its place only when every
     # product of every job is written: --out is left as it was on any failure, Ctrl-C or kill.
-    with OutputFolder(out) as staged:
+    with folder as staged:
         for g in games:
             # Built again from nothing (--force), or no record of what is ours in this game's
             # folder: it starts empty.
@@ -148,7 +168,7 @@ def cmd_build(args) -> int:
         results = run_jobs(todo, root, opts, staged.staging, order=longest, loaded=loaded)
         failed = _failed(results)
         if failed:
-            return failed
+            return failed, []
         manifest = dict(old)
         for r in results:
             manifest[r.job.id] = manifest_entry(r, keys[r.job.id])
@@ -157,12 +177,7 @@ def cmd_build(args) -> int:
         raise_held()        # a Ctrl-C held back from an import stops the build before the swap
         hold_signals()      # from the swap on the build is done: a late one must not undo it
         staged.commit()
-    for r in results:
-        for rel in r.products:
-            print(display_path(out / rel, root))
-    for rel in lists:
-        print(display_path(out / rel, root))
-    return 0
+    return 0, [rel for r in results for rel in r.products] + lists
 
 
 def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict, opts) -> list[str]:
@@ -301,9 +316,11 @@ def main(argv=None) -> int:
 def _check_environment() -> None:
     # reportlab reads SOURCE_DATE_EPOCH for the date it writes in a PDF (builds are reproducible);
     # a value that is not a whole number of seconds would stop it in the middle of a build.
+    # Only ASCII digits: str.isdigit() is true of "²" and "٣", which int() refuses or reads as 3.
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch and not (epoch.isdigit() and int(epoch) < 2**33):
-        raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, got {show(epoch)}")
+    if epoch and not (epoch.isascii() and epoch.isdigit() and len(epoch) <= 11 and int(epoch) <= MAX_EPOCH):
+        raise UsageError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, from 0 to {MAX_EPOCH}, "
+                         f"got {show(epoch)}")
 
 
 def _version() -> str:

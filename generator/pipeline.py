@@ -129,6 +129,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
     """Load, check (unless `loaded` has the spec already), plan and (given a staging folder)
     write one job. Never raises for bad input: its errors come back as lines, with the exit code
     they call for."""
+    from .draw.drawing import TextTooSmall
     from .games import GAMES, check_spec
     from .inputs import track_reads
     from .outputs import Plan, UnsafeName, new_file_path
@@ -137,6 +138,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
     result = JobResult(job)
     start = time.perf_counter()
     path = job_path(job, root)
+    spec = None
     try:
         with track_reads() as reads:
             if loaded is not None:
@@ -159,6 +161,12 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
         result.errors, result.exit_code = [SpecError.__str__(e) for e in exc.errors], 1
     except SpecError as exc:
         result.errors, result.exit_code = [str(exc)], 1
+    except TextTooSmall as exc:
+        # A text from the spec too long for its place (a title for a card's back): the spec's
+        # error, at the line of the field the text shows.
+        where = spec.field_showing(exc.text) if spec is not None else None
+        error = spec.error(where, str(exc)) if where else SpecError(display_path(path, root), None, "", str(exc))
+        result.errors, result.exit_code = [str(error)], 1
     except UnsafeName as exc:
         result.errors, result.exit_code = [one_line(f"pnp: {exc}")], 1
     except OSError as exc:

@@ -152,6 +152,7 @@ def tree(folder: Path) -> dict[str, tuple[int, int]]:
     return found
 
 
+PYTHON_MAPPING = re.compile(r"\{'[^']*': ")     # jsonschema's repr of a whole value, say
 FILE_REF = re.compile(r"^(pnp[\w -]*: |[^\s:][^:]*(:\d+)?: )")
 
 
@@ -171,6 +172,8 @@ def problems(code: int, err: str, seconds: float, limit_s: float = 20.0) -> list
             found.append(f"a line of {len(line)} characters")
         if any(ord(c) < 32 and c != "\t" for c in line):
             found.append("a control character in a message")
+        if PYTHON_MAPPING.search(line):
+            found.append(f"a Python mapping quoted in a message: {line[:200]!r}")
     if seconds > limit_s:
         found.append(f"took {seconds:.1f} s")
     return found

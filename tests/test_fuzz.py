@@ -186,3 +186,40 @@ def test_fuzz_build_manifest(project):
         after = {k: v for k, v in tree(project).items() if not k.startswith("output/")}
         _check(f"seed {SEED} manifest case {i} ({what})", code, err, seconds, before, after, set())
         assert code == 0, f"manifest case {i} ({what}): {err}"
+
+
+# ---------------------------------------------------------------- the world around the command (issue 24)
+# Families of fuzzing_world.py: a few seeded cases here, a long campaign in benchmarks/fuzz.py.
+
+WORLD_CASES = int(os.environ.get("PNP_FUZZ_WORLD_CASES", "12"))
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    from fuzzing_world import world_project
+    return world_project(tmp_path_factory.mktemp("fuzz-world"))
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_fuzz_locales_and_closed_streams(world, chunk):
+    """Closed standard streams, encodings that cannot carry the names printed, odd environments:
+    never an exit 70 or a traceback, stdout in its encoding, nothing else touched."""
+    from fuzzing_world import run_world_case, world_case
+    rng = random.Random(f"{SEED}:world:{chunk}")
+    for i in range(WORLD_CASES // 2):
+        case = world_case(rng, chunk * 1000 + i)
+        code, found = run_world_case(case, world)
+        assert not found, f"seed {SEED} world chunk {chunk} case {i}: {case}: exit {code}: {found}"
+
+
+def test_fuzz_concurrent_builds_into_one_folder(tmp_path):
+    """Two or three builds into one folder at once, some killed: each ends 0, is refused in one
+    line or ends as its signal says; then the folder is whole, swept and up to date."""
+    from fuzzing_world import can_unshare, concurrent_case, concurrent_project, run_concurrent_case
+    work = concurrent_project(tmp_path)
+    rng = random.Random(f"{SEED}:concurrent")
+    namespaces = can_unshare()
+    for i in range(int(os.environ.get("PNP_FUZZ_CONCURRENT_CASES", "1"))):
+        case = concurrent_case(rng, namespaces)
+        _, found = run_concurrent_case(case, work)
+        assert not found, f"seed {SEED} concurrent case {i}: {[str(p) for p in case[1]]}: {found}"

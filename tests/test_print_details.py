@@ -342,3 +342,86 @@ def test_sorry_faces_use_their_height():
         rule = [t for t in texts if t.size < 5 and t.y > H / 2]
         assert rule and min(t.size for t in rule) * 72 / 25.4 >= 7.4
         assert max(t.y for t in rule) > 0.75 * H, f"{card['marking']}: the rule leaves the bottom empty"
+
+
+# ---------------------------------------------------------------- text too long for its place
+
+LONG = "A" * 40
+LONGER = " ".join(["Lengthy"] * 10)          # 79 characters, in words (the back title's two lines)
+
+
+@pytest.mark.parametrize("spec, old, new, field", [
+    ("decks/continuo.yaml", "title: CONTINUO}", f"title: {LONG}}}", "back.title"),
+    ("decks/continuo.yaml", "title: CONTINUO}", f"title: {LONGER}}}", "back.title"),
+    ("decks/count_continuo.yaml", "title: COUNT CONTINUO}", f"title: {LONGER}}}", "back.title"),
+    ("decks/mille_bornes.yaml", "  title: MILLE BORNES", f"  title: {LONG}", "back.title"),
+    ("decks/mille_bornes.yaml", 'subtitle: "1000 miles"', f"subtitle: {LONGER}", "back.subtitle"),
+    ("decks/sorry.yaml", "title: SORRY}", f"title: {LONG}}}", "back.title"),
+    ("decks/sorry.yaml", "\ntitle: Sorry\n", f"\ntitle: Sorry {LONGER}\n", "title"),        # its tuck box
+    ("boards/sorry.yaml", "\ntitle: Sorry\n", f"\ntitle: Sorry {LONGER}\n", "title"),       # the board
+    ("decks/capitals_1961.yaml", "title: CAPITALS,", f"title: {LONG},", "back.title"),
+])
+def test_text_that_would_print_under_6_pt_is_a_spec_error_at_its_line(tmp_path, spec, old, new, field):
+    """A 40-character card back title once printed at 5.3 pt, an 80-character one at 2.6 pt, a long
+    deck title on its tuck box at 2.1 pt, all with exit 0. Text set smaller to fit its place is
+    sized in one helper, which refuses under 6 pt: `validate` and `build` name the field and its
+    line; nothing is written."""
+    import shutil
+    from fuzzing import run_cli, tree
+    shutil.copytree(ROOT / "decks", tmp_path / "decks")
+    shutil.copytree(ROOT / "boards", tmp_path / "boards")
+    text = (tmp_path / spec).read_text()
+    assert text.count(old) == 1, old
+    text = text.replace(old, new)
+    (tmp_path / spec).write_text(text)
+    line = text[:text.index(new.strip())].count("\n") + 1
+    code, _, err, _ = run_cli(["validate", spec], tmp_path)
+    assert code == 1 and err.startswith(f"{spec}:{line}: {field}: ") and "under 6 pt" in err, err
+    assert len(err.strip().splitlines()) == 1, err
+    if spec == "decks/sorry.yaml" and field == "title":     # (a build plans as validate does: once will do)
+        code, out, err2, _ = run_cli(["build", "sorry", "--out", tmp_path / "out"], tmp_path)
+        assert code == 1 and f"{spec}:{line}: {field}: " in err2 and not out and not (tmp_path / "out").exists(), err2
+
+
+def test_fit_size_is_never_under_6_pt_and_always_fits():
+    """Random texts and boxes: the size fits the box (width and capitals), is at most max_size, and
+    is 6 pt or more, or the text is refused."""
+    import random
+    from generator.draw.drawing import MIN_TEXT, TextTooSmall, fit_size
+    from generator.draw.fonts import get_font
+    rng = random.Random(24)
+    refused = fitted = 0
+    for _ in range(2000):
+        font = get_font(rng.choice(["sans", "sans-bold"]))
+        text = "".join(rng.choice("Wil1 .MÉ😀") for _ in range(rng.randint(1, 90)))
+        width, cap, most = rng.uniform(2, 150), rng.uniform(0.5, 12), rng.choice([None, rng.uniform(1, 10)])
+        try:
+            size = fit_size(text, font, width, cap, most)
+        except TextTooSmall as exc:
+            assert exc.size < MIN_TEXT and "under 6 pt" in str(exc)
+            refused += 1
+            continue
+        fitted += 1
+        assert size >= MIN_TEXT - 1e-12 and font.width(text, size) <= width + 1e-9
+        assert font.cap_height * size <= cap + 1e-9 and (most is None or size <= most + 1e-12)
+    assert refused > 100 and fitted > 100, (refused, fitted)
+
+
+def test_a_screen_drawing_sets_long_names_small_rather_than_refuse():
+    """A game's position is drawn for a phone, which zooms: a long player name is set small there
+    (the referee took the name; the page must still show the game)."""
+    from generator.games.mille_bornes import REFEREE
+    from generator.games.mille_bornes.position import draw_position
+    state = REFEREE.new_game({"game": "mille-bornes", "players": ["W" * 200, "Bob"]}, None)
+    drawing = draw_position(state)
+    assert drawing.least_text == 0.0
+    sizes = []
+
+    def walk(group):
+        for item in group.items:
+            if hasattr(item, "items"):
+                walk(item)
+            elif getattr(item, "text", None) == "W" * 200:
+                sizes.append(item.size)
+    walk(drawing.root)
+    assert sizes and max(sizes) < 1.0       # (mm: about 2.5 pt, for a screen to zoom)

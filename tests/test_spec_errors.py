@@ -152,3 +152,28 @@ def test_a_key_too_long_is_named(project):
     rules.write_text(rules.read_text().replace("uses: {deck: sorry.yaml,", f"uses: {{{key}: sorry.yaml, deck: sorry.yaml,", 1))
     code, _, err, _ = run_cli(["validate", "decks/sorry_rules.yaml"], project)
     assert code == 1 and f'uses: key "{key}": expected at most 40 characters, got 45' in err, err
+
+
+def test_a_spec_matching_two_forms_names_the_key_not_the_whole_spec(project):
+    """A Continuo deck takes either its own `tiles` and `colours` or `tiles_from` another deck. With
+    both, the schema's oneOf matched twice, and the error printed the whole spec as a Python dict;
+    now it names the key, at its line, in one short line."""
+    path = project / "decks" / "continuo.yaml"
+    text = path.read_text() + "tiles_from: count_continuo.yaml\n"
+    path.write_text(text)
+    code, _, err, _ = run_cli(["validate", "decks/continuo.yaml"], project)
+    line = text.splitlines().index("tiles_from: count_continuo.yaml") + 1
+    assert code == 1 and err.strip() == (f"decks/continuo.yaml:{line}: tiles_from: give tiles and colours, or "
+                                         "tiles_from, not both"), err
+
+
+def test_no_error_quotes_a_mapping_as_python_writes_it():
+    """Whatever jsonschema says of a value (here its words for a list with two items alike, which
+    quote the list), the value is shown as input is, never as a Python repr of the whole thing."""
+    import jsonschema
+    from generator.spec.loader import Spec, _messages
+    value = [{"marking": "1", "count": 1}] * 2
+    error = next(jsonschema.Draft202012Validator({"uniqueItems": True}).iter_errors(value))
+    assert "{'" in error.message            # what jsonschema says
+    (path, message), = _messages(error, Spec("x.yaml", {}))
+    assert "{'" not in message and message == "a list has non-unique elements", message

@@ -11,10 +11,44 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..colour import Colour
+from ..errors import show
+from ..units import PT_PER_MM
 from .fonts import Font, get_font
 
 Affine = tuple[float, float, float, float, float, float]
 IDENTITY: Affine = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+# The smallest text printed: what is set smaller to fit its place (a title too long for a card's
+# back) is an error, not small print. A drawing for a screen only (a game's position, which a phone
+# zooms) is made with least_text=0.
+MIN_TEXT = 6 / PT_PER_MM      # mm: 6 pt
+
+
+class TextTooSmall(ValueError):
+    """Text that fits its place only under the least size. The build turns it into an error at the
+    spec's line whose value the text shows (pipeline.run_job)."""
+
+    def __init__(self, text: str, size: float, least: float = MIN_TEXT):
+        self.text, self.size, self.least = text, size, least
+        super().__init__(f"{show(text)} would print at {size * PT_PER_MM:.1f} pt to fit its place, under "
+                         f"{least * PT_PER_MM:g} pt: make it shorter")
+
+
+def fit_size(text: str, font: Font, width: float, cap: float, max_size: float | None = None,
+             least: float = MIN_TEXT) -> float:
+    """The size (mm) that sets text as large as fits `width` with its capitals within `cap` (and
+    at most max_size); TextTooSmall if that is under `least`. Every text made smaller to fit its
+    place is sized here."""
+    size = cap / font.cap_height
+    if max_size is not None:
+        size = min(size, max_size)
+    unit = font.width(text, 1.0)
+    if unit * size > width:
+        size = width / unit
+    if size < least and text.strip():
+        raise TextTooSmall(text, size, least)
+    return size
 
 
 def compose(outer: Affine, inner: Affine) -> Affine:
@@ -170,8 +204,11 @@ ALIGN = ("left", "centre", "right")
 class Drawing:
     """A display list with a current group; primitives take mm."""
 
-    def __init__(self, width: float, height: float):
+    def __init__(self, width: float, height: float, least_text: float = MIN_TEXT):
+        """least_text: the smallest size fit_text may set (6 pt; 0 for a drawing only ever shown
+        on a screen, which zooms)."""
         self.width, self.height = width, height
+        self.least_text = least_text
         self.root = Group()
         self._stack = [self.root]
 
@@ -227,12 +264,10 @@ class Drawing:
 
     def fit_text(self, x, y, w, h, text: str, fill: Colour, font: str = "sans-bold",
                  max_size: float | None = None, align: str = "centre", valign: str = "middle") -> float:
-        """Set text as large as fits the box (width, and cap height within h); return the size."""
+        """Set text as large as fits the box (width, and cap height within h); return the size.
+        TextTooSmall if it would be under the drawing's least size (6 pt)."""
         f = get_font(font)
-        size = h / f.cap_height if max_size is None else min(max_size, h / f.cap_height)
-        width = f.width(text, 1.0)
-        if width * size > w:
-            size = w / width
+        size = fit_size(text, f, w, h, max_size, self.least_text)
         cap = f.cap_height * size
         base = {"top": y + cap, "middle": y + (h + cap) / 2, "bottom": y + h}[valign]
         ax = {"left": x, "centre": x + w / 2, "right": x + w}[align]

@@ -176,7 +176,7 @@ def _set_dates(text: str) -> str:
     """The header's dates set to SOURCE_DATE_EPOCH where it is given (reproducible builds' way of
     naming the date to write); otherwise they stay ezdxf's fixed 2000-01-01."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not epoch.isdigit():
+    if not (epoch.isascii() and epoch.isdigit()):     # (the command refuses any other value first)
         return text
     from datetime import datetime, timezone
     date = repr(_julian_date(datetime.fromtimestamp(int(epoch), timezone.utc).replace(tzinfo=None)))

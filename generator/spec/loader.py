@@ -55,6 +55,37 @@ class Spec:
     def error(self, path: PathKey, message: str) -> SpecError:
         return SpecError(self.file, self.line(path), format_field(path), message)
 
+    def field_showing(self, text: str) -> PathKey | None:
+        """The field whose text a drawing shows as `text` (as it is, in capitals, or a line of it,
+        or within a longer line such as "CONTINUO: THE RULES"), or None: where a drawing's error
+        about a text is the spec's. The closest match wins: the same text, then the shortest
+        value holding it, then the longest value within it; the first in the file on a tie."""
+        def norm(t: str) -> str:
+            return " ".join(t.split()).casefold()
+        wanted = norm(text)
+        if len(wanted) < 2:
+            return None
+        best, todo = None, [((), self.data)]
+        while todo:
+            path, node = todo.pop()
+            if isinstance(node, dict):
+                todo += [(path + (k,), v) for k, v in node.items()]
+            elif isinstance(node, list):
+                todo += [(path + (i,), v) for i, v in enumerate(node)]
+            elif isinstance(node, str) and len(value := norm(node)) >= 2:
+                if value == wanted:
+                    rank = (0, 0)
+                elif wanted in value:
+                    rank = (1, len(value))
+                elif value in wanted:
+                    rank = (2, -len(value))
+                else:
+                    continue
+                key = (rank, self.line(path) or 0)
+                if best is None or key < best[0]:
+                    best = (key, path)
+        return best[1] if best else None
+
     def palette(self, needs: tuple[str, ...] = (), path: PathKey = ("palette",)) -> dict[str, Colour]:
         """The spec's palette (name -> colour), with the names the drawing code needs checked
         present: a missing one is the spec's error at its palette line, not a failure mid-drawing."""
@@ -365,6 +396,18 @@ def _messages(err, spec: Spec):
         else:
             yield from _messages(best, spec)
         return
+    if v == "oneOf":
+        # Valid under more than one of the forms (jsonschema's message is the whole value and
+        # every form, as Python reprs). Forms told apart by their keys: the key that should go.
+        forms = [f.get("required") for f in err.validator_value if isinstance(f, dict)]
+        if isinstance(err.instance, dict) and forms and all(forms):
+            given = [keys for keys in forms if all(k in err.instance for k in keys)]
+            said = [" and ".join(keys) for keys in forms]
+            said = f"{said[0]}, or {said[1]}, not both" if len(said) == 2 else f"only one of: {'; '.join(said)}"
+            yield path + (given[-1][0],), f"give {said}"
+        else:
+            yield path, f"expected {expected or 'only one of the forms allowed here'}, got {show(err.instance)}"
+        return
     if v == "additionalProperties":
         allowed = sorted(schema.get("properties", {}))
         for key in sorted(set(err.instance) - set(allowed)):
@@ -407,7 +450,12 @@ def _messages(err, spec: Spec):
         key = "key " if "propertyNames" in err.relative_schema_path else ""
         yield path, f"{key}{show(err.instance)} is not of the form {show(err.validator_value)}"
         return
-    yield path, err.message
+    if v == "const":
+        yield path, f"expected {show(err.validator_value)}, got {show(err.instance)}"
+        return
+    # Any other: jsonschema's words, with the value it quotes (a repr of the whole mapping, for
+    # some) shown as a value from the input is, cut.
+    yield path, err.message.replace(repr(err.instance), show(err.instance))
 
 
 _BOUND_WORDS = {"maxItems": ("at most", " items"), "minItems": ("at least", " items"),

@@ -90,7 +90,7 @@ def draw_background(header: dict | None = None) -> Drawing:
     wm = world_map(path)
     p, sq, m = wm.palette, wm.square, wm.margin
     rows, cols = wm.projection.rows, wm.projection.columns
-    d = Drawing(wm.width, wm.height)
+    d = Drawing(wm.width, wm.height, least_text=0.0)   # for a screen, which zooms
     d.rect(0, 0, wm.width, wm.height, Style(fill=p["paper"]))
     d.rect(m, m, cols * sq, rows * sq, Style(fill=p["sea"]))
     for ops in _land_paths(path):
@@ -112,7 +112,7 @@ def draw_foreground(state, header: dict | None = None, before=None) -> Drawing:
     path = str(record_reference(header or {}, "board", BOARD))
     wm = world_map(path)
     p, sq, m = wm.palette, wm.square, wm.margin
-    d = Drawing(wm.width, wm.height)
+    d = Drawing(wm.width, wm.height, least_text=0.0)   # for a screen, which zooms
     index = {name: i for i, name in enumerate(state.players)}
     owned = state.owners()
     for (r, c), who in owned.items():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...colour import Colour
 from ...draw import Drawing, Style, translate
-from ...draw.drawing import text_block_height
+from ...draw.drawing import fit_size, text_block_height
 from ...draw.fonts import get_font
 from .deck import ContinuoDeck
 from .rules import Layout, place
@@ -69,7 +69,7 @@ def draw_back(deck: ContinuoDeck) -> Drawing:
         cut = min(range(1, len(words)), key=lambda k: max(font.width(" ".join(words[:k]), 1.0),
                                                           font.width(" ".join(words[k:]), 1.0)))
         lines = (" ".join(words[:cut]), " ".join(words[cut:]))
-        size = min(4.2 / font.cap_height, box_w / max(font.width(t, 1.0) for t in lines))   # one size for both
+        size = fit_size(max(lines, key=lambda t: font.width(t, 1.0)), font, box_w, 4.2)   # one size for both
         for row, line in enumerate(lines):
             d.text(W / 2, H / 2 - 0.8 + row * size * 1.2, line, size, deck.back["ink"], align="centre")
     else:

@@ -63,7 +63,7 @@ def _badge_at(rotation: int) -> tuple[float, float]:
 def draw_position(state, header: dict | None = None, before=None) -> Drawing:
     g = grid(state)
     w, h = g.x0 + g.cols * g.cell + 2, g.y0 + g.rows * g.cell + 2
-    d = Drawing(w, h)
+    d = Drawing(w, h, least_text=0.0)   # for a screen, which zooms
     d.rect(0, 0, w, h, Style(fill=PAPER))
     d.rect(g.x0, g.y0, g.cols * g.cell, g.rows * g.cell, Style(fill=TABLE))
     line = Style(stroke=LINE, width=0.15)

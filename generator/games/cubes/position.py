@@ -49,7 +49,7 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
     pos = state.position
     n = pos.n
     size = n * CELL + 2 * LABEL
-    d = Drawing(size, size)
+    d = Drawing(size, size, least_text=0.0)   # for a screen, which zooms
     d.rect(0, 0, size, size, Style(fill=FRAME))
     d.rect(LABEL, LABEL, n * CELL, n * CELL, Style(fill=HOLE))
     colours = player_colours(len(state.players))

@@ -8,7 +8,7 @@ rule. Everything that must survive the cut stays at least 5 mm inside the trim.
 from __future__ import annotations
 
 from ...draw import Drawing, PathBuilder, Rect, Style, compose, rotate, scale, translate
-from ...draw.drawing import text_block_height
+from ...draw.drawing import fit_size, text_block_height
 from ...draw.fonts import get_font
 from .deck import MilleBornesCard, MilleBornesDeck
 from .symbols import NUMBERED_SYMBOLS, SYMBOLS
@@ -107,7 +107,7 @@ def _progress_numeral(d: Drawing, card, deck, x, y, w) -> None:
     font = get_font("sans-bold")
     text = str(card.miles)
     cap_h = 17.0
-    size = min(cap_h / font.cap_height, w / font.width(text, 1.0))
+    size = fit_size(text, font, w, cap_h)
     total = font.width(text, size)
     cx = x + (w - total) / 2
     base = y + (cap_h + font.cap_height * size) / 2

@@ -47,7 +47,7 @@ def _mini_card(d: Drawing, deck, card_id: str | None, x: float, y: float, captio
 def draw_position(state, header: dict | None = None, before=None) -> Drawing:
     teams = state.teams
     h = HEAD + BAND * len(teams) + 2
-    d = Drawing(WIDTH, h)
+    d = Drawing(WIDTH, h, least_text=0.0)   # for a screen, which zooms
     d.rect(0, 0, WIDTH, h, Style(fill=PAPER))
     hand = state.hand
     if hand is None:

@@ -71,7 +71,7 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
     moved = _moved(state, before)
     g = state.g
     q, margin = spec.data["square"], spec.data.get("margin", 10)
-    d = Drawing(board.width, board.height)
+    d = Drawing(board.width, board.height, least_text=0.0)   # for a screen, which zooms
     d.place(board)
 
     def centre(col, row):
