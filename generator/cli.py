@@ -93,7 +93,7 @@ def cmd_validate(args) -> int:
         if game is not None:
             rel = display_path(p, root)
             parts = getattr(game_module(game), "PARTS", {}).get(rel, (None,))
-            jobs += [Job(game, rel if not os.path.isabs(rel) else str(p.resolve()), part) for part in parts]
+            jobs += [Job(game, rel if not os.path.isabs(rel) else os.path.realpath(p), part) for part in parts]
     code = _failed(run_jobs(jobs, root, _options(args), staging=None))
     if errors or code:
         return max(code, 1)

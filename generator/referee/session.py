@@ -95,17 +95,25 @@ def load_record(path: Path, rules: RefereeRules, text: str | None = None):
     return spec
 
 
-def record_reference(header: dict, key: str, default: str) -> Path:
+def record_reference(header: dict, key: str, default: str, kinds: tuple[str, ...]) -> Path:
     """The spec file a record's header names under `key` (a deck, a board, a kit), or the game's
     `default`. A record is shared between people, so what it names must be one of the project's
-    specs: a path relative to the project folder (decks/x.yaml) that stays inside it. Refused
-    otherwise, before anything is read."""
+    specs: a path relative to the project folder (decks/x.yaml) that stays inside it, refused
+    otherwise before anything is read; and a spec of one of `kinds` (a Sorry board, not the Sorry
+    deck), checked here, where the name is resolved, so no referee meets a spec it cannot read."""
     from ..paths import project_root
+    from ..spec.loader import WrongKind, load_named
     rel = header.get(key, default)
     try:
-        return confined(project_root(), rel)
+        path = confined(project_root(), rel)
+        load_named(path, rel, kinds)
     except ReferenceError_ as exc:
         raise Refused(key, f"expected {exc}, got {show(rel)}") from None
+    except WrongKind as exc:
+        raise Refused(key, str(exc)) from None
+    except SpecError as exc:
+        raise Refused(key, str(exc)) from None
+    return path
 
 
 def replay(rules: RefereeRules, spec) -> tuple[Any, list[TurnReport], list]:
@@ -114,7 +122,9 @@ def replay(rules: RefereeRules, spec) -> tuple[Any, list[TurnReport], list]:
     try:
         state = rules.new_game(header, spec.path)
     except Refused as exc:
-        raise RecordError(f"{spec.file}:{spec.line(())}: refused ({exc.rule}): {exc.message}") from None
+        # At the line of the header's key the refusal is about (board:, players:), if it is one.
+        where = spec.line((exc.rule,) if exc.rule in header else ())
+        raise RecordError(f"{spec.file}:{where}: refused ({exc.rule}): {exc.message}") from None
     history, reports = [], []
     for i, entry in enumerate(spec.data["entries"]):
         try:

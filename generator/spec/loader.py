@@ -303,6 +303,11 @@ def _kinds() -> list[str]:
     return sorted(p.stem for p in SCHEMA_DIR.glob("*.yaml") if p.stem != "common")
 
 
+def spec_kinds() -> tuple[str, ...]:
+    """Every kind of spec there is (one schema each)."""
+    return tuple(_kinds())
+
+
 def _inline_refs(node, doc: str, depth: int = 0):
     """A schema with each `$ref` replaced by the definition it names: `#/$defs/NAME` in the same
     file (`doc`), or `FILE.yaml#/$defs/NAME` in another of ours (common.yaml mostly). Why: jsonschema resolves a `$ref` through its
@@ -510,15 +515,36 @@ def related_path(spec: Spec, key: PathKey, root: Path | None = None) -> tuple[Pa
     except ReferenceError_ as exc:
         raise spec.error(key, f"expected {exc}, got {show(rel)}") from None
     if not path.exists():
+        if os.path.lexists(path):
+            raise spec.error(key, f"a link that leads nowhere, or round to itself: {show(rel)}")
         raise spec.error(key, f"no such file: {show(rel)}")
     return path, os.path.normpath(Path(spec.file).parent / rel)
 
 
-def load_related(spec: Spec, key: str) -> Spec:
-    """The spec a path field of this one names (relative to this spec's file). Its errors name
-    it as the user would: decks/x.yaml, not boards/../decks/x.yaml."""
+class WrongKind(ValueError):
+    """A spec named where a spec of another kind is expected; the message says which is which."""
+
+
+def load_named(path: Path, display: str, kinds: tuple[str, ...]) -> Spec:
+    """The spec that a reference names (a spec's `deck:`, `board:` or `uses:`, a record's `board:`),
+    loaded and checked to be of one of `kinds`, or WrongKind: every name is resolved through here,
+    so no code is handed a spec of a kind it cannot read (a Sorry deck where its board belongs)."""
+    named = load_spec(path, display=display)
+    if named.kind not in kinds:
+        want = " or ".join(f"a {k}" for k in kinds)
+        raise WrongKind(f"expected {want} spec, got {show(display)}, a {named.kind} spec")
+    return named
+
+
+def load_related(spec: Spec, key: PathKey, kinds: tuple[str, ...]) -> Spec:
+    """The spec a path field of this one names (relative to this spec's file), of one of `kinds`,
+    or the error at that field. Its own errors name it as the user would: decks/x.yaml, not
+    boards/../decks/x.yaml."""
     path, display = related_path(spec, key)
-    return load_spec(path, display=display)
+    try:
+        return load_named(path, display, kinds)
+    except WrongKind as exc:
+        raise spec.error((key,) if isinstance(key, str) else tuple(key), str(exc)) from None
 
 
 def find_specs(root: Path) -> list[Path]:
@@ -528,6 +554,8 @@ def find_specs(root: Path) -> list[Path]:
 def display_path(path: Path, root: Path | None) -> str:
     """A path as errors and build listings show it: relative to the project when it can be."""
     try:
-        return str(path.resolve().relative_to((root or Path.cwd()).resolve()))
+        # realpath, not Path.resolve(): two links naming each other are a loop that resolve()
+        # raises on (RuntimeError); realpath gives a path, and the read says what is wrong.
+        return str(Path(os.path.realpath(path)).relative_to(os.path.realpath(root or Path.cwd())))
     except ValueError:
         return str(path)

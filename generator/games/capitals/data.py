@@ -98,7 +98,7 @@ def load_projection(spec: Spec) -> Projection:
 def load_deck(spec: Spec, projection: Projection | None = None) -> Deck:
     d = spec.data
     if projection is None:
-        projection = load_projection(load_related(spec, "board"))
+        projection = load_projection(load_related(spec, "board", ("capitals-board",)))
     pal = spec.palette(needs=("ink", "paper", "frame", "special"))
     flag_colours = {k: spec.colour(("flag_colours", k)) for k in d["flag_colours"]}
     brackets = []
@@ -230,7 +230,7 @@ def _load_board(spec: Spec, land: bool) -> WorldMap:
     projection = load_projection(spec)
     if projection.rows > 26:
         raise spec.error(("grid", "rows"), "rows are lettered A to Z: 26 at most")
-    deck = load_deck(load_related(spec, "deck"), projection)
+    deck = load_deck(load_related(spec, "deck", ("capitals-deck",)), projection)
     anchor = d.get("anchor")
     if anchor:
         want = parse_square(anchor["square"])

@@ -44,7 +44,7 @@ def world_map(path: str):
 
 
 def world_map_for(header: dict | None):
-    return world_map(str(record_reference(header or {}, "board", BOARD)))
+    return world_map(str(record_reference(header or {}, "board", BOARD, ("capitals-board",))))
 
 
 def _land_paths(path: str) -> tuple:
@@ -77,7 +77,7 @@ def grid(state, header: dict | None = None) -> dict:
 
 
 def draw_position(state, header: dict | None = None, before=None) -> Drawing:
-    path = str(record_reference(header or {}, "board", BOARD))
+    path = str(record_reference(header or {}, "board", BOARD, ("capitals-board",)))
     wm = world_map(path)
     p, sq, m = wm.palette, wm.square, wm.margin
     rows, cols = state.board.rows, state.board.columns

@@ -51,7 +51,7 @@ class WallSet:
 
 def load_walls(spec: Spec) -> WallSet:
     d = spec.data
-    wm = load_board(load_related(spec, "board"))
+    wm = load_board(load_related(spec, "board", ("capitals-board",)))
     t = d["trough"]
     counts: dict[int, int] = {}
     for c in wm.deck.countries:

@@ -85,7 +85,7 @@ class Shoe:
 
 def load_shoe(spec: Spec) -> Shoe:
     d = spec.data
-    deck = load_deck(load_related(spec, "deck"))
+    deck = load_deck(load_related(spec, "deck", ("mille-bornes-deck",)))
     shoe = Shoe(deck.size.width, deck.size.height, deck.total, d["clearance"], d["card_thickness"], d["headroom"],
                 d["material"]["thickness"], d["material"]["name"], d["notch"]["width"], d["notch"]["base_depth"],
                 d["dish"]["sagitta"], d["hinge"]["pitch"], d["hinge"]["bridge"], d["hinge"]["margin"],

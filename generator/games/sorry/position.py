@@ -37,7 +37,7 @@ def _make_board(path: str):
 
 
 def board_spec_path(header: dict | None) -> Path:
-    return record_reference(header or {}, "board", BOARD)
+    return record_reference(header or {}, "board", BOARD, ("sorry-board",))
 
 
 def _man(d: Drawing, x: float, y: float, r: float, colour: Colour, ring: bool) -> None:
