@@ -174,3 +174,101 @@ def problems(code: int, err: str, seconds: float, limit_s: float = 20.0) -> list
     if seconds > limit_s:
         found.append(f"took {seconds:.1f} s")
     return found
+
+
+# ---------------------------------------------------------------- derived-size extremes
+# Every number a spec holds, with the bounds its schema gives it: a spec set to the extremes of
+# those bounds (every length at its least, every count at its most, and mixtures) must still be
+# refused in one line or planned within the targets (README "What bad input gets": under 10 s and
+# 1 GB), never run out of time or memory on what follows from the numbers.
+
+def _schema_at(schema, key):
+    """The schemas that apply to one child (a key of a mapping or an index of a list)."""
+    found = []
+    for node in _flat(schema):
+        if isinstance(key, str):
+            props = node.get("properties", {})
+            if key in props:
+                found.append(props[key])
+            elif isinstance(node.get("additionalProperties"), dict):
+                found.append(node["additionalProperties"])
+        elif isinstance(node.get("items"), dict):
+            found.append(node["items"])
+    return found
+
+
+def _flat(schema) -> list[dict]:
+    """A schema and every schema it combines (allOf, anyOf, oneOf), flattened."""
+    out, todo = [], [schema]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        out.append(node)
+        for word in ("allOf", "anyOf", "oneOf"):
+            todo += node.get(word, [])
+    return out
+
+
+def number_bounds(schemas: list) -> tuple[float, float, bool, float | None] | None:
+    """(least, most, integer?, least above zero) that the schemas allow a number, or None if they
+    allow none; `least above zero` is the smallest value over 0 where 0 itself is allowed and the
+    values just over it are not (a length that is 0, or at least 0.01)."""
+    lo, hi, integer, positive = None, None, False, None
+    for node in (n for s in schemas for n in _flat(s)):
+        types = node.get("type")
+        types = types if isinstance(types, list) else [types] if types else []
+        if "integer" in types and "number" not in types:
+            integer = True
+        if "minimum" in node:
+            lo = max(lo, node["minimum"]) if lo is not None else node["minimum"]
+        if "exclusiveMinimum" in node:
+            v = node["exclusiveMinimum"]
+            v = v + (1 if integer else max(abs(v) * 1e-9, 1e-9))
+            lo = max(lo, v) if lo is not None else v
+        if "maximum" in node:
+            hi = min(hi, node["maximum"]) if hi is not None else node["maximum"]
+        if "exclusiveMaximum" in node:
+            v = node["exclusiveMaximum"] - (1 if integer else 1e-9)
+            hi = min(hi, v) if hi is not None else v
+        excluded = node.get("not", {})
+        if isinstance(excluded, dict) and "exclusiveMaximum" in excluded and excluded.get("exclusiveMinimum") == 0:
+            positive = excluded["exclusiveMaximum"]
+    if lo is None and hi is None:
+        return None
+    return (lo if lo is not None else -1e9, hi if hi is not None else 1e9, integer, positive)
+
+
+def number_fields(data, kind: str) -> list[tuple[tuple, tuple]]:
+    """Every number in a spec's data, as (path, bounds) with bounds from number_bounds: the
+    fields an extreme can be put in."""
+    from generator.spec.loader import _inlined_schema
+    found = []
+    todo = [((), data, [_inlined_schema(kind)])]
+    while todo:
+        path, value, schemas = todo.pop()
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float)):
+            bounds = number_bounds(schemas)
+            if bounds is not None:
+                found.append((path, bounds))
+        elif isinstance(value, dict):
+            todo += [(path + (k,), v, [c for s in schemas for c in _schema_at(s, k)]) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [(path + (i,), v, [c for s in schemas for c in _schema_at(s, i)]) for i, v in enumerate(value)]
+    return sorted(found, key=lambda f: [str(p) for p in f[0]])
+
+
+def extremes(bounds) -> list[float]:
+    """The values worth trying in a field: its least, the least above 0 where 0 is allowed, its most."""
+    lo, hi, integer, positive = bounds
+    values = [lo, hi] + ([positive] if positive is not None else [])
+    return sorted({int(v) if integer else v for v in values})
+
+
+def set_path(data, path: tuple, value):
+    node = data
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from shapely import affinity
 
+from ..limits import sheets_problem
 from .kerf import compensate
 from .parts import Part, translate_part
 
@@ -59,19 +60,31 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
 
     placed = [(p, orient(p)) for p in items]
     placed.sort(key=lambda pr: (-size(pr[0], pr[1])[1], pr[0].name))
-    sheets: list[Sheet] = []
-    turned: dict[tuple, tuple] = {}
+    # Where each part goes (sheet, x, y), from the bounding boxes alone; then the count of sheets
+    # is bounded (generator/limits.py) before any part is moved onto one.
+    where: list[tuple[int, float, float]] = []
+    count = 0
     x = y = shelf_h = 0.0
-    sheet = None
     for p, rot in placed:
         w, h = size(p, rot)
-        if sheet is None or x + w > usable_w + 1e-9:
-            y += shelf_h + (spacing if sheet is not None else 0.0)
+        if not count or x + w > usable_w + 1e-9:
+            y += shelf_h + (spacing if count else 0.0)
             x, shelf_h = 0.0, 0.0
-        if sheet is None or y + h > usable_h + 1e-9:
-            sheet = Sheet(sheet_w, sheet_h, p.material)
-            sheets.append(sheet)
+        if not count or y + h > usable_h + 1e-9:
+            count += 1
             x = y = shelf_h = 0.0
+        where.append((count - 1, x, y))
+        x += w + spacing
+        shelf_h = max(shelf_h, h)
+    problem = sheets_problem(count, placed[0][0].material if placed else "")
+    if problem:
+        raise NestError(problem)
+    sheets = [Sheet(sheet_w, sheet_h) for _ in range(count)]
+    turned: dict[tuple, tuple] = {}
+    for (p, rot), (k, x, y) in zip(placed, where):
+        sheet = sheets[k]
+        if not sheet.parts:
+            sheet.material = p.material
         # Put the compensated outline's top-left at (margin + x, margin + y). A part is turned
         # and offset once however many times it is cut (a cube's wall, 180 times): the offset
         # outline is moved with it, as an offset commutes with a move.
@@ -84,6 +97,4 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
         dx, dy = margin + x - cminx, margin + y - cminy
         sheet.parts.append(translate_part(t, dx, dy))
         sheet.cut_paths.append(affinity.translate(cut, dx, dy))
-        x += w + spacing
-        shelf_h = max(shelf_h, h)
     return sheets

@@ -13,6 +13,7 @@ from ...colour import Colour
 from ...errors import SpecError
 from ...inputs import MadeFromFiles
 from ...layout.cardsize import CardSize
+from ...limits import board_size_problem
 from ...spec import Spec, load_related
 from .flags import check_flag
 from .geo import Projection, parse_square, square_name
@@ -247,6 +248,9 @@ def _load_board(spec: Spec, land: bool) -> WorldMap:
         raise spec.error(("marker", "label_size"), f"names under 6 pt ({MIN_LABEL_MM:.2f} mm) are too small to read")
     wm = WorldMap(d["title"], projection, float(d["square"]), float(d.get("margin", 12)), m["radius"],
                   m["label_size"], d.get("halves_paper", "a2"), pal, land, deck)
+    problem = board_size_problem(wm.width, wm.height)
+    if problem:
+        raise spec.error(("square",), problem)
     for c in deck.countries:
         wm.sites.setdefault(c.square, []).append(c)
     return wm
