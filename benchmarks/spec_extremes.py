@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
-from fuzzing import extremes, number_fields, problems, set_path  # noqa: E402
+from fuzzing import extremes, number_fields, problems, with_numbers  # noqa: E402
 
 TARGET_S, TARGET_MB = 10.0, 1024
 
@@ -103,10 +103,7 @@ def main() -> int:
             codes: dict[int, int] = {}
             worst = (0.0, 0.0)
             for what, changes in cases(data, data["kind"]):
-                changed = yaml.safe_load(original)
-                for path, value in changes:
-                    set_path(changed, path, value)
-                (project / spec).write_text(yaml.safe_dump(changed, sort_keys=False, allow_unicode=True))
+                (project / spec).write_text(with_numbers(original, dict(changes)))
                 code, seconds, peak, err = run_validate(project, spec, a.limit_gb, a.timeout)
                 codes[code] = codes.get(code, 0) + 1
                 worst = (max(worst[0], seconds), max(worst[1], peak))

@@ -51,6 +51,8 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
         return (h, w) if rot else (w, h)
 
     def orient(p: Part) -> bool:
+        if p.outline.is_empty:
+            raise NestError(f"part {p.name!r} has nothing left to cut (its holes take all of it)")
         w, h = size(p, False)
         fits = [r for r in (False, True) if size(p, r)[0] <= usable_w + 1e-9 and size(p, r)[1] <= usable_h + 1e-9]
         if not fits:

@@ -21,7 +21,7 @@ from ...draw import Drawing, PathBuilder, Style
 from ...inputs import MadeFromFiles
 from ...referee.session import record_reference
 from ...spec import load_spec
-from .board import land_polygons, map_xy, square_box
+from .board import land_of, map_xy, square_box
 from .data import load_board
 
 BOARD = "boards/capitals_world_map.yaml"
@@ -56,7 +56,7 @@ def _make_land_paths(path: str) -> tuple:
     wm = world_map(path)
     west, south, east, north = wm.projection.lonlat_bounds()
     frame = box(west, south, east, north)
-    land = unary_union([p.intersection(frame) for p in land_polygons(wm.land) if p.intersects(frame)])
+    land = unary_union([p.intersection(frame) for p in land_of(wm) if p.intersects(frame)])
     land = land.simplify(0.1, preserve_topology=True)
     polys = list(land.geoms) if hasattr(land, "geoms") else [land]
     out = []

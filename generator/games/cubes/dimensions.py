@@ -91,6 +91,13 @@ def load_kit(spec: Spec, four_player: bool = False) -> Kit:
     if dash < 1.0:
         raise spec.error(("rails", "gap"), f"the rails between two crossings would be {dash:.2f} mm long; "
                                            f"make it smaller")
+    if cube["recess_diameter"] > cube["size"] - 2:
+        raise spec.error(("cube", "recess_diameter"), f"leaves the {cube['size']:g} mm ring less than 1 mm of wood "
+                                                      "each side of its hole")
+    if rails["width"] + 0.3 >= cups["peg_diameter"]:
+        # The peg's notches are the rail's width and 0.3 mm of play (kit.cube_parts).
+        raise spec.error(("rails", "width"), f"a peg's notches ({rails['width'] + 0.3:g} mm: the rail and 0.3 mm) "
+                                             f"must be narrower than the peg ({cups['peg_diameter']:g} mm)")
     las = d["laser"]
     # What the numbers call for, bounded before any part is drawn (generator/limits.py): the
     # cubes' walls and their fingers, and the board's size.
