@@ -42,10 +42,12 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
     # A part's compensated bounds, once per part: a part of many islands (the Cubes rail layer's
     # thousands of dashes) takes most of a second to offset.
     bounds: dict[int, tuple] = {}
+    compensated: dict[int, object] = {}
 
     def size(p: Part, rot: bool):
         if id(p) not in bounds:
-            bounds[id(p)] = compensate(p.outline, kerf).bounds
+            compensated[id(p)] = compensate(p.outline, kerf)
+            bounds[id(p)] = compensated[id(p)].bounds
         minx, miny, maxx, maxy = bounds[id(p)]
         w, h = maxx - minx, maxy - miny
         return (h, w) if rot else (w, h)
@@ -93,7 +95,9 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
         key = (id(p), rot)
         if key not in turned:
             t = translate_part(p, 0, 0, rot)
-            turned[key] = (t, compensate(t.outline, kerf))
+            # Unturned, the part is where it was: its offset outline is the one its size was read
+            # from (a board layer of thousands of holes takes a second to offset).
+            turned[key] = (t, compensated[id(p)] if not rot else compensate(t.outline, kerf))
         t, cut = turned[key]
         cminx, cminy, _, _ = cut.bounds
         dx, dy = margin + x - cminx, margin + y - cminy

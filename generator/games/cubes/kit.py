@@ -32,7 +32,8 @@ def _apart(polygons: list) -> MultiPolygon:
 def cup_layer(kit: Kit) -> Part:
     size = kit.inner
     r = (kit.peg_d + kit.fit) / 2
-    holes = [Point(c).buffer(r, quad_segs=16) for c in cup_centres(kit)]
+    # Made at once (a 26 x 26 board has 2,704 cups): the same discs as Point(c).buffer(r, quad_segs=16).
+    holes = list(shapely.buffer(shapely.points(np.array(cup_centres(kit))), r, quad_segs=16))
     outline = box(0, 0, size, size).difference(_apart(holes))
     part = Part("cup layer", outline, material="cup_layer")
     m = kit.stop_margin
@@ -46,7 +47,7 @@ def cup_layer(kit: Kit) -> Part:
     a, b = m + s0 * kit.cell, m + (s0 + kit.start_square) * kit.cell
     ring = box(a - thick_w / 2, a - thick_w / 2, b + thick_w / 2, b + thick_w / 2).difference(
         box(a + thick_w / 2, a + thick_w / 2, b - thick_w / 2, b - thick_w / 2))
-    engraved = unary_union(lines + [ring]).difference(_apart([h.buffer(0.6) for h in holes]))
+    engraved = unary_union(lines + [ring]).difference(_apart(list(shapely.buffer(np.array(holes), 0.6, quad_segs=16))))
     part.engrave = list(engraved.geoms) if hasattr(engraved, "geoms") else [engraved]
     # In the middle of the first cell, clear of its cups (they lie 3/8 of a cell out).
     return _label(part, "cup layer", m + kit.cell / 2 - 6.0, m + kit.cell / 2 + 1.1, 2.2)
