@@ -9,8 +9,6 @@ follows from a spec within these bounds is bounded too (benchmarks/spec_extremes
 """
 from __future__ import annotations
 
-import math
-
 # A board's side, printed whole for a print shop and tiled over home sheets: a print shop's
 # widest roll is about 1.5 m, and a 2 m board is already 11 x 8 tiles on A4.
 MAX_BOARD_MM = 2000.0
@@ -74,7 +72,3 @@ def sheets_problem(count: int, material: str) -> str | None:
                "of a material (a larger sheet?)"
     return None
 
-
-def slit_columns(length: float, margin: float, pitch: float) -> int:
-    """How many columns of slits a hinge of this length has (the shoe's end panels)."""
-    return max(0, math.floor((length - 2 * margin) / pitch + 1e-9) + 1)

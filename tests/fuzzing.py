@@ -269,13 +269,6 @@ def extremes(bounds) -> list[float]:
     return sorted({int(v) if integer else v for v in values})
 
 
-def set_path(data, path: tuple, value):
-    node = data
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = value
-
-
 def yaml_number(value) -> str:
     """A number as YAML 1.1 (PyYAML) reads it back as that number: 1e-09 would be text there."""
     if isinstance(value, int) and not isinstance(value, bool):
