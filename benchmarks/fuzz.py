@@ -1,18 +1,22 @@
 """A long fuzz campaign over every shipped spec and example record, and the build's manifest (the CI
 one is tests/test_fuzz.py).
 
-    .venv/bin/python benchmarks/fuzz.py [--cases N] [--seed S] [--plan] [--families F,...]
+    .venv/bin/python benchmarks/fuzz.py [--cases N] [--seed S] [--plan] [--family NAME ...]
                                         [--world-cases N] [--concurrent-cases N]
 
 Prints, per file, how many cases ran, their exit codes, and every problem found (a traceback, an
 error line without a file reference, a file touched that should not be, a case over its time).
 --plan plans every game in full (slow: drawing and nesting); without it only the quick games are.
 
---families chooses what runs (default all): `specs` (mutated specs, records and the manifest),
-`world` (locales and closed streams: a command in its own process with standard streams closed,
-an encoding that cannot carry the names it prints, odd SOURCE_DATE_EPOCH, HOME, TMPDIR, umask)
-and `concurrent` (two or three builds into one folder at once, some killed); the last two are
-tests/fuzzing_world.py's, run by campaign_world and campaign_concurrent below.
+--family runs only the families named (repeatable; default all): `mutations` (the campaign above),
+and those of issue 24: "derived-size extremes" (numbers at their schema's bounds, always planned
+in full, each case under 10 s), "merge keys" (a spec's own keys behind `<<`: the same meaning, or
+refused at the merge when a merged value is made non-finite), "wrong-kind references" (a spec's or
+a record's reference pointed at every kind of spec, and at what is no spec), `world` (locales and
+closed streams: a command in its own process with standard streams closed, an encoding that
+cannot carry the names it prints, odd SOURCE_DATE_EPOCH, HOME, TMPDIR, umask; --world-cases) and
+`concurrent` (two or three builds into one folder at once, some killed; --concurrent-cases): the
+last two are tests/fuzzing_world.py's, run by campaign_world and campaign_concurrent below.
 """
 from __future__ import annotations
 
@@ -31,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
-from fuzzing import mutate, problems, run_cli  # noqa: E402
+from fuzzing import (RECORD_REFERENCES, extreme_mutation, merge_mutation, mutate, problems,  # noqa: E402
+                     record_reference_mutation, reference_mutation, run_cli)
 
 QUICK = {"continuo", "count-continuo", "sorry"}
 
@@ -41,21 +46,27 @@ def main() -> int:
     ap.add_argument("--cases", type=int, default=300)
     ap.add_argument("--seed", default="2026")
     ap.add_argument("--plan", action="store_true")
-    ap.add_argument("--families", default="specs,world,concurrent")
+    ap.add_argument("--family", action="append", help="run only these families (repeatable)")
     ap.add_argument("--world-cases", type=int, default=800)
     ap.add_argument("--concurrent-cases", type=int, default=50)
     a = ap.parse_args()
-    families = set(a.families.split(","))
+    wanted = set(a.family or [])
+    known = {"mutations", *NEW_FAMILIES, *WORLD_FAMILIES}
+    unknown = wanted - known
+    if unknown:
+        sys.exit(f"unknown famil{'ies' if len(unknown) > 1 else 'y'}: {', '.join(sorted(unknown))}; known: "
+                 f"{', '.join(sorted(known))}")
     total, found_any = 0, 0
     started = time.perf_counter()
-    for family, campaign in (("world", campaign_world), ("concurrent", campaign_concurrent)):
-        if family in families:
+    for family, campaign in WORLD_FAMILIES.items():
+        if not wanted or family in wanted:
             runs, found = campaign(a)
             total, found_any = total + runs, found_any + found
-    if "specs" not in families:
+    if wanted and not wanted & {"mutations", *NEW_FAMILIES}:
         print(f"{total} runs in {time.perf_counter() - started:.0f} s; {found_any} problems")
         return 1 if found_any else 0
     import generator.pipeline as pipeline
+    real_run_jobs = pipeline.run_jobs
     if not a.plan:
         real = pipeline.run_jobs
         pipeline.run_jobs = lambda jobs, *args, **kw: real([j for j in jobs if j.game in QUICK], *args, **kw)
@@ -71,7 +82,7 @@ def main() -> int:
     if code:
         sys.exit(f"the build to fuzz the manifest of failed: {err}")
     targets.append(("manifest", manifest))
-    for kind, rel in targets:
+    for kind, rel in targets if not wanted or "mutations" in wanted else []:
         original = (ROOT / rel).read_bytes() if kind != "manifest" else manifest.read_bytes()
         rng = random.Random(f"{a.seed}:{rel}")
         codes, slowest = collections.Counter(), 0.0
@@ -102,6 +113,11 @@ def main() -> int:
         if kind == "spec":
             (work / rel).write_bytes(original)
         print(f"{rel}: {sum(codes.values())} runs, exit codes {dict(sorted(codes.items()))}, slowest {slowest:.2f} s")
+    for name, family in NEW_FAMILIES.items():
+        if not wanted or name in wanted:
+            runs, found = family(work, a.cases, a.seed, pipeline, real_run_jobs)
+            total += runs
+            found_any += found
     print(f"{total} runs in {time.perf_counter() - started:.0f} s; {found_any} problems")
     shutil.rmtree(work, ignore_errors=True)
     return 1 if found_any else 0
@@ -155,6 +171,137 @@ def campaign_concurrent(a) -> tuple[int, int]:
           f"{'' if namespaces else ' (no PID namespaces here)'}; {found_any} problems")
     shutil.rmtree(work, ignore_errors=True)
     return total, found_any
+
+
+# ---------------------------------------------------------------- the families of issue 24
+# Each: (the project copy, cases per file, seed, the pipeline module, its own run_jobs) -> (runs,
+# problems), printing a line per file and one per problem.
+
+def _report(name: str, rel, codes: collections.Counter, slowest: float) -> None:
+    print(f"{name}: {rel}: {sum(codes.values())} runs, exit codes {dict(sorted(codes.items()))}, "
+          f"slowest {slowest:.2f} s")
+
+
+def _specs(work: Path) -> list[Path]:
+    return [p.relative_to(work) for d in ("decks", "boards") for p in sorted((work / d).glob("*.yaml"))
+            if not p.is_symlink()]
+
+
+def family_derived_extremes(work: Path, cases: int, seed: str, pipeline, real_run_jobs) -> tuple[int, int]:
+    """Numbers at (or between, on a log scale) the extremes of their schema's bounds; every product
+    planned (the work that follows from the numbers is what is under test), each case under 10 s."""
+    saved, pipeline.run_jobs = pipeline.run_jobs, real_run_jobs
+    runs = found = 0
+    try:
+        for rel in _specs(work):
+            original = (work / rel).read_text()
+            rng = random.Random(f"{seed}:extremes:{rel}")
+            codes, slowest = collections.Counter(), 0.0
+            for i in range(cases):
+                text, what = extreme_mutation(original, rng)
+                (work / rel).write_text(text)
+                code, _, err, seconds = run_cli(["validate", str(rel)], work)
+                runs += 1
+                codes[code] += 1
+                slowest = max(slowest, seconds)
+                for problem in problems(code, err, seconds, limit_s=10.0):
+                    found += 1
+                    print(f"  PROBLEM derived-size extremes {rel} case {i} ({what}): {problem}")
+            (work / rel).write_text(original)
+            _report("derived-size extremes", rel, codes, slowest)
+    finally:
+        pipeline.run_jobs = saved
+    return runs, found
+
+
+def family_merge_keys(work: Path, cases: int, seed: str, pipeline, real_run_jobs) -> tuple[int, int]:
+    """A spec's or a record's own keys moved behind a merge key: the same exit code as without;
+    one merged value made non-finite: refused, exit 1 (a spec) or 2 (a record), as not finite."""
+    runs = found = 0
+    for rel in _specs(work) + sorted((ROOT / "tests" / "records").glob("*.yaml")):
+        record = rel.is_absolute()
+        original = rel.read_text() if record else (work / rel).read_text()
+        rng = random.Random(f"{seed}:merge:{rel.name}")
+        codes, slowest = collections.Counter(), 0.0
+        for i in range(cases):
+            text, what, spoiled = merge_mutation(original, rng)
+            if record:
+                game = yaml.safe_load(original)["game"]
+                path = work / f"case-{rel.name}"
+                path.write_text(text)
+                code, _, err, seconds = run_cli(["referee", game, "score", str(path)], work)
+                bad, good = 2, 0
+            else:
+                (work / rel).write_text(text)
+                code, _, err, seconds = run_cli(["validate", str(rel)], work)
+                bad, good = 1, 0
+            runs += 1
+            codes[code] += 1
+            slowest = max(slowest, seconds)
+            wrong = problems(code, err, seconds)
+            if spoiled and (code != bad or "expected a finite number" not in err):
+                wrong.append(f"a non-finite merged value not refused as such (exit {code}): {err[:200]!r}")
+            if not spoiled and code != good:
+                wrong.append(f"a merge changed what the file means (exit {code}): {err[:200]!r}")
+            for problem in wrong:
+                found += 1
+                print(f"  PROBLEM merge keys {rel.name} case {i} ({what}): {problem}")
+        if not record:
+            (work / rel).write_text(original)
+        _report("merge keys", rel.name, codes, slowest)
+    return runs, found
+
+
+def family_wrong_kinds(work: Path, cases: int, seed: str, pipeline, real_run_jobs) -> tuple[int, int]:
+    """Each reference of each spec, and each record's board:, deck: or kit:, pointed at any spec of
+    the project, the land polygons, a folder, a loop of links, a missing file, a path out."""
+    import generator.paths
+    runs = found = 0
+    referring = [rel for rel in _specs(work) if "uses:" in (work / rel).read_text()
+                 or any(f"\n{k}:" in (work / rel).read_text() for k in ("deck", "board", "tiles_from", "land"))]
+    saved_root, generator.paths.project_root = generator.paths.project_root, lambda: work
+    try:
+        for rel in referring + sorted((ROOT / "tests" / "records").glob("*.yaml")):
+            record = rel.is_absolute()
+            original = rel.read_text() if record else (work / rel).read_text()
+            rng = random.Random(f"{seed}:references:{rel.name}")
+            codes, slowest = collections.Counter(), 0.0
+            for i in range(cases):
+                if record:
+                    game = yaml.safe_load(original)["game"]
+                    text, what = record_reference_mutation(original, game, work, rng)
+                    path = work / f"case-{rel.name}"
+                    path.write_text(text)
+                    code, _, err, seconds = run_cli(["referee", game, "score", str(path)], work)
+                    allowed = (0, 2)
+                else:
+                    text, what = reference_mutation(original, str(rel), work, rng)
+                    (work / rel).write_text(text)
+                    code, _, err, seconds = run_cli(["validate", str(rel)], work)
+                    allowed = (0, 1)
+                runs += 1
+                codes[code] += 1
+                slowest = max(slowest, seconds)
+                wrong = problems(code, err, seconds)
+                if code not in allowed:
+                    wrong.append(f"exit {code}")
+                if code and len(err.strip().splitlines()) != 1:
+                    wrong.append(f"{len(err.strip().splitlines())} lines")
+                for problem in wrong:
+                    found += 1
+                    print(f"  PROBLEM wrong-kind references {rel.name} case {i} ({what}): {problem}")
+            if not record:
+                (work / rel).write_text(original)
+            _report("wrong-kind references", rel.name, codes, slowest)
+    finally:
+        generator.paths.project_root = saved_root
+    return runs, found
+
+
+NEW_FAMILIES = {"derived-size extremes": family_derived_extremes, "merge keys": family_merge_keys,
+                "wrong-kind references": family_wrong_kinds}
+assert set(RECORD_REFERENCES) <= {"sorry", "mille-bornes", "continuo", "cubes", "capitals"}
+WORLD_FAMILIES = {"world": campaign_world, "concurrent": campaign_concurrent}
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from .options import LAYOUTS, BuildOptions
-from .entry import (Terminated, held_back, hold_signals, ignore_signals, raise_held, stopped, stopped_by,
+from .signals import (Terminated, held_back, hold_signals, ignore_signals, raise_held, stopped, stopped_by,
                     watch_signals)
 from .errors import SpecError, UsageError, WorkerDied, one_line, show, plural
 from .games import GAMES, check_spec, game_of_kind
@@ -94,7 +94,7 @@ def cmd_validate(args) -> int:
         if game is not None:
             rel = display_path(p, root)
             parts = GAMES[game].parts.get(rel, (None,))
-            jobs += [Job(game, rel if not os.path.isabs(rel) else str(p.resolve()), part) for part in parts]
+            jobs += [Job(game, rel if not os.path.isabs(rel) else os.path.realpath(p), part) for part in parts]
     code = _failed(run_jobs(jobs, root, _options(args), staging=None))
     if errors or code:
         return max(code, 1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import threading
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
@@ -75,68 +76,105 @@ class MadeFromFiles:
         return value
 
 
-def file_digest(path, limit: int = MAX_DATA_BYTES) -> str | None:
-    """sha256 of a regular file's bytes, or None if it cannot be read, is not a regular file (a
-    FIFO or a device would never end) or is larger than `limit`."""
+# How long a read may take: a regular file of a few MB is read in milliseconds. A "regular file"
+# whose read waits (the kernel's /proc/kmsg, a file on a stalled network or FUSE mount) would
+# otherwise hold the command for ever.
+READ_TIMEOUT_S = 10.0
+
+
+class _Unreadable(Exception):
+    """Why a file cannot be read, in the words of an error line."""
+
+
+def _read_file(path, limit: int) -> bytes:
+    """The bytes of a regular file no larger than `limit`, or _Unreadable. Opened without blocking,
+    and kept so: a FIFO or a device is refused instead of waited on, its type checked on the open
+    descriptor (it cannot change between the check and the read), and a file whose read would
+    wait (/proc/kmsg: "regular", and empty until the kernel speaks) is refused at its first read."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except (OSError, ValueError, TypeError):
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
-            return None
-        os.set_blocking(fd, True)
-        digest, size = hashlib.sha256(), 0
-        while chunk := os.read(fd, 1 << 20):
-            size += len(chunk)
-            if size > limit:
-                return None
-            digest.update(chunk)
-        return digest.hexdigest()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
-def read_bytes(path: Path, file: str, limit: int) -> bytes:
-    """The bytes of a regular file no larger than `limit`, or a SpecError naming `file`.
-
-    Opened without blocking, so a FIFO or a device is refused instead of waiting forever; its
-    type is checked on the open descriptor, so it cannot change between the check and the read."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise SpecError(file, None, "", f"cannot read: {exc.strerror or exc}") from None
+    except (ValueError, TypeError) as exc:          # a NUL in the name, and the like
+        raise _Unreadable(str(exc)) from None
+    except OSError as exc:                          # missing, not allowed, a loop of links...
+        raise _Unreadable(exc.strerror or str(exc)) from None
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
-            raise SpecError(file, None, "", "cannot read: a folder, not a file")
+            raise _Unreadable("a folder, not a file")
         if not stat.S_ISREG(st.st_mode):
-            raise SpecError(file, None, "", "cannot read: not a regular file")
+            raise _Unreadable("not a regular file")
         if st.st_size > limit:
-            raise SpecError(file, None, "", f"too large ({st.st_size} bytes; the limit is {limit})")
-        os.set_blocking(fd, True)
+            raise _Unreadable(f"too large ({st.st_size} bytes; the limit is {limit})")
         chunks, size = [], 0
         while True:
-            chunk = os.read(fd, 1 << 20)
+            try:
+                chunk = os.read(fd, 1 << 20)
+            except BlockingIOError:
+                raise _Unreadable("its reads wait (not an ordinary file)") from None
             if not chunk:
                 break
             size += len(chunk)
             if size > limit:  # the file grew while we read it
-                raise SpecError(file, None, "", f"too large (over {limit} bytes)")
+                raise _Unreadable(f"too large (over {limit} bytes)")
             chunks.append(chunk)
-        data = b"".join(chunks)
-        if _trackers:
-            digest = hashlib.sha256(data).hexdigest()
-            for found in _trackers:
-                found[os.path.realpath(path)] = digest
-        return data
+        return b"".join(chunks)
     except OSError as exc:
-        raise SpecError(file, None, "", f"cannot read: {exc.strerror or exc}") from None
+        raise _Unreadable(exc.strerror or str(exc)) from None
     finally:
         os.close(fd)
+
+
+def _read_in_time(path, limit: int) -> bytes:
+    """_read_file, given READ_TIMEOUT_S at most: it runs in a thread of its own, which owns the
+    file from its open to its close, and is left behind if it does not answer in time (a read
+    stuck in the kernel cannot be called off; the thread ends with the process). The caller's
+    wait is one a signal breaks into: Ctrl-C is answered at once whatever the file does."""
+    answer: list = []
+
+    def read() -> None:
+        try:
+            answer.append(("bytes", _read_file(path, limit)))
+        except _Unreadable as exc:
+            answer.append(("error", str(exc)))
+        except BaseException as exc:  # noqa: BLE001  handed to the caller, whatever it is
+            answer.append(("raise", exc))
+
+    reader = threading.Thread(target=read, name="pnp-read", daemon=True)
+    reader.start()
+    reader.join(READ_TIMEOUT_S)
+    if not answer:
+        raise _Unreadable(f"no answer in {READ_TIMEOUT_S:g} s (a file whose reads wait: a device, a stalled mount?)")
+    what, value = answer[0]
+    if what == "raise":
+        raise value
+    if what == "error":
+        raise _Unreadable(value)
+    return value
+
+
+def file_digest(path, limit: int = MAX_DATA_BYTES) -> str | None:
+    """sha256 of a regular file's bytes, or None if it cannot be read (as read_bytes reads: a FIFO,
+    a device or a file whose reads wait is never waited on), or is larger than `limit`."""
+    try:
+        return hashlib.sha256(_read_in_time(path, limit)).hexdigest()
+    except _Unreadable:
+        return None
+
+
+def read_bytes(path: Path, file: str, limit: int) -> bytes:
+    """The bytes of a regular file no larger than `limit`, or a SpecError naming `file`: only a
+    regular file, never waited on (a FIFO, a device, /proc/kmsg), read in READ_TIMEOUT_S at most."""
+    try:
+        data = _read_in_time(path, limit)
+    except _Unreadable as exc:
+        message = str(exc)
+        raise SpecError(file, None, "", message if message.startswith("too large") else f"cannot read: {message}") \
+            from None
+    if _trackers:
+        digest = hashlib.sha256(data).hexdigest()
+        for found in _trackers:
+            found[os.path.realpath(path)] = digest
+    return data
 
 
 def read_text(path: Path, file: str, limit: int) -> str:

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .entry import STOPPING, Terminated
+from .signals import STOPPING, Terminated
 from .errors import SpecError, WorkerDied, one_line
 from .options import BuildOptions
 
@@ -402,16 +402,23 @@ def _stop_workers(workers: list, mask) -> None:
 
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
              order: list[int] | None = None, loaded: dict | None = None) -> list[JobResult]:
-    """Every job's result, in the jobs' order. Run in forked worker processes when there is more
-    than one core and more than one job (started longest first, by `order`)."""
+    """Every job's result, in the jobs' order, run in forked worker processes (started longest
+    first, by `order`), one per core, never more than the jobs: one job, or one core, still gets
+    a worker of its own. Planning a product is geometry in C (GEOS, through shapely) that can run
+    for long in one call, and a process inside a C call does not run its signal handlers: the
+    command's own process only waits on its workers' pipes, a wait that Ctrl-C or SIGTERM breaks
+    into at once, and stopping a worker is SIGKILL, whatever it is computing. (Serial, in this
+    process, only where there is no fork.)"""
     global _WORK
+    if not jobs:
+        return []
     progress = Progress(len(jobs))
     results: list[JobResult | None] = [None] * len(jobs)
     order = order or list(range(len(jobs)))
     loaded = loaded or {}
     count = workers_for(len(jobs))
     try:
-        if count == 1 or not hasattr(os, "fork"):
+        if not hasattr(os, "fork"):
             for i in order:
                 progress.started(jobs[i])
                 results[i] = run_job(jobs[i], root, opts, staging, loaded.get(jobs[i].id))

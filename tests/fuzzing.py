@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
+import math
 import io
 import os
 import random
@@ -177,3 +179,243 @@ def problems(code: int, err: str, seconds: float, limit_s: float = 20.0) -> list
     if seconds > limit_s:
         found.append(f"took {seconds:.1f} s")
     return found
+
+
+# ---------------------------------------------------------------- derived-size extremes
+# Every number a spec holds, with the bounds its schema gives it: a spec set to the extremes of
+# those bounds (every length at its least, every count at its most, and mixtures) must still be
+# refused in one line or planned within the targets (README "What bad input gets": under 10 s and
+# 1 GB), never run out of time or memory on what follows from the numbers.
+
+def _schema_at(schema, key):
+    """The schemas that apply to one child (a key of a mapping or an index of a list)."""
+    found = []
+    for node in _flat(schema):
+        if isinstance(key, str):
+            props = node.get("properties", {})
+            if key in props:
+                found.append(props[key])
+            elif isinstance(node.get("additionalProperties"), dict):
+                found.append(node["additionalProperties"])
+        elif isinstance(node.get("items"), dict):
+            found.append(node["items"])
+    return found
+
+
+def _flat(schema) -> list[dict]:
+    """A schema and every schema it combines (allOf, anyOf, oneOf), flattened."""
+    out, todo = [], [schema]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        out.append(node)
+        for word in ("allOf", "anyOf", "oneOf"):
+            todo += node.get(word, [])
+    return out
+
+
+def number_bounds(schemas: list) -> tuple[float, float, bool, float | None] | None:
+    """(least, most, integer?, least above zero) that the schemas allow a number, or None if they
+    allow none; `least above zero` is the smallest value over 0 where 0 itself is allowed and the
+    values just over it are not (a length that is 0, or at least 0.01)."""
+    lo, hi, integer, positive = None, None, False, None
+    for node in (n for s in schemas for n in _flat(s)):
+        types = node.get("type")
+        types = types if isinstance(types, list) else [types] if types else []
+        if "integer" in types and "number" not in types:
+            integer = True
+        if "minimum" in node:
+            lo = max(lo, node["minimum"]) if lo is not None else node["minimum"]
+        if "exclusiveMinimum" in node:
+            v = node["exclusiveMinimum"]
+            v = v + (1 if integer else max(abs(v) * 1e-9, 1e-9))
+            lo = max(lo, v) if lo is not None else v
+        if "maximum" in node:
+            hi = min(hi, node["maximum"]) if hi is not None else node["maximum"]
+        if "exclusiveMaximum" in node:
+            v = node["exclusiveMaximum"] - (1 if integer else 1e-9)
+            hi = min(hi, v) if hi is not None else v
+        excluded = node.get("not", {})
+        if isinstance(excluded, dict) and "exclusiveMaximum" in excluded and excluded.get("exclusiveMinimum") == 0:
+            positive = excluded["exclusiveMaximum"]
+    if lo is None and hi is None:
+        return None
+    return (lo if lo is not None else -1e9, hi if hi is not None else 1e9, integer, positive)
+
+
+def number_fields(data, kind: str) -> list[tuple[tuple, tuple]]:
+    """Every number in a spec's data, as (path, bounds) with bounds from number_bounds: the
+    fields an extreme can be put in."""
+    from generator.spec.loader import _inlined_schema
+    found = []
+    todo = [((), data, [_inlined_schema(kind)])]
+    while todo:
+        path, value, schemas = todo.pop()
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float)):
+            bounds = number_bounds(schemas)
+            if bounds is not None:
+                found.append((path, bounds))
+        elif isinstance(value, dict):
+            todo += [(path + (k,), v, [c for s in schemas for c in _schema_at(s, k)]) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [(path + (i,), v, [c for s in schemas for c in _schema_at(s, i)]) for i, v in enumerate(value)]
+    return sorted(found, key=lambda f: [str(p) for p in f[0]])
+
+
+def extremes(bounds) -> list[float]:
+    """The values worth trying in a field: its least, the least above 0 where 0 is allowed, its most."""
+    lo, hi, integer, positive = bounds
+    values = [lo, hi] + ([positive] if positive is not None else [])
+    return sorted({int(v) if integer else v for v in values})
+
+
+def yaml_number(value) -> str:
+    """A number as YAML 1.1 (PyYAML) reads it back as that number: 1e-09 would be text there."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    text = repr(float(value))
+    mantissa, e, exponent = text.partition("e")
+    if e and "." not in mantissa:
+        text = f"{mantissa}.0e{exponent}"
+    return text
+
+
+def with_numbers(text: str, changes: dict) -> str:
+    """The YAML text with the numbers at these paths ({path: value}) written over, and everything
+    else as it was (comments, block scalars, anchors): a spec at an extreme is still the spec."""
+    root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    spans = []
+    for path, value in changes.items():
+        node = root
+        for part in path:
+            if isinstance(node, yaml.MappingNode):
+                node = next(v for k, v in node.value if k.value == part)
+            else:
+                node = node.value[part]
+        spans.append((node.start_mark.index, node.end_mark.index, yaml_number(value)))
+    for start, end, new in sorted(spans, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def extreme_mutation(text: str, rng: random.Random) -> tuple[str, str]:
+    """Derived-size extremes: one to four numbers of a spec set to the extremes of their schema's
+    bounds (its least, its most, the least above 0), or to a value drawn between them on a log
+    scale: (new text, what was done). Every result is within the schema's bounds, so every one
+    must be planned or refused in one line within the targets (what follows from the numbers is
+    bounded too)."""
+    data = yaml.safe_load(text)
+    fields = number_fields(data, data["kind"])
+    if not fields:
+        return text, "no numbers"
+    changes = {}
+    for path, bounds in rng.sample(fields, min(len(fields), rng.choice([1, 1, 2, 3, 4]))):
+        lo, hi, integer, positive = bounds
+        if rng.random() < 0.7:
+            value = rng.choice(extremes(bounds))
+        else:
+            low = positive if positive is not None else lo
+            if low > 0 and hi > low:
+                value = math.exp(rng.uniform(math.log(low), math.log(hi)))
+            else:
+                value = rng.uniform(lo, hi)
+            value = round(value) if integer else value
+        changes[path] = value
+    what = ", ".join(f"{'.'.join(map(str, p))} = {v:g}" for p, v in changes.items())
+    return with_numbers(text, changes), what
+
+
+def merge_mutation(text: str, rng: random.Random) -> tuple[str, str, bool]:
+    """Merge keys: a flow or block mapping of the spec rewritten so that some of its own keys come
+    through a merge key (`<<`), the same values, or (one case in three) with one merged value made
+    non-finite: (new text, what was done, whether a value was spoiled). Unspoiled, the spec must
+    mean exactly what it meant (same exit code); spoiled, it must be refused at the merge's line."""
+    root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    maps, todo = [], [root]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, yaml.MappingNode):
+            if node.flow_style and node.value and all(isinstance(k, yaml.ScalarNode) for k, _ in node.value):
+                maps.append(node)
+            todo += [v for _, v in node.value]
+        elif isinstance(node, yaml.SequenceNode):
+            todo += node.value
+    if not maps:
+        return text, "no flow mapping", False
+    node = rng.choice(maps)
+    pairs = [(k.value, text[v.start_mark.index:v.end_mark.index], v) for k, v in node.value]
+    moved = rng.sample(range(len(pairs)), rng.randint(1, len(pairs)))
+    spoiled = False
+    numbers = [i for i in moved if isinstance(pairs[i][2], yaml.ScalarNode)
+               and re.fullmatch(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", pairs[i][1])]
+    inner = []
+    for i in moved:
+        value = pairs[i][1]
+        if numbers and i == numbers[0] and rng.random() < 1 / 3:
+            value, spoiled = rng.choice([".nan", ".inf", "-.inf"]), True
+        inner.append(f"{pairs[i][0]}: {value}")
+    outer = [f"{k}: {v}" for j, (k, v, _) in enumerate(pairs) if j not in moved]
+    if rng.random() < 0.5:
+        new = "{<<: {" + ", ".join(inner) + "}" + "".join(", " + o for o in outer) + "}"
+    else:   # the merged mapping in a list of one, as YAML also allows
+        new = "{<<: [{" + ", ".join(inner) + "}]" + "".join(", " + o for o in outer) + "}"
+    a, b = node.start_mark.index, node.end_mark.index
+    return text[:a] + new + text[b:], f"merge {len(moved)} key(s) at line {node.start_mark.line + 1}" + \
+        (" (one made non-finite)" if spoiled else ""), spoiled
+
+
+# The fields of specs and records that name another spec, and the kind each names.
+SPEC_REFERENCES = {"mille-bornes-shoe": ["deck"], "capitals-walls": ["board"], "capitals-board": ["deck", "land"],
+                   "capitals-deck": ["board"], "continuo-deck": ["tiles_from"]}
+RECORD_REFERENCES = {"sorry": "board", "mille-bornes": "deck", "continuo": "deck", "cubes": "kit",
+                     "capitals": "board"}
+
+
+def reference_targets(project: Path) -> list[str]:
+    """What a reference may be pointed at in a fuzzed project: every spec (of every kind), and
+    things that are no spec: the land polygons, a record, a folder, a missing file, links that
+    lead nowhere or round to each other, and names that climb out of the project."""
+    specs = sorted(str(p.relative_to(project)) for d in ("decks", "boards") for p in (project / d).glob("*.yaml"))
+    loops = project / "boards" / "loop-a.yaml"
+    if not loops.is_symlink():
+        loops.symlink_to("loop-b.yaml")
+        (project / "boards" / "loop-b.yaml").symlink_to("loop-a.yaml")
+        (project / "boards" / "nowhere.yaml").symlink_to("no-such-file.yaml")
+    return specs + ["boards/data/ne_110m_land.json", "boards/data", "boards/no-such.yaml", "boards/loop-a.yaml",
+                    "boards/nowhere.yaml", "../../etc/passwd", "/proc/kmsg", "/dev/zero", ""]
+
+
+def reference_mutation(text: str, spec: str, project: Path, rng: random.Random) -> tuple[str, str]:
+    """Wrong-kind references: one field of a spec that names another file pointed at something
+    else (reference_targets), written relative to the spec as a user would: (new text, what)."""
+    import os
+    data = yaml.safe_load(text)
+    keys = list(SPEC_REFERENCES.get(data.get("kind"), []))
+    if "uses" in data and isinstance(data["uses"], dict):
+        keys += [("uses", name) for name in data["uses"]]
+    if not keys:
+        return text, "no reference"
+    key = rng.choice(keys)
+    target = rng.choice(reference_targets(project))
+    rel = target if target.startswith(("/", "..")) or not target else \
+        os.path.relpath(project / target, (project / spec).parent)
+    path = key if isinstance(key, tuple) else (key,)
+    root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    node = root
+    for part in path:
+        node = next(v for k, v in node.value if k.value == part)
+    a, b = node.start_mark.index, node.end_mark.index
+    return text[:a] + json.dumps(rel) + text[b:], f"{'.'.join(path)} -> {rel!r}"
+
+
+def record_reference_mutation(text: str, game: str, project: Path, rng: random.Random) -> tuple[str, str]:
+    """A record's header key that names a spec (board:, deck:, kit:) set to something else
+    (reference_targets, relative to the project), or added where the record had none."""
+    key = RECORD_REFERENCES[game]
+    target = rng.choice(reference_targets(project))
+    lines = [line for line in text.split("\n") if not line.startswith(f"{key}:")]
+    at = next(i for i, line in enumerate(lines) if line.startswith("game:")) + 1
+    return "\n".join(lines[:at] + [f"{key}: {json.dumps(target)}"] + lines[at:]), f"{key} -> {target!r}"

@@ -113,7 +113,7 @@ def test_a_spec_cannot_name_a_file_outside_its_tree(project):
 
 def test_validate_refuses_what_build_would(project):
     """Parts that cannot fit their sheet: found by validate, at the sheet's line."""
-    edit(project / "boards" / "mille_bornes_shoe.yaml", "sheet: [600, 400]", "sheet: [60, 40]")
+    edit(project / "boards" / "mille_bornes_shoe.yaml", "sheet: [600, 400]", "sheet: [60, 60]")
     code, _, err, _ = run_cli(["validate", "boards/mille_bornes_shoe.yaml"], project)
     assert code == 1 and "boards/mille_bornes_shoe.yaml:" in err and "laser.sheet" in err and "does not fit" in err, err
 

@@ -223,3 +223,99 @@ def test_fuzz_concurrent_builds_into_one_folder(tmp_path):
         case = concurrent_case(rng, namespaces)
         _, found = run_concurrent_case(case, work)
         assert not found, f"seed {SEED} concurrent case {i}: {[str(p) for p in case[1]]}: {found}"
+
+# ---------------------------------------------------------------- derived sizes, merge keys, references
+# Three families of input the campaign of issue 24 found: numbers within their schema's bounds whose
+# consequences were not (a shoe of 0.001 mm plywood validated for minutes), merge keys (`<<`) that
+# carried a .nan past the finite check, and references to a spec of another kind (exit 70,
+# KeyError). benchmarks/fuzz.py runs each at length.
+
+from fuzzing import (RECORD_REFERENCES, extreme_mutation, merge_mutation, record_reference_mutation,  # noqa: E402
+                     reference_mutation)
+
+EXTREME_CASES = int(os.environ.get("PNP_FUZZ_EXTREME_CASES", "3"))   # per spec, every product planned
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_fuzz_derived_size_extremes(spec, project):
+    """Numbers at the extremes of their schema's bounds, planned in full: refused in one line or
+    planned, never exit 70, never past the time bound (what follows from them is bounded)."""
+    original = (ROOT / spec).read_text()
+    rng = random.Random(f"{SEED}:extremes:{spec}")
+    target = project / spec
+    try:
+        for i in range(EXTREME_CASES):
+            text, what = extreme_mutation(original, rng)
+            target.write_text(text)
+            before = tree(project)
+            code, _, err, seconds = run_cli(["validate", spec], project)
+            _check(f"seed {SEED} {spec} extremes case {i} ({what})", code, err, seconds, before, tree(project), set())
+    finally:
+        target.write_text(original)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_fuzz_merge_keys(spec, project, quick_plans):
+    """Keys of a mapping moved behind a merge key (`<<`): the spec means what it meant (the same
+    exit code); one merged value made non-finite is refused at the merge's line."""
+    original = (ROOT / spec).read_text()
+    rng = random.Random(f"{SEED}:merge:{spec}")
+    target = project / spec
+    try:
+        for i in range(CASES // 4):
+            text, what, spoiled = merge_mutation(original, rng)
+            target.write_text(text)
+            before = tree(project)
+            code, _, err, seconds = run_cli(["validate", spec], project)
+            case = f"seed {SEED} {spec} merge case {i} ({what})"
+            _check(case, code, err, seconds, before, tree(project), set())
+            if spoiled:
+                assert code == 1 and "expected a finite number" in err, f"{case}: {err}"
+            else:
+                assert code == 0, f"{case}: a merge changed what the spec means\n{err}"
+    finally:
+        target.write_text(original)
+
+
+@pytest.mark.parametrize("spec", [s for s in SPECS if s.endswith("_rules.yaml") or s in (
+    "boards/mille_bornes_shoe.yaml", "boards/capitals_walls.yaml", "boards/capitals_world_map.yaml",
+    "decks/capitals_1961.yaml", "decks/count_continuo.yaml")])
+def test_fuzz_wrong_kind_references(spec, project, quick_plans):
+    """A spec's reference (deck:, board:, uses:, tiles_from:, land:) pointed at any spec of the
+    project, the land polygons, a folder, a loop of links, a missing file, a path out: read, or
+    refused in one line."""
+    original = (ROOT / spec).read_text()
+    rng = random.Random(f"{SEED}:references:{spec}")
+    target = project / spec
+    try:
+        for i in range(CASES // 3):
+            text, what = reference_mutation(original, spec, project, rng)
+            target.write_text(text)
+            before = tree(project)
+            code, _, err, seconds = run_cli(["validate", spec], project)
+            _check(f"seed {SEED} {spec} reference case {i} ({what})", code, err, seconds, before, tree(project),
+                   set())
+    finally:
+        target.write_text(original)
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda p: p.stem)
+def test_fuzz_record_references_and_merges(record, project, tmp_path, monkeypatch):
+    """A record's board:, deck: or kit: pointed anywhere (run in the fuzzed project, whose specs
+    it may name), and its entries behind merge keys: replayed, or refused in one line (exit 2)."""
+    monkeypatch.setattr("generator.paths.project_root", lambda: project)
+    original = record.read_text()
+    game = _game_of(record)
+    rng = random.Random(f"{SEED}:record-references:{record.name}")
+    for i in range(CASES // 2):
+        if i % 2:
+            text, what, _ = merge_mutation(original, rng)
+        else:
+            text, what = record_reference_mutation(original, game, project, rng)
+        path = tmp_path / f"case{i}.yaml"
+        path.write_text(text)
+        before = tree(tmp_path)
+        code, _, err, seconds = run_cli(["referee", game, "score", path], project)
+        _check(f"seed {SEED} {record.name} case {i} ({what})", code, err, seconds, before, tree(tmp_path), set())
+        assert code in (0, 2), f"{what}: {err}"
+    assert RECORD_REFERENCES[game]

@@ -71,7 +71,7 @@ def test_count_not_positive_integer(project, bad):
 
 def test_wrong_type(project):
     line = break_deck(project, "card: {width: 63,", "card: {width: wide,")
-    assert_refused(project, line, "card.width", 'expected a length in mm, over 0 and at most 2000, got "wide"')
+    assert_refused(project, line, "card.width", 'expected a card\'s side in mm, from 20 to 2000, got "wide"')
 
 
 def test_colour_not_a_colour(project):

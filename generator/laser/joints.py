@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from shapely.geometry import Polygon
 
+from ..limits import finger_count  # noqa: F401  (how many fingers: with the bounds on them)
 from .parts import Part
 
 
@@ -22,13 +23,6 @@ class Edge:
         if self.kind == "plain":
             return [True]
         return [(i % 2 == 0) == (self.kind == "male") for i in range(self.fingers)]
-
-
-def finger_count(length: float, thickness: float, finger: float | None = None) -> int:
-    """An odd number of segments, each about 2 to 3 thicknesses wide (or `finger` mm), at least 3."""
-    target = finger or 2.5 * thickness
-    n = max(3, int(round(length / target)))
-    return n if n % 2 else n + 1 if length / (n + 1) >= thickness else n - 1
 
 
 def panel_outline(w: float, h: float, edges: tuple[Edge, Edge, Edge, Edge], t: float) -> Polygon:

@@ -26,8 +26,8 @@ from ..colour import WHITE, Colour, contrast_ratio
 from ..draw import Drawing, Group, Style, Text
 from ..errors import SpecError
 from ..inputs import MAX_SPEC_BYTES, read_text
-from ..spec import Spec, load_spec
-from ..spec.loader import related_path
+from ..spec import Spec
+from ..spec.loader import load_related, spec_kinds
 from ..units import PAPER_SIZES, pt
 from . import flow
 from .markup import MarkupError, parse, substitute
@@ -80,12 +80,12 @@ class RulesSheet:
 
 # ---------------------------------------------------------------- reading the spec
 
-def used_spec(spec: Spec, name: str) -> Spec:
-    """The spec that `uses.<name>` names (relative to the rules spec), loaded and validated."""
+def used_spec(spec: Spec, name: str, kinds: tuple[str, ...]) -> Spec:
+    """The spec that `uses.<name>` names (relative to the rules spec), loaded and validated, of one
+    of `kinds`."""
     if name not in spec.data.get("uses", {}):
         raise spec.error(("uses",), f"missing {name}: this game's rules sheet reads its {name} spec")
-    path, display = related_path(spec, ("uses", name))
-    return load_spec(path, display=display)
+    return load_related(spec, ("uses", name), kinds)
 
 
 def _text_start(spec: Spec) -> int | None:
@@ -152,7 +152,11 @@ def load_rules_sheet(spec: Spec, game: SheetGame) -> RulesSheet:
         source = data["colours_from"]
         if source not in data["uses"]:
             raise spec.error(("colours_from",), f"{source!r} is not an entry of uses ({', '.join(data['uses'])})")
-        named = used_spec(spec, source)
+        # Only its palette is read: any spec of the game's own (a Capitals rules sheet takes the
+        # colours of a Capitals deck, board or walls, not of a Sorry deck).
+        ours = spec.kind.removesuffix("-rules") + "-"
+        named = used_spec(spec, source, tuple(k for k in spec_kinds() if k.startswith(ours) and k != spec.kind
+                                                     and not k.endswith("-record")))
         palette.update({k: named.colour(("palette", k)) for k in named.data.get("palette", {})})
     colours = load_colours(spec, palette)
     return RulesSheet(spec, plain["title"], plain["subtitle"], plain["source"], colours, blocks,

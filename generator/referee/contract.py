@@ -125,17 +125,24 @@ def match_name(words: list[str], known) -> tuple[str | None, list[str]]:
     return None, words
 
 
-def record_reference(header: dict, key: str, default: str) -> Path:
+def record_reference(header: dict, key: str, default: str, kinds: tuple[str, ...]) -> Path:
     """The spec file a record's header names under `key` (a deck, a board, a kit), or the game's
     `default`. A record is shared between people, so what it names must be one of the project's
-    specs: a path relative to the project folder (decks/x.yaml) that stays inside it. Refused
-    otherwise, before anything is read."""
+    specs: a path relative to the project folder (decks/x.yaml) that stays inside it, refused
+    otherwise before anything is read; and a spec of one of `kinds` (a Sorry board, not the Sorry
+    deck), checked here, where the name is resolved, so no referee meets a spec it cannot read."""
+    from ..errors import SpecError
     from ..paths import project_root
+    from ..spec.loader import WrongKind, load_named     # here: the rules import this module, YAML they need not
     rel = header.get(key, default)
     try:
-        return confined(project_root(), rel)
+        path = confined(project_root(), rel)
+        load_named(path, rel, kinds)
     except ReferenceError_ as exc:
         raise Refused(key, f"expected {exc}, got {show(rel)}") from None
+    except (WrongKind, SpecError) as exc:
+        raise Refused(key, str(exc)) from None
+    return path
 
 
 def entry_summary(report: TurnReport, limit: int = 80) -> str:

@@ -78,7 +78,9 @@ def replay(rules: RefereeRules, spec) -> tuple[Any, list[TurnReport], list]:
     try:
         state = start_game(rules, header, spec.path)
     except Refused as exc:
-        raise RecordError(f"{spec.file}:{spec.line(())}: refused ({exc.rule}): {exc.message}") from None
+        # At the line of the header's key the refusal is about (board:, players:), if it is one.
+        where = spec.line((exc.rule,) if exc.rule in header else ())
+        raise RecordError(f"{spec.file}:{where}: refused ({exc.rule}): {exc.message}") from None
     history, reports = [], []
     for i, entry in enumerate(spec.data["entries"]):
         try:

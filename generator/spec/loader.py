@@ -206,57 +206,91 @@ def _compose(text: str, file: str):
 
 
 _PLAIN = (str, int, float, bool, type(None), list, dict)
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+def _check_value(value, path: PathKey, line: int, file: str, text: str) -> None:
+    """The checks a schema cannot make, on one value as constructed (merge keys already applied):
+    numbers are finite; no dates, sets or binary."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        raise SpecError(file, line, format_field(path), f"expected a finite number, got {text}")
+    if not isinstance(value, _PLAIN):
+        # Dates, sets, binary: YAML has them, our files do not (and JSON output cannot carry them).
+        what = {"date": "a date", "datetime": "a date", "set": "a set", "bytes": "binary data"}.get(
+            type(value).__name__, "a value of an unusual type")
+        raise SpecError(file, line, format_field(path),
+                        f"expected text, a number, true/false, a list or a mapping, got {what} "
+                        "(put it in quotes if it is text)")
+
+
+def _yaml_text(value) -> str:
+    """A value merged in, as YAML writes it (it has no node, so no text of its own)."""
+    if isinstance(value, float) and not value == value:
+        return ".nan"
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return ".inf" if value > 0 else "-.inf"
+    return show(value)
 
 
 def _walk(root, data, lines: dict, file: str) -> None:
     """The line of every key and item, and the checks a schema cannot make: keys are text, numbers
-    are finite. Each node is visited once: a node reached again through an alias keeps the line
-    of the key that uses it (walking into it again is how aliases would be expanded)."""
-    seen_nodes: set[int] = set()
+    are finite. The checks are made on the data as constructed, after merge keys (<<) have put
+    their mappings' values in: a value merged in is checked where it lands, at the line of the
+    `<<` that brought it (a `.nan` behind a merge key is refused like any other).
+
+    Each node is visited once: a node reached again through an alias keeps the line of the key
+    that uses it (walking into it again is how aliases would be expanded). A value merged in has
+    no node of its own here: it is walked as data, each container once as well."""
+    seen: set = set()
     todo = [(root, data, (), None)]
     while todo:
         node, value, path, line = todo.pop()
-        lines.setdefault(path, line or node.start_mark.line + 1)
-        if id(node) in seen_nodes:
-            continue
-        seen_nodes.add(id(node))
-        if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-            raise SpecError(file, lines[path], format_field(path), f"expected a finite number, got {node.value}")
-        if not isinstance(value, _PLAIN):
-            # Dates, sets, binary: YAML has them, our files do not (and JSON output cannot carry them).
-            what = {"date": "a date", "datetime": "a date", "set": "a set", "bytes": "binary data"}.get(
-                type(value).__name__, "a value of an unusual type")
-            raise SpecError(file, lines[path], format_field(path),
-                            f"expected text, a number, true/false, a list or a mapping, got {what} "
-                            "(put it in quotes if it is text)")
-        if isinstance(node, yaml.MappingNode) and isinstance(value, dict):
-            keys: dict = {}
+        here = lines.setdefault(path, line or node.start_mark.line + 1)
+        if isinstance(value, (dict, list)):
+            mark = id(node) if node is not None else ("data", id(value))
+            if mark in seen:
+                continue
+            seen.add(mark)
+        _check_value(value, path, here, file, node.value if isinstance(node, yaml.ScalarNode) else _yaml_text(value))
+        if isinstance(value, dict):
             children: list = []
-            # The pairs as written: constructing a merge key (<<) rewrites node.value.
-            for key_node, value_node in node.pairs_as_written:
-                key_line = key_node.start_mark.line + 1
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    continue
-                if not isinstance(key_node, yaml.ScalarNode):
-                    raise SpecError(file, key_line, format_field(path), "a key must be plain text")
-                key = key_node.value
-                if key not in value:
-                    continue  # not text (1: or true:): refused below
-                if key in keys:
-                    raise SpecError(file, key_line, format_field(path + (key,)),
-                                    f"duplicate key (first given on line {keys[key]})")
-                keys[key] = key_line
-                # A key's line is the key's own line, where a reader looks for it.
-                children.append((value_node, value[key], path + (key,), key_line))
-            todo.extend(reversed(children))   # in file order: the first problem is reported first
+            written: set = set()
+            merged_at = None
+            if isinstance(node, yaml.MappingNode):
+                keys: dict = {}
+                # The pairs as written: constructing a merge key (<<) rewrites node.value.
+                for key_node, value_node in node.pairs_as_written:
+                    key_line = key_node.start_mark.line + 1
+                    if key_node.tag == _MERGE:
+                        merged_at = merged_at or key_line
+                        continue
+                    if not isinstance(key_node, yaml.ScalarNode):
+                        raise SpecError(file, key_line, format_field(path), "a key must be plain text")
+                    key = key_node.value
+                    if key not in value:
+                        continue  # not text (1: or true:): refused below
+                    if key in keys:
+                        raise SpecError(file, key_line, format_field(path + (key,)),
+                                        f"duplicate key (first given on line {keys[key]})")
+                    keys[key] = key_line
+                    written.add(key)
+                    # A key's line is the key's own line, where a reader looks for it.
+                    children.append((value_node, value[key], path + (key,), key_line))
             for key in value:
                 if not isinstance(key, str):
-                    raise SpecError(file, lines[path], format_field(path),
+                    raise SpecError(file, here, format_field(path),
                                     f"a key must be text, got {show(key)} (put it in quotes)")
-        elif isinstance(node, yaml.SequenceNode) and isinstance(value, list):
-            item_lines = getattr(node, "item_lines", ())
-            todo.extend(reversed([(item_node, item, path + (i,), item_lines[i] if i < len(item_lines) else None)
-                                  for i, (item_node, item) in enumerate(zip(node.value, value))]))
+                if key not in written:
+                    # Merged in (<<), or data with no node: checked all the same, at the merge's line.
+                    children.append((None, value[key], path + (key,), merged_at or here))
+            todo.extend(reversed(children))   # in file order: the first problem is reported first
+        elif isinstance(value, list):
+            if isinstance(node, yaml.SequenceNode):
+                item_lines = getattr(node, "item_lines", ())
+                todo.extend(reversed([(item_node, item, path + (i,), item_lines[i] if i < len(item_lines) else None)
+                                      for i, (item_node, item) in enumerate(zip(node.value, value))]))
+            else:
+                todo.extend(reversed([(None, item, path + (i,), here) for i, item in enumerate(value)]))
 
 
 def parse_yaml(text: str, file: str) -> tuple[object, dict]:
@@ -323,6 +357,11 @@ def _schema(name: str) -> dict:
 @lru_cache(maxsize=None)
 def _kinds() -> list[str]:
     return sorted(Path(name).stem for name in _schema_files() if name != "common.yaml")
+
+
+def spec_kinds() -> tuple[str, ...]:
+    """Every kind of spec there is (one schema each)."""
+    return tuple(_kinds())
 
 
 def _inline_refs(node, doc: str, depth: int = 0):
@@ -566,15 +605,36 @@ def related_path(spec: Spec, key: PathKey, root: Path | None = None) -> tuple[Pa
     except ReferenceError_ as exc:
         raise spec.error(key, f"expected {exc}, got {show(rel)}") from None
     if not path.exists():
+        if os.path.lexists(path):
+            raise spec.error(key, f"a link that leads nowhere, or round to itself: {show(rel)}")
         raise spec.error(key, f"no such file: {show(rel)}")
     return path, os.path.normpath(Path(spec.file).parent / rel)
 
 
-def load_related(spec: Spec, key: str) -> Spec:
-    """The spec a path field of this one names (relative to this spec's file). Its errors name
-    it as the user would: decks/x.yaml, not boards/../decks/x.yaml."""
+class WrongKind(ValueError):
+    """A spec named where a spec of another kind is expected; the message says which is which."""
+
+
+def load_named(path: Path, display: str, kinds: tuple[str, ...]) -> Spec:
+    """The spec that a reference names (a spec's `deck:`, `board:` or `uses:`, a record's `board:`),
+    loaded and checked to be of one of `kinds`, or WrongKind: every name is resolved through here,
+    so no code is handed a spec of a kind it cannot read (a Sorry deck where its board belongs)."""
+    named = load_spec(path, display=display)
+    if named.kind not in kinds:
+        want = " or ".join(f"a {k}" for k in kinds)
+        raise WrongKind(f"expected {want} spec, got {show(display)}, a {named.kind} spec")
+    return named
+
+
+def load_related(spec: Spec, key: PathKey, kinds: tuple[str, ...]) -> Spec:
+    """The spec a path field of this one names (relative to this spec's file), of one of `kinds`,
+    or the error at that field. Its own errors name it as the user would: decks/x.yaml, not
+    boards/../decks/x.yaml."""
     path, display = related_path(spec, key)
-    return load_spec(path, display=display)
+    try:
+        return load_named(path, display, kinds)
+    except WrongKind as exc:
+        raise spec.error((key,) if isinstance(key, str) else tuple(key), str(exc)) from None
 
 
 def find_specs(root: Path) -> list[Path]:
@@ -584,6 +644,8 @@ def find_specs(root: Path) -> list[Path]:
 def display_path(path: Path, root: Path | None) -> str:
     """A path as errors and build listings show it: relative to the project when it can be."""
     try:
-        return str(path.resolve().relative_to((root or Path.cwd()).resolve()))
+        # realpath, not Path.resolve(): two links naming each other are a loop that resolve()
+        # raises on (RuntimeError); realpath gives a path, and the read says what is wrong.
+        return str(Path(os.path.realpath(path)).relative_to(os.path.realpath(root or Path.cwd())))
     except ValueError:
         return str(path)

@@ -7,22 +7,112 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from shapely.geometry import Polygon, box
+from shapely.geometry import box
 from shapely.ops import unary_union
 
 from ...draw import Drawing, PathBuilder, Rect, Style, translate
 from ...draw.fonts import get_font
+from ...errors import SpecError, show
 from ...layout.marks import BOARD_BLEED, crop_marks
 from ...spec import Spec
 from ...units import PAPER_SIZES
 from .data import Country, WorldMap, load_board
 
 
+class LandError(ValueError):
+    """Land polygons too tangled to draw at a bounded cost (the message says how)."""
+
+
+# How tangled the land may be, counted as the pairs of edges that are not neighbours in a ring and
+# whose bounding boxes overlap ("meetings"): a coastline's edges meet few but their neighbours
+# (the shipped land: 224 pairs among its 4,125 points), a scribble's meet thousands. Land that is valid (no ring
+# crossing itself, no polygons overlapping) is drawn as it is, at a cost that grows with its
+# points; mending a ring that crosses itself, or joining polygons that overlap, costs GEOS time
+# and memory that grow with the crossings, which the meetings bound: 5,000 random points (a
+# million crossings) once took 5.8 GB and 75 s, 20,000 all of 24 GB.
+MAX_MEETINGS_PER_POINT = 10     # past this, the file is a scribble, refused before anything else
+MAX_MEETINGS_MENDED = 10_000    # and land that needs mending is mended only this tangled (under a second)
+
+
+def _meetings(starts, ends, next_edge, limit: int) -> int:
+    """How many pairs of edges (edge i from starts[i] to ends[i]; next_edge[i] the edge after it
+    in its ring) that are not neighbours have overlapping bounding boxes, counted up to just past
+    `limit`. Asked of an R-tree in chunks of edges whose candidate pairs number at most 2 million
+    (32 MB; bounded from above beforehand by how many edges each overlaps across and down), and
+    stopped as soon as the count is over: a scribble is found out in its first chunks; 100,000
+    points of coastline are counted through in under a second."""
+    import numpy as np
+    import shapely
+    x0, x1 = np.minimum(starts[:, 0], ends[:, 0]), np.maximum(starts[:, 0], ends[:, 0])
+    y0, y1 = np.minimum(starts[:, 1], ends[:, 1]), np.maximum(starts[:, 1], ends[:, 1])
+
+    def overlapping(lo, hi):      # for each interval, how many intervals overlap it (itself too)
+        return np.searchsorted(np.sort(lo), hi, "right") - np.searchsorted(np.sort(hi), lo, "left")
+    most = np.minimum(overlapping(x0, x1), overlapping(y0, y1))
+    edges = shapely.box(x0, y0, x1, y1)
+    tree = shapely.STRtree(edges)
+    budget, n, i, found = 2_000_000, len(edges), 0, 0
+    reach = np.cumsum(most)
+    while i < n and found <= limit:
+        # As many edges as keep the candidates under the budget (at least one).
+        j = max(i + 1, int(np.searchsorted(reach, (reach[i - 1] if i else 0) + budget, "right")))
+        a, b = tree.query(edges[i:j])
+        a = a + i
+        # Each pair once (a < b), neighbours in a ring left out: they meet at their shared point.
+        found += int(((a < b) & (next_edge[a] != b) & (next_edge[b] != a)).sum())
+        i = j
+    return found
+
+
 @lru_cache(maxsize=4)
 def land_polygons(land: tuple) -> tuple:
-    # A hand-made file may hold a self-touching ring; mend it rather than fail in the middle of drawing.
-    polys = (Polygon(rings[0], rings[1:]) for rings in land)
+    """The land as valid shapely polygons, or LandError. A hand-made file may hold a ring that
+    touches or crosses itself, or two polygons that overlap: mended (and joined when drawn)
+    rather than failing in the middle of drawing, as long as that is cheap (MAX_MEETINGS_MENDED).
+    How tangled the land is, is counted first, from its edges' bounding boxes, before any costly
+    geometry is asked of GEOS: a scribble is refused at once."""
+    import numpy as np
+    import shapely
+    sizes = np.array([len(ring) for poly in land for ring in poly])
+    coords = np.array([p for poly in land for ring in poly for p in ring], dtype=float).reshape(-1, 2)
+    first = np.cumsum(sizes) - sizes
+    last = first + sizes - 1
+    # Every ring's edges, from each point to the next, and from its last point back to its first
+    # where the ring is not written closed.
+    nxt = np.arange(1, len(coords) + 1)
+    nxt[last] = first
+    is_edge = np.ones(len(coords), bool)
+    is_edge[last] = ~(coords[last] == coords[first]).all(axis=1)
+    starts = np.flatnonzero(is_edge)
+    edge_at = np.full(len(coords), -1)
+    edge_at[starts] = np.arange(len(starts))
+    after = nxt[starts]
+    after[~is_edge[after]] = nxt[after[~is_edge[after]]]      # past a closing point, to the ring's first
+    next_edge = edge_at[after]
+    points = len(coords)
+    scribble = MAX_MEETINGS_PER_POINT * points + 1000
+    met = _meetings(coords[starts], coords[nxt[starts]], next_edge, scribble)
+    if met > scribble:
+        raise LandError(f"its edges cross and overlap one another more than {MAX_MEETINGS_PER_POINT} times a "
+                        "point: a scribble, not a coastline")
+    # Made at once from the coordinates (a polygon at a time took seconds for many small ones).
+    rings = shapely.linearrings(coords, indices=np.repeat(np.arange(len(sizes)), sizes))
+    polys = shapely.polygons(rings, indices=np.repeat(np.arange(len(land)), [len(poly) for poly in land]))
+    if shapely.is_valid(shapely.multipolygons(polys)):
+        return tuple(polys)
+    if met > MAX_MEETINGS_MENDED:
+        raise LandError(f"it crosses or overlaps itself, and is too tangled to mend here ({met:,} pairs of edges "
+                        f"meet; at most {MAX_MEETINGS_MENDED:,} are mended): mend the file")
     return tuple(p if p.is_valid else p.buffer(0) for p in polys)
+
+
+def land_of(wm: WorldMap) -> tuple:
+    """The board's land polygons (land_polygons), or the board spec's error at its `land` line."""
+    try:
+        return land_polygons(wm.land)
+    except LandError as exc:
+        file, line, name = wm.land_from
+        raise SpecError(file, line, "land", f"{show(name)}: {exc}") from None
 
 
 def map_xy(wm: WorldMap, lat: float, lon: float) -> tuple[float, float]:
@@ -67,7 +157,7 @@ def draw_board(wm: WorldMap) -> Drawing:
     # Land: clipped to the map's bounds in degrees, then projected.
     west, south, east, north = proj.lonlat_bounds()
     frame = box(west, south, east, north)
-    land = unary_union([poly.intersection(frame) for poly in land_polygons(wm.land) if poly.intersects(frame)])
+    land = unary_union([poly.intersection(frame) for poly in land_of(wm) if poly.intersects(frame)])
     polys = list(land.geoms) if hasattr(land, "geoms") else [land]
     for poly in polys:
         if poly.geom_type != "Polygon" or poly.is_empty:

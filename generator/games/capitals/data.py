@@ -13,6 +13,7 @@ from ...colour import Colour
 from ...errors import SpecError
 from ...inputs import MadeFromFiles
 from ...layout.cardsize import CardSize
+from ...limits import board_size_problem
 from ...spec import Spec, load_related
 from .flags import check_flag
 from .geo import Projection, parse_square, square_name
@@ -95,10 +96,19 @@ def load_projection(spec: Spec) -> Projection:
                       g["columns"], g["rows"])
 
 
+# A card's face (faces.py) sets the flag between the rank and letter columns, 34 mm of the card's
+# width in all: on a card narrower than 40 mm the flag would be under 6 mm across, or nothing.
+MIN_CARD_WIDTH = 40.0
+
+
 def load_deck(spec: Spec, projection: Projection | None = None) -> Deck:
     d = spec.data
+    if d["card"]["width"] < MIN_CARD_WIDTH:
+        raise spec.error(("card", "width"), f"is {d['card']['width']:g} mm: a Capitals card is at least "
+                                            f"{MIN_CARD_WIDTH:g} mm wide (its flag sits between the rank and "
+                                            "letter columns)")
     if projection is None:
-        projection = load_projection(load_related(spec, "board"))
+        projection = load_projection(load_related(spec, "board", ("capitals-board",)))
     pal = spec.palette(needs=("ink", "paper", "frame", "special"))
     flag_colours = {k: spec.colour(("flag_colours", k)) for k in d["flag_colours"]}
     brackets = []
@@ -163,6 +173,9 @@ class WorldMap:
     land: tuple    # polygons: ([exterior ring], [hole ring], ...) in (longitude, latitude)
     deck: Deck
     sites: dict[tuple[int, int], list[Country]] = field(default_factory=dict)
+    # Where the land comes from, for an error found when it is drawn: (spec file, line of its
+    # `land:`, the land file as the spec names it).
+    land_from: tuple = ("", None, "")
 
     @property
     def width(self) -> float:
@@ -173,7 +186,11 @@ class WorldMap:
         return self.projection.rows * self.square + 2 * self.margin
 
 
-MAX_LAND_POINTS = 500_000
+# The land's points and polygons in all: 25 times the shipped file's 4,125 points and 40 times its
+# 119 polygons, finer than the board prints, and a bound on the time to check and draw them (GEOS
+# joins 5,000 small polygons in about a second, 18,000 in five; benchmarks/spec_extremes.py).
+MAX_LAND_POINTS = 100_000
+MAX_LAND_POLYGONS = 5_000
 MIN_LABEL_MM = 6 * 25.4 / 72    # the smallest text printed: 6 pt
 
 
@@ -181,7 +198,6 @@ def load_land(spec: Spec) -> tuple:
     """The land polygons the board names (JSON: {"polygons": [[ring, hole...], ...]}, a ring a list
     of [lon, lat]), checked: a file that is not that is the spec's error at its `land` line."""
     import json
-    import math
     from ...inputs import MAX_DATA_BYTES, read_text
     from ...spec.loader import related_path
     path, display = related_path(spec, "land")
@@ -193,7 +209,8 @@ def load_land(spec: Spec) -> tuple:
         raise spec.error(("land",), f"{display} is not valid JSON ({str(exc)[:80]})") from None
     polygons = data.get("polygons") if isinstance(data, dict) else None
     points = 0
-    good = isinstance(polygons, list)
+    good = isinstance(polygons, list) and len(polygons) <= MAX_LAND_POLYGONS
+    number = (int, float)          # by type: not bool; NaN and the infinities fail the ranges below
     for poly in polygons if good else ():
         if not (isinstance(poly, list) and poly and all(isinstance(r, list) and len(r) >= 3 for r in poly)):
             good = False
@@ -201,8 +218,7 @@ def load_land(spec: Spec) -> tuple:
         for ring in poly:
             points += len(ring)
             if points > MAX_LAND_POINTS or not all(
-                    isinstance(p, list) and len(p) == 2 and all(
-                        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in p)
+                    type(p) is list and len(p) == 2 and type(p[0]) in number and type(p[1]) in number
                     and -180 <= p[0] <= 180 and -90 <= p[1] <= 90 for p in ring):
                 good = False
                 break
@@ -210,7 +226,8 @@ def load_land(spec: Spec) -> tuple:
             break
     if not good:
         raise spec.error(("land",), f"{display}: expected {{\"polygons\": [[ring, ...], ...]}}, each ring at least "
-                                    f"3 [longitude, latitude] points, {MAX_LAND_POINTS} points in all at most")
+                                    f"3 [longitude, latitude] points, {MAX_LAND_POINTS:,} points and "
+                                    f"{MAX_LAND_POLYGONS:,} polygons in all at most")
     return tuple(tuple(tuple(tuple(p) for p in ring) for ring in poly) for poly in polygons)
 
 
@@ -230,7 +247,7 @@ def _load_board(spec: Spec, land: bool) -> WorldMap:
     projection = load_projection(spec)
     if projection.rows > 26:
         raise spec.error(("grid", "rows"), "rows are lettered A to Z: 26 at most")
-    deck = load_deck(load_related(spec, "deck"), projection)
+    deck = load_deck(load_related(spec, "deck", ("capitals-deck",)), projection)
     anchor = d.get("anchor")
     if anchor:
         want = parse_square(anchor["square"])
@@ -240,13 +257,17 @@ def _load_board(spec: Spec, land: bool) -> WorldMap:
         if found[0].square != want:
             raise spec.error(("anchor",), f"{anchor['capital']} falls in {found[0].coords}, not "
                                           f"{square_name(*want)}: change the projection")
+    land_from = (spec.file, spec.line(("land",)), d["land"])
     land = load_land(spec) if land else ()
     pal = spec.palette(needs=("ink", "paper", "frame", "sea", "land", "coast", "grid"))
     m = d["marker"]
     if m["label_size"] < MIN_LABEL_MM:
         raise spec.error(("marker", "label_size"), f"names under 6 pt ({MIN_LABEL_MM:.2f} mm) are too small to read")
     wm = WorldMap(d["title"], projection, float(d["square"]), float(d.get("margin", 12)), m["radius"],
-                  m["label_size"], d.get("halves_paper", "a2"), pal, land, deck)
+                  m["label_size"], d.get("halves_paper", "a2"), pal, land, deck, land_from=land_from)
+    problem = board_size_problem(wm.width, wm.height)
+    if problem:
+        raise spec.error(("square",), problem)
     for c in deck.countries:
         wm.sites.setdefault(c.square, []).append(c)
     return wm

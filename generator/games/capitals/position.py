@@ -21,7 +21,7 @@ from ...draw import Drawing, PathBuilder, Style
 from ...inputs import MadeFromFiles
 from ...referee.contract import record_reference
 from ...spec import load_spec
-from .board import land_polygons, map_xy, square_box
+from .board import land_of, map_xy, square_box
 from .data import load_board
 
 BOARD = "boards/capitals_world_map.yaml"
@@ -44,7 +44,7 @@ def world_map(path: str):
 
 
 def world_map_for(header: dict | None):
-    return world_map(str(record_reference(header or {}, "board", BOARD)))
+    return world_map(str(record_reference(header or {}, "board", BOARD, ("capitals-board",))))
 
 
 def _land_paths(path: str) -> tuple:
@@ -56,7 +56,7 @@ def _make_land_paths(path: str) -> tuple:
     wm = world_map(path)
     west, south, east, north = wm.projection.lonlat_bounds()
     frame = box(west, south, east, north)
-    land = unary_union([p.intersection(frame) for p in land_polygons(wm.land) if p.intersects(frame)])
+    land = unary_union([p.intersection(frame) for p in land_of(wm) if p.intersects(frame)])
     land = land.simplify(0.1, preserve_topology=True)
     polys = list(land.geoms) if hasattr(land, "geoms") else [land]
     out = []
@@ -86,7 +86,7 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
 def draw_background(header: dict | None = None) -> Drawing:
     """What no turn changes: paper, sea, land, the grid and its labels, the flag-site markers. The page
     fetches it once (it is most of the drawing's weight) and lays the foreground over it."""
-    path = str(record_reference(header or {}, "board", BOARD))
+    path = str(record_reference(header or {}, "board", BOARD, ("capitals-board",)))
     wm = world_map(path)
     p, sq, m = wm.palette, wm.square, wm.margin
     rows, cols = wm.projection.rows, wm.projection.columns
@@ -109,7 +109,7 @@ def draw_foreground(state, header: dict | None = None, before=None) -> Drawing:
     """What the turns made, on a clear ground the size of the map: every enclosed square tinted with
     its player's colour (its grid lines and markers drawn again over the tint), every wall, the last
     turn's in red."""
-    path = str(record_reference(header or {}, "board", BOARD))
+    path = str(record_reference(header or {}, "board", BOARD, ("capitals-board",)))
     wm = world_map(path)
     p, sq, m = wm.palette, wm.square, wm.margin
     d = Drawing(wm.width, wm.height, least_text=0.0)   # for a screen, which zooms

@@ -47,7 +47,7 @@ def _make_board(path: str) -> Board:
 
 
 def board_for(header: dict, record_path: Path | None) -> Board:
-    path = record_reference(header, "board", BOARD)
+    path = record_reference(header, "board", BOARD, ("capitals-board",))
     try:
         return _board(str(path))
     except SpecError as exc:

@@ -28,7 +28,7 @@ def _board_of(wm: WorldMap) -> Board:
 
 
 def sheet_game(spec: Spec) -> SheetGame:
-    wm = load_board(used_spec(spec, "board"))
+    wm = load_board(used_spec(spec, "board", ("capitals-board",)))
     deck = wm.deck
     special = [c for c in deck.countries if c.special]
     fields = {"cards": str(len(deck.countries)), "ordinary": str(len(deck.countries) - len(special)),

@@ -17,6 +17,7 @@ from shapely.ops import unary_union
 from ...colour import Colour
 from ...draw import Drawing, Style
 from ...laser.parts import Part, text_score_lines
+from ...limits import MAX_WALL_PIECES
 from ...spec import Spec, load_related
 from ...units import PAPER_SIZES, pt
 from .data import load_board
@@ -51,7 +52,7 @@ class WallSet:
 
 def load_walls(spec: Spec) -> WallSet:
     d = spec.data
-    wm = load_board(load_related(spec, "board"))
+    wm = load_board(load_related(spec, "board", ("capitals-board",)))
     t = d["trough"]
     counts: dict[int, int] = {}
     for c in wm.deck.countries:
@@ -60,6 +61,10 @@ def load_walls(spec: Spec) -> WallSet:
             counts[units] = counts.get(units, 0) + 1
     for sp in d.get("spares", []):
         counts[sp["units"]] = counts.get(sp["units"], 0) + sp["count"]
+    pieces = sum(counts.values())
+    if pieces > MAX_WALL_PIECES:
+        raise spec.error(("spares",), f"{pieces:,} pieces in all (one a card, and the spares); a set has at "
+                                      f"most {MAX_WALL_PIECES:,}")
     ws = WallSet(d["title"], wm.square, t["top"], t["side"], t["flange"], d["extension"], d["notch_clearance"],
                  d["paper"], dict(sorted(counts.items())), d["laser"])
     if ws.notch >= wm.square / 2:

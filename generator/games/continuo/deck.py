@@ -6,8 +6,7 @@ from functools import cached_property
 
 from ...colour import WHITE, Colour, contrast_ratio, readable_on
 from ...layout.cardsize import CardSize
-from ...spec import Spec, load_spec
-from ...spec.loader import related_path
+from ...spec import Spec, load_related
 from .rules import Layout, Placement, Refused, place
 from .tiles import Tile, canonical, regions
 
@@ -73,9 +72,8 @@ def load_deck(spec: Spec) -> ContinuoDeck:
     data = spec.data
     if "tiles_from" in data:
         # The numbered pack shares the coloured pack's tiles and colours: one source of truth.
-        source_path, display = related_path(spec, "tiles_from")
-        source = load_spec(source_path, display=display)
-        if source.kind != "continuo-deck" or "tiles_from" in source.data:
+        source = load_related(spec, "tiles_from", ("continuo-deck",))
+        if "tiles_from" in source.data:
             raise spec.error(("tiles_from",), "must name a continuo deck that lists its own tiles")
         colour_spec, tile_spec = source, source
     else:

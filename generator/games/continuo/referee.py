@@ -73,7 +73,7 @@ class ContinuoState:
 
 
 def load_variant_deck(variant: str, deck_path: str | None, record_path: Path | None) -> ContinuoDeck:
-    path = record_reference({"deck": deck_path} if deck_path else {}, "deck", DECK_FILES[variant])
+    path = record_reference({"deck": deck_path} if deck_path else {}, "deck", DECK_FILES[variant], ("continuo-deck",))
     try:
         return load_deck(load_spec(path, display=deck_path or DECK_FILES[variant]))
     except SpecError as exc:

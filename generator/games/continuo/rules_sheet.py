@@ -16,7 +16,7 @@ from .tiles import rotate_tile
 
 
 def sheet_game(spec: Spec) -> SheetGame:
-    deck = load_deck(used_spec(spec, "deck"))
+    deck = load_deck(used_spec(spec, "deck", ("continuo-deck",)))
     fields = {"tiles": str(len(deck.tiles)), "title": deck.title}
     for c in deck.colours.values():
         fields[f"number.{c.name}"] = str(c.number)

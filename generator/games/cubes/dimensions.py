@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ...limits import MIN_FINGER_MM, board_size_problem, finger_count, finger_problem
 from ...spec import Spec
 
 # The patent: "Les quatre cuvettes d'une même case forment un carré décalé de 26,5 degrés par
@@ -91,7 +92,29 @@ def load_kit(spec: Spec, four_player: bool = False) -> Kit:
     if dash < 1.0:
         raise spec.error(("rails", "gap"), f"the rails between two crossings would be {dash:.2f} mm long; "
                                            f"make it smaller")
+    if cube["recess_diameter"] > cube["size"] - 2:
+        raise spec.error(("cube", "recess_diameter"), f"leaves the {cube['size']:g} mm ring less than 1 mm of wood "
+                                                      "each side of its hole")
+    if rails["width"] + 0.3 >= cups["peg_diameter"]:
+        # The peg's notches are the rail's width and 0.3 mm of play (kit.cube_parts).
+        raise spec.error(("rails", "width"), f"a peg's notches ({rails['width'] + 0.3:g} mm: the rail and 0.3 mm) "
+                                             f"must be narrower than the peg ({cups['peg_diameter']:g} mm)")
     las = d["laser"]
+    # What the numbers call for, bounded before any part is drawn (generator/limits.py): the
+    # cubes' walls and their fingers, and the board's size.
+    t, ring = mats["cube"]["thickness"], mats["ring"]["thickness"]
+    for length, what in ((cube["size"], "side"), (cube["size"] - ring - t, "wall"),
+                         (d["king_cube"]["height"] - t, "king's wall")):
+        if length < 3 * MIN_FINGER_MM:
+            raise spec.error(("cube", "size"), f"a cube's {what} would be {length:g} mm, too small for its "
+                                               f"{t:g} mm walls to be jointed")
+        problem = finger_problem(length, t, las["kerf"], finger_count(length, t))
+        if problem:
+            raise spec.error(("materials", "cube", "thickness"), problem)
+    outer = grid * cell + 2 * d["stop"]["margin"] + 2 * d["stop"]["width"]
+    problem = board_size_problem(outer, outer)
+    if problem:
+        raise spec.error(("four_player", "grid") if four_player else ("grid",), problem)
     return Kit(d["title"], grid, start, players["count"], players["cubes"], players["kings"], players["pawns_each"],
                cube["size"], cube["clearance"], cube["recess_diameter"], cube["recess_depth"],
                d["king_cube"]["height"], d["pawn"]["height"], d["pawn"]["diameter"],

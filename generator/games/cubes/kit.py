@@ -32,7 +32,8 @@ def _apart(polygons: list) -> MultiPolygon:
 def _cups(kit: Kit) -> list:
     """The cup layer's holes (the cups), made at once: four hundred of them."""
     r = (kit.peg_d + kit.fit) / 2
-    return list(shapely.buffer(shapely.points(cup_centres(kit)), r, quad_segs=16))
+    # Made at once (a 26 x 26 board has 2,704 cups): the same discs as Point(c).buffer(r, quad_segs=16).
+    return list(shapely.buffer(shapely.points(np.array(cup_centres(kit))), r, quad_segs=16))
 
 
 def _grid(kit: Kit, cups: list) -> list:
@@ -50,7 +51,8 @@ def _grid(kit: Kit, cups: list) -> list:
     ring = box(a - thick_w / 2, a - thick_w / 2, b + thick_w / 2, b + thick_w / 2).difference(
         box(a + thick_w / 2, a + thick_w / 2, b - thick_w / 2, b - thick_w / 2))
     clear = max(0.6, kit.engrave_inset)
-    engraved = unary_union(lines + [ring]).difference(_apart(list(shapely.buffer(cups, clear))))
+    engraved = unary_union(lines + [ring]).difference(_apart(list(shapely.buffer(np.array(cups), clear,
+                                                                                  quad_segs=16))))
     return list(engraved.geoms) if hasattr(engraved, "geoms") else [engraved]
 
 

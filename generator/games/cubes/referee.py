@@ -66,7 +66,7 @@ def setup_position(kit_spec, four: bool) -> tuple[Position, tuple[str, ...]]:
 
 def new_game(header: dict, record_path: Path | None) -> CubesGame:
     four = header.get("variant", "two-player") == "four-player"
-    kit_path = record_reference(header, "kit", KIT)
+    kit_path = record_reference(header, "kit", KIT, ("cubes-kit",))
     try:
         pos, names = setup_position(load_spec(kit_path, display=header.get("kit", KIT)), four)
     except SpecError as exc:

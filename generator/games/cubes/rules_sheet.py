@@ -26,7 +26,7 @@ PUSH = Colour(rgb=(0.12, 0.32, 0.62))
 
 
 def sheet_game(spec: Spec) -> SheetGame:
-    kit_spec = used_spec(spec, "kit")
+    kit_spec = used_spec(spec, "kit", ("cubes-kit",))
     kit = load_kit(kit_spec)
     fields = {"grid": str(kit.grid), "start": str(kit.start_square), "cubes": str(kit.cubes),
               "kings": str(kit.kings), "pawns": str(kit.pawns_each), "players": str(kit.players),

@@ -67,7 +67,7 @@ def deck_facts(deck: MilleBornesDeck) -> DeckFacts:
 
 
 def new_game(header: dict, record_path: Path | None) -> MBGame:
-    path = record_reference(header, "deck", DECK)
+    path = record_reference(header, "deck", DECK, ("mille-bornes-deck",))
     try:
         deck = load_deck(load_spec(path, display=header.get("deck", DECK)))
     except SpecError as exc:

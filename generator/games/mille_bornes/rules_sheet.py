@@ -38,10 +38,10 @@ def deck_fields(deck: MilleBornesDeck, prefix: str = "") -> dict[str, str]:
 
 
 def sheet_game(spec: Spec) -> SheetGame:
-    deck = load_deck(used_spec(spec, "deck"))
+    deck = load_deck(used_spec(spec, "deck", ("mille-bornes-deck",)))
     fields = deck_fields(deck)
     if "patent_deck" in spec.data["uses"]:
-        fields.update(deck_fields(load_deck(used_spec(spec, "patent_deck")), "patent."))
+        fields.update(deck_fields(load_deck(used_spec(spec, "patent_deck", ("mille-bornes-deck",))), "patent."))
     diagrams = {}
     if "tableau" in spec.data.get("diagrams", {}):
         piles = _tableau(spec, deck)

@@ -13,6 +13,7 @@ from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import unary_union
 
 from ...laser.joints import Edge, finger_count, panel_outline
+from ...limits import finger_problem, hinge_problem
 from ...laser.parts import Part, text_score_lines
 from ...spec import Spec, load_related
 from .deck import load_deck
@@ -85,7 +86,7 @@ class Shoe:
 
 def load_shoe(spec: Spec) -> Shoe:
     d = spec.data
-    deck = load_deck(load_related(spec, "deck"))
+    deck = load_deck(load_related(spec, "deck", ("mille-bornes-deck",)))
     shoe = Shoe(deck.size.width, deck.size.height, deck.total, d["clearance"], d["card_thickness"], d["headroom"],
                 d["material"]["thickness"], d["material"]["name"], d["notch"]["width"], d["notch"]["base_depth"],
                 d["dish"]["sagitta"], d["hinge"]["pitch"], d["hinge"]["bridge"], d["hinge"]["margin"],
@@ -95,6 +96,16 @@ def load_shoe(spec: Spec) -> Shoe:
         raise spec.error(("notch", "width"), "the notch must leave wall on both sides of it")
     if shoe.sagitta >= shoe.width / 2:
         raise spec.error(("dish", "sagitta"), "the bow must be less than half the shoe's width")
+    # What the numbers call for, bounded before any part is drawn (generator/limits.py).
+    problem = finger_problem(shoe.length, shoe.t, shoe.kerf, shoe.fingers)
+    if problem:
+        raise spec.error(("material", "thickness"), problem)
+    problem = hinge_problem(shoe.pitch, shoe.kerf)
+    if problem:
+        raise spec.error(("hinge", "pitch"), problem)
+    if shoe.height - 3 * shoe.bridge < 2:
+        raise spec.error(("hinge", "bridge"), f"three bridges of {shoe.bridge:g} mm leave no slit in the "
+                                              f"{shoe.height:g} mm high end panels (a slit is at least 1 mm long)")
     return shoe
 
 

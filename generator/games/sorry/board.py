@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ...colour import Colour
 from ...draw import Drawing, Style
 from ...layout.marks import BOARD_BLEED
+from ...limits import board_size_problem
 from ...spec import Spec
 
 INWARD = [(0, 1), (-1, 0), (0, -1), (1, 0)]   # towards the centre from the top, right, bottom, left sides
@@ -72,6 +73,10 @@ def load_geometry(spec: Spec) -> Geometry:
     names = [s.name for s in sides]
     if len(set(names)) != len(names):
         raise spec.error(("sides",), "each side needs its own name")
+    size = per * d["square"] + 2 * d.get("margin", 10)
+    problem = board_size_problem(size, size)
+    if problem:
+        raise spec.error(("square",), problem)
     return Geometry(per, n, tuple(sides), tuple(slides), d["safety_length"])
 
 

@@ -35,7 +35,7 @@ def _make_board(path: str):
 
 
 def board_spec_path(header: dict | None) -> Path:
-    return record_reference(header or {}, "board", BOARD)
+    return record_reference(header or {}, "board", BOARD, ("sorry-board",))
 
 
 def board_colours(header: dict | None) -> dict:

@@ -52,7 +52,7 @@ def _card(c) -> str:
 
 
 def new_game(header: dict, record_path: Path | None) -> SorryGame:
-    path = record_reference(header, "board", BOARD)
+    path = record_reference(header, "board", BOARD, ("sorry-board",))
     try:
         g = load_geometry(load_spec(path, display=header.get("board", BOARD)))
     except SpecError as exc:

@@ -16,8 +16,8 @@ from .rules import Position, loc_name, parse_loc, play, step_back, step_forward
 
 
 def sheet_game(spec: Spec) -> SheetGame:
-    deck = load_deck(used_spec(spec, "deck"))
-    board_spec = used_spec(spec, "board")
+    deck = load_deck(used_spec(spec, "deck", ("sorry-deck",)))
+    board_spec = used_spec(spec, "board", ("sorry-board",))
     g = load_geometry(board_spec)
     slides = sorted({s.length for s in g.slides})
     fields = {"cards": str(deck.total), "markings": str(len(deck.cards)),

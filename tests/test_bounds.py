@@ -1,0 +1,387 @@
+"""Bounds on what is derived from a spec, not only on what is written (README "What bad input gets"):
+merge keys checked after merging, lengths with a physical lower bound, counts that follow from the
+numbers refused before the work, wrong-kind references, reads with a time bound, commands that
+answer a signal whatever they compute."""
+from __future__ import annotations
+
+import math
+import os
+import re
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from fuzzing import problems, run_cli
+
+from generator.errors import SpecError
+from generator.spec.loader import parse_yaml
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A throwaway project with the real specs (they name each other)."""
+    shutil.copytree(ROOT / "decks", tmp_path / "decks")
+    shutil.copytree(ROOT / "boards", tmp_path / "boards")
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def one_spec_error(code: int, err: str, where: str) -> str:
+    """The one error line of a refused spec, checked to be one line naming `where` (FILE:LINE: field)."""
+    assert code == 1, err
+    assert not problems(code, err, 0), err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(where), err
+    return lines[0]
+
+
+# ---------------------------------------------------------------- merge keys
+
+@pytest.mark.parametrize("text, field, line", [
+    ("a: &x {w: 1}\nb: {<<: *x, c: .nan}\n", "b.c", 2),                       # written beside a merge
+    ("a: &x {w: .nan}\nb: {<<: *x}\n", "a.w", 1),                             # in the anchor itself
+    ("b: {<<: {w: .inf}}\n", "b.w", 1),                                       # merged in, no anchor
+    ("a: &x {w: 1}\nb:\n  <<: [*x, {q: -.inf}]\n", "b.q", 3),                 # a list of merges
+    ("b: {<<: {z: {y: [1, .nan]}}}\n", "b.z.y[1]", 1),                         # deep inside what is merged
+])
+def test_a_merge_key_does_not_carry_a_non_finite_number_past_the_check(text, field, line):
+    with pytest.raises(SpecError) as caught:
+        parse_yaml(text, "f.yaml")
+    assert (caught.value.line, caught.value.field) == (line, field)
+    assert "expected a finite number" in caught.value.message
+
+
+def test_a_merge_key_does_not_carry_a_date_or_a_key_that_is_not_text():
+    with pytest.raises(SpecError, match="got a date"):
+        parse_yaml("b: {<<: {k: 2001-01-01}}\n", "f.yaml")
+    with pytest.raises(SpecError, match="a key must be text"):
+        parse_yaml("b: {<<: {2001-01-01: 1}}\n", "f.yaml")
+
+
+def test_a_merged_nan_in_a_real_spec_is_a_spec_error_at_its_line(project):
+    spec = project / "boards" / "mille_bornes_shoe.yaml"
+    edit(spec, "laser: {kerf: 0.15,", "laser: {<<: {kerf: .nan}, ")
+    code, _, err, _ = run_cli(["validate", "boards/mille_bornes_shoe.yaml"], project)
+    line = one_spec_error(code, err, "boards/mille_bornes_shoe.yaml:28: laser.kerf:")
+    assert "finite" in line
+
+
+def test_merge_keys_still_merge():
+    data, lines = parse_yaml("a: &x {w: 1, v: 2}\nb:\n  <<: *x\n  w: 3\n", "f.yaml")
+    assert data["b"] == {"w": 3, "v": 2} and lines[("b", "w")] == 4 and lines[("b", "v")] == 3
+
+
+# ---------------------------------------------------------------- what a record or spec may name
+
+SPECS = sorted(str(p.relative_to(ROOT)) for d in ("decks", "boards") for p in (ROOT / d).glob("*.yaml"))
+# Each referee's record key that names a spec, and the kind of spec it reads there.
+REFERENCES = {"sorry": ("board", "sorry-board"), "mille-bornes": ("deck", "mille-bornes-deck"),
+              "continuo": ("deck", "continuo-deck"), "cubes": ("kit", "cubes-kit"),
+              "capitals": ("board", "capitals-board")}
+
+
+def _kind(spec: str) -> str:
+    import yaml
+    return yaml.safe_load((ROOT / spec).read_text())["kind"]
+
+
+@pytest.mark.parametrize("game", sorted(REFERENCES))
+def test_every_record_naming_every_spec_is_read_or_refused_in_one_line(game, tmp_path):
+    """5 referees x 17 specs: a record naming a spec of the kind its referee reads replays as
+    before; one naming any other spec is refused in one line at the key's line, saying which kind
+    was expected (it once ended in exit 70, KeyError, for 74 of the 85 pairs)."""
+    key, kind = REFERENCES[game]
+    text = (ROOT / "tests" / "records" / f"{game}.yaml").read_text().split("\n")
+    at = next(i for i, line in enumerate(text) if line.startswith("game:")) + 1
+    record = tmp_path / "record.yaml"
+    read = 0
+    for spec in SPECS:
+        record.write_text("\n".join(text[:at] + [f"{key}: {spec}"] + text[at:]))
+        code, _, err, _ = run_cli(["referee", game, "score", record], ROOT)
+        assert not problems(code, err, 0), (spec, err)
+        if _kind(spec) == kind:
+            read += 1
+            assert code in (0, 2) and "expected a" not in err, (spec, err)
+        else:
+            assert code == 2, (spec, err)
+            assert err.strip() == f"{record}:{at + 1}: refused ({key}): expected a {kind} spec, got " \
+                                  f'"{spec}", a {_kind(spec)} spec', err
+    assert read >= 1
+
+
+@pytest.mark.parametrize("spec, key", [
+    ("boards/mille_bornes_shoe.yaml", "deck"), ("boards/capitals_walls.yaml", "board"),
+    ("boards/capitals_world_map.yaml", "deck"), ("decks/capitals_1961.yaml", "board"),
+    ("decks/count_continuo.yaml", "tiles_from"),
+] + [(str(p.relative_to(ROOT)), "uses") for d in ("decks", "boards") for p in sorted((ROOT / d).glob("*_rules.yaml"))])
+def test_every_spec_naming_a_spec_of_another_kind_is_one_spec_error(spec, key, project, monkeypatch):
+    """Each reference of each shipped spec, pointed at every spec of the project: `validate` reads
+    one of the kind it names now, and refuses any other in one line at the reference's line,
+    naming the kind expected (a wrong kind once ended in exit 70, KeyError). Names are resolved
+    when the spec is checked, so the products are not planned here (that is the slow part)."""
+    import yaml
+    import generator.pipeline as pipeline
+    monkeypatch.setattr(pipeline, "run_jobs", lambda *args, **kwargs: [])
+    path = project / spec
+    original = path.read_text()
+    data = yaml.safe_load(original)
+    names = list(data[key]) if key == "uses" else [None]
+    refused = 0
+    for name in names:
+        now = data[key][name] if key == "uses" else data[key]
+        expected = _kind(os.path.normpath(Path(spec).parent / now))
+        for other in SPECS:
+            target = os.path.relpath(project / other, path.parent)
+            if key == "uses":
+                entries = dict(data["uses"], **{name: target})
+                new = re.sub(r"(?m)^uses: .*$", "uses: {" + ", ".join(f"{k}: {v}" for k, v in entries.items()) + "}",
+                             original)
+            else:
+                new = re.sub(rf"(?m)^{key}: \S+", f"{key}: {target}", original)
+            path.write_text(new)
+            code, _, err, _ = run_cli(["validate", spec], project)
+            assert not problems(code, err, 0), (name, other, err)
+            if _kind(other) == expected:
+                assert "spec, got" not in err, (name, other, err)
+                continue
+            if code == 0:        # a kind it reads as well (a rules sheet's colours from any spec of its game)
+                assert _kind(other).split("-")[0] == expected.split("-")[0], (name, other)
+                continue
+            line = one_spec_error(code, err, f"{spec}:{original[:original.index(chr(10) + key + ':')].count(chr(10)) + 2}:")
+            field = f"uses.{name}" if key == "uses" else key
+            if "file name of another continuo deck" in line:    # tiles_from: the schema's own bound
+                continue
+            assert re.search(rf" {re.escape(field)}: expected a [a-z-]+( or a [a-z-]+)* spec, got "
+                             rf'"{re.escape(other)}", a {_kind(other)} spec$', line), line
+            refused += 1
+    path.write_text(original)
+    assert refused >= 5
+
+
+def test_two_specs_that_are_links_to_each_other(project):
+    """A loop of links is an unreadable file, said in one line, as a spec, as a reference in a
+    spec and as a record's reference (it once ended in exit 70, "Symlink loop")."""
+    (project / "boards" / "a.yaml").symlink_to("b.yaml")
+    (project / "boards" / "b.yaml").symlink_to("a.yaml")
+    code, _, err, _ = run_cli(["validate", "boards/a.yaml"], project)
+    assert one_spec_error(code, err, "boards/a.yaml: cannot read: ").endswith("symbolic links")
+    edit(project / "boards" / "mille_bornes_shoe.yaml", "deck: ../decks/mille_bornes.yaml", "deck: a.yaml")
+    code, _, err, _ = run_cli(["validate", "boards/mille_bornes_shoe.yaml"], project)
+    one_spec_error(code, err, "boards/mille_bornes_shoe.yaml:19: deck: a link that leads nowhere, or round to itself")
+
+
+def test_a_record_naming_a_loop_of_links(tmp_path, monkeypatch):
+    monkeypatch.setattr("generator.paths.project_root", lambda: tmp_path)
+    shutil.copytree(ROOT / "boards", tmp_path / "boards")
+    (tmp_path / "boards" / "a.yaml").symlink_to("b.yaml")
+    (tmp_path / "boards" / "b.yaml").symlink_to("a.yaml")
+    record = tmp_path / "r.yaml"
+    record.write_text("game: sorry\nboard: boards/a.yaml\nplayers: [red, blue]\nentries: []\n")
+    code, _, err, _ = run_cli(["referee", "sorry", "score", record], tmp_path)
+    assert code == 2 and not problems(code, err, 0) and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"{record}:2: refused (board): ") and "symbolic links" in err, err
+
+
+def test_a_regular_file_whose_reads_wait_is_refused_at_once(tmp_path):
+    """/proc/kmsg is a "regular file" (to root) whose read waits for the kernel to speak: it once
+    held `validate` and `score` for ever. Kept non-blocking, its first read is refused."""
+    if not os.access("/proc/kmsg", os.R_OK):
+        pytest.skip("/proc/kmsg is not readable here (root only)")
+    code, _, err, seconds = run_cli(["validate", "/proc/kmsg"], ROOT)
+    assert code == 1 and err.strip() == "/proc/kmsg: cannot read: its reads wait (not an ordinary file)", err
+    code, _, err, seconds = run_cli(["referee", "sorry", "score", "/proc/kmsg"], ROOT)
+    assert code == 2 and "/proc/kmsg: cannot read: its reads wait" in err and seconds < 5, err
+
+
+def test_a_read_that_never_answers_is_given_up(monkeypatch):
+    """A read stuck in the kernel (a stalled network mount ignores O_NONBLOCK) is given up after
+    READ_TIMEOUT_S: the read runs in a thread of its own, the command goes on."""
+    import threading
+    import time
+    import generator.inputs as inputs
+    release = threading.Event()
+    monkeypatch.setattr(inputs, "READ_TIMEOUT_S", 0.3)
+    monkeypatch.setattr(inputs, "_read_file", lambda path, limit: release.wait(30) and b"")
+    start = time.perf_counter()
+    with pytest.raises(SpecError, match=r"^x.yaml: cannot read: no answer in 0.3 s"):
+        inputs.read_bytes(Path("x.yaml"), "x.yaml", 100)
+    assert time.perf_counter() - start < 2
+    assert inputs.file_digest("x.yaml") is None
+    release.set()
+
+
+# ---------------------------------------------------------------- signals while C code runs
+
+DEAF = """
+import os, sys, random
+from pathlib import Path
+from shapely.geometry import Polygon
+import generator.games.capitals.board as board
+def draw_board(wm):
+    # A call into GEOS that runs for seconds (a mending of 900 random points) and, being C, runs no
+    # signal handler meanwhile.
+    rng = random.Random(1)
+    ring = [(rng.uniform(-180, 180), rng.uniform(-90, 90)) for _ in range(900)]
+    Path(os.environ["PNP_TEST_MARK"]).write_text("computing")
+    Polygon(ring).buffer(0)
+board.draw_board = draw_board
+from generator.entry import main
+sys.exit(main(["validate", "boards/capitals_world_map.yaml"]))
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_validate_answers_a_signal_while_geos_computes(sig, tmp_path):
+    """A spec is planned in a worker process, which the command kills on a signal: the command's
+    own process only waits, and answers within 2 s even while the worker is inside one long call
+    into GEOS (it once sat out SIGTERM and Ctrl-C for over 7 minutes). One spec, one job: still a
+    worker of its own."""
+    import subprocess
+    import sys
+    import time
+    from conftest import default_signals
+    mark = tmp_path / "mark"
+    p = subprocess.Popen([sys.executable, "-c", DEAF], cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=default_signals, start_new_session=True,
+                         env={**os.environ, "PNP_TEST_MARK": str(mark)})
+    deadline = time.time() + 60
+    while not mark.exists() and time.time() < deadline and p.poll() is None:
+        time.sleep(0.01)
+    time.sleep(0.3)                                           # the worker is in GEOS
+    sent = time.perf_counter()
+    p.send_signal(sig)
+    try:
+        p.wait(timeout=10)
+    finally:
+        p.kill()
+    took = time.perf_counter() - sent
+    err = p.stderr.read()
+    assert p.returncode == 128 + sig and took < 2.0, (p.returncode, took, err)
+    time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):      # no worker left computing
+        os.killpg(p.pid, 0)
+
+
+# ---------------------------------------------------------------- lengths and what follows from them
+
+@pytest.mark.parametrize("spec, old, new, where, says", [
+    # The cases of issue 24: refused at the schema, at the line.
+    ("boards/mille_bornes_shoe.yaml", "thickness: 3}", "thickness: 0.001}", ":23: material.thickness:",
+     "expected a length in mm, from 0.1 to 2000, got 0.001"),
+    ("boards/mille_bornes_shoe.yaml", "pitch: 1.6", "pitch: 0.000001", ":26: hinge.pitch:",
+     "expected the slits' spacing in mm, from 0.5 to 2000, got 1e-06"),
+    ("boards/cubes_kit.yaml", "cube: {name: birch plywood 3 mm, thickness: 3}",
+     "cube: {name: birch plywood 3 mm, thickness: 0.000001}", ":49: materials.cube.thickness:",
+     "expected a length in mm, from 0.1 to 2000, got 1e-06"),
+    ("boards/cubes_kit.yaml", "laser: {kerf: 0.15,", "laser: {kerf: 0.001,", ":57: laser.kerf:",
+     "expected the cut's width in mm, 0 or from 0.01 to 2, got 0.001"),
+    ("boards/cubes_kit.yaml", "sheet: [600, 400]", "sheet: [600, 10]", ":57: laser.sheet[1]:",
+     "expected a side of the stock sheet in mm, from 50 to 2000, got 10"),
+    ("decks/sorry.yaml", "card: {width: 63,", "card: {width: 1,", ":10: card.width:",
+     "expected a card's side in mm, from 20 to 2000, got 1"),
+    ("boards/mille_bornes_shoe.yaml", "clearance: 3", "clearance: 0", ":20: clearance:",
+     "expected a length in mm, from 0.1 to 2000, got 0"),
+    # Within the schema, refused for what follows from the numbers (generator/limits.py).
+    ("boards/mille_bornes_shoe.yaml", "thickness: 3}", "thickness: 0.3}", ":23: material.thickness:",
+     "the joints' fingers would be 0.75 mm wide (177 along a 132.3 mm edge of 0.3 mm material): a finger is "
+     "at least 1 mm wide (narrower than 1 mm it breaks off)"),
+    ("boards/mille_bornes_shoe.yaml", ("thickness: 3}", "kerf: 0.15"), ("thickness: 1}", "kerf: 1.5"),
+     ":23: material.thickness:",
+     "a finger is at least 3 mm wide (it must be wider than twice the kerf (1.5 mm))"),
+    ("boards/mille_bornes_shoe.yaml", "pitch: 1.6", "pitch: 0.6", ":26: hinge.pitch:",
+     "slits 0.6 mm apart, each 0.15 mm wide, leave 0.45 mm of wood between them; at least 0.5 mm must stand"),
+    ("boards/mille_bornes_shoe.yaml", "bridge: 3,", "bridge: 20,", ":26: hinge.bridge:",
+     "three bridges of 20 mm leave no slit"),
+    ("boards/cubes_kit.yaml", "cube: {name: birch plywood 3 mm, thickness: 3}",
+     "cube: {name: birch plywood 3 mm, thickness: 0.2}", ":49: materials.cube.thickness:",
+     "the joints' fingers would be 0.49 mm wide (61 along a 30 mm edge of 0.2 mm material)"),
+    ("boards/cubes_kit.yaml", "recess_diameter: 13", "recess_diameter: 29", ":42: cube.recess_diameter:",
+     "leaves the 30 mm ring less than 1 mm of wood each side of its hole"),
+    ("boards/cubes_kit.yaml", "rails: {height: 0.5, width: 1.0,", "rails: {height: 0.5, width: 3.9,", ":46: rails.width:",
+     "a peg's notches (4.2 mm: the rail and 0.3 mm) must be narrower than the peg (4 mm)"),
+    ("boards/sorry.yaml", "square: 30", "square: 200", ":15: square:",
+     "the board would be 3,224 x 3,224 mm; a board is at most 2,000 mm a side"),
+    ("boards/capitals_world_map.yaml", "square: 14 ", "square: 40 ", ":24: square:",
+     "the board would be 2,264 x 1,024 mm; a board is at most 2,000 mm a side"),
+    ("boards/capitals_walls.yaml", "{units: 8, count: 2}", "{units: 8, count: 1000}", ":21: spares:",
+     "1,121 pieces in all (one a card, and the spares); a set has at most 1,000"),
+    ("boards/cubes_kit.yaml", "margin: 5, spacing: 3}", "margin: 5, spacing: 2000}", ":57: laser.sheet:",
+     "the parts take 216 sheets of cube; a kit takes at most 100 sheets of a material (a larger sheet?)"),
+    ("decks/capitals_1961.yaml", "card: {width: 63,", "card: {width: 30,", ":54: card.width:",
+     "is 30 mm: a Capitals card is at least 40 mm wide"),
+])
+def test_lengths_have_a_physical_floor_and_what_follows_from_them_is_bounded(spec, old, new, where, says, project):
+    for o, n in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,)))):
+        edit(project / spec, o, n)
+    code, _, err, seconds = run_cli(["validate", spec], project)
+    # One line (the Cubes kit's sheets: one a setup, both at the line).
+    lines = err.strip().splitlines()
+    assert code == 1 and not problems(code, err, 0) and all(line.startswith(spec + where) for line in lines), err
+    assert says in lines[0] and len(set(lines)) == len(lines) <= 2, err
+    assert seconds < 10
+
+
+def _land(project: Path, polygons: list) -> None:
+    import json
+    path = project / "boards" / "data" / "ne_110m_land.json"
+    data = json.loads(path.read_text())
+    data["polygons"] = polygons
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("points", [5000, 20000])
+def test_land_that_is_a_scribble_is_refused_before_any_costly_geometry(points, project):
+    """One extra polygon of random points in the Capitals land: 5,000 once took 5.8 GB and 75 s,
+    20,000 all of the machine's memory. Its edges meeting thousands of others a point, it is
+    refused at once, at the board's `land` line."""
+    import json
+    import random
+    rng = random.Random(points)
+    shipped = json.loads((ROOT / "boards/data/ne_110m_land.json").read_text())["polygons"]
+    _land(project, shipped + [[[[rng.uniform(-180, 180), rng.uniform(-90, 90)] for _ in range(points)]]])
+    code, _, err, seconds = run_cli(["validate", "boards/capitals_world_map.yaml"], project)
+    line = one_spec_error(code, err, 'boards/capitals_world_map.yaml:20: land: "data/ne_110m_land.json": ')
+    assert "a scribble, not a coastline" in line and seconds < 10
+
+
+def test_land_that_needs_little_mending_is_mended_and_drawn(project):
+    """A ring that touches itself (a hand-made file) is still mended, as it always was."""
+    import json
+    from generator.games.capitals.board import land_polygons
+    polygons = json.loads((ROOT / "boards/data/ne_110m_land.json").read_text())["polygons"]
+    ring = polygons[0][0]
+    ring[len(ring) // 2] = list(ring[0])
+    land = tuple(tuple(tuple(tuple(p) for p in r) for r in poly) for poly in polygons)
+    assert all(p.is_valid for p in land_polygons(land)) and len(land_polygons(land)) == len(polygons)
+
+
+def test_land_too_tangled_to_mend_cheaply_is_refused(project):
+    """300 random points crowded into a few degrees: under ten meetings a point in a large file,
+    but thousands of crossings to mend (seconds of GEOS): refused, saying so."""
+    import random
+    from generator.games.capitals.board import MAX_MEETINGS_MENDED, LandError, land_polygons
+    rng = random.Random(3)
+    grid = [((-170 + 14 * (k // 20), -80 + 8 * (k % 20)), k) for k in range(400)]
+    circles = tuple((tuple((round(cx + 6 * math.cos(t / 100 * math.tau), 5), round(cy + 3 * math.sin(t / 100 * math.tau), 5))
+                           for t in range(100)),) for (cx, cy), _ in grid)
+    tangle = ((tuple((rng.uniform(-178, -175), rng.uniform(84, 86)) for _ in range(300)),),)
+    with pytest.raises(LandError, match=f"too tangled to mend here .* at most {MAX_MEETINGS_MENDED:,} are mended"):
+        land_polygons(circles + tangle)
+
+
+def test_land_points_and_polygons_are_bounded(project):
+    from generator.games.capitals.data import MAX_LAND_POINTS, MAX_LAND_POLYGONS
+    _land(project, [[[[0, 0], [1, 0], [0, 1]]]] * (MAX_LAND_POLYGONS + 1))
+    code, _, err, _ = run_cli(["validate", "boards/capitals_world_map.yaml"], project)
+    assert "5,000 polygons in all at most" in one_spec_error(code, err, "boards/capitals_world_map.yaml:20: land:")
+    _land(project, [[[[x / 10000, 0] for x in range(MAX_LAND_POINTS)] + [[0, 1]]]])
+    code, _, err, _ = run_cli(["validate", "boards/capitals_world_map.yaml"], project)
+    assert "100,000 points" in one_spec_error(code, err, "boards/capitals_world_map.yaml:20: land:")
