@@ -316,13 +316,13 @@ def test_a_signal_landing_in_an_import_waits_for_the_import_to_end(tmp_path, mon
 
 
 def test_a_second_signal_while_the_first_unwinds_is_only_noted():
-    from generator import entry
-    previous = entry.watch_signals()
+    from generator import signals
+    previous = signals.watch_signals()
     try:
         with pytest.raises(KeyboardInterrupt):
-            entry._handler(signal.SIGINT, None)
-        entry._handler(signal.SIGTERM, None)      # no second exception: the tidying goes on
-        assert entry.stopped_by == [signal.SIGINT, signal.SIGTERM]
+            signals._handler(signal.SIGINT, None)
+        signals._handler(signal.SIGTERM, None)      # no second exception: the tidying goes on
+        assert signals.stopped_by == [signal.SIGINT, signal.SIGTERM]
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
