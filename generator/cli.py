@@ -102,13 +102,41 @@ def cmd_validate(args) -> int:
     return 0
 
 
+def _what_to_build(names: list[str], root: Path) -> list:
+    """The jobs of a build: of the games and spec files named; with none named, of what the working
+    folder holds (its specs: the games they belong to, and decks of the user's own), or else of
+    every game."""
+    from .paths import is_project, top_specs
+    from .pipeline import build_jobs, spec_jobs
+    games, paths = [], []
+    for name in dict.fromkeys(names):
+        if name in GAMES:
+            games.append(name)
+        elif name.endswith((".yaml", ".yml")) or os.sep in name:
+            if not os.path.isfile(name):
+                raise UsageError(f"no spec file {show(name)}")
+            paths.append(Path(name))
+        else:
+            raise UsageError(f"unknown game {show(name)}; known: {', '.join(GAMES)} (or a spec file, NAME.yaml)")
+    if games or paths:
+        return build_jobs(games) + spec_jobs(paths, root)
+    here = Path.cwd()
+    if root != here or not is_project(here):
+        return build_jobs(list(GAMES))
+    found = [*top_specs(here), *(p for d in ("decks", "boards") for p in sorted((here / d).glob("*.yaml"))
+                                 if p.is_file())]
+    declared = {rel: g for g, game in GAMES.items() if game.spec_root is None for rel in game.specs}
+    rels = [display_path(p, root) for p in found]
+    games = [g for g in GAMES if any(declared.get(rel) == g for rel in rels)]
+    others = [p for p, rel in zip(found, rels) if rel not in declared]
+    return build_jobs(games) + spec_jobs(others, root)
+
+
 def cmd_build(args) -> int:
     root = project_root()
-    games = list(dict.fromkeys(args.games)) or list(GAMES)
-    for g in games:
-        if g not in GAMES:
-            raise UsageError(f"unknown game {show(g)}; known: {', '.join(GAMES)}")
-    out = Path(args.out) if args.out else root / "output"
+    jobs = _what_to_build(args.games, root)
+    games = list(dict.fromkeys(job.game for job in jobs))
+    out = Path(args.out) if args.out else Path("output")
     # A build replaces --out whole: refused at once if it holds what must not be replaced.
     protect = {"the specs in decks/": root / "decks", "the specs in boards/": root / "boards", "the project": root}
     try:
@@ -120,18 +148,22 @@ def cmd_build(args) -> int:
     # of killed builds are swept first, whether or not anything needs building.
     with folder.locked():
         folder.sweep()
-        code, written = _build_into(folder, out, root, games, args)
+        code, written = _build_into(folder, out, root, games, jobs, args)
     for rel in written:
-        print(display_path(out / rel, root))
+        print(display_path(out / rel, Path.cwd()))
     return code
 
 
-def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], args) -> tuple[int, list[str]]:
+def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], jobs: list,
+                args) -> tuple[int, list[str]]:
     """The build proper, --out locked: its exit code, and the files written (once swapped in)."""
-    from .pipeline import (build_jobs, check_jobs, code_digest, job_key, job_seconds, manifest_entry, read_manifest,
+    from .pipeline import (Job, check_jobs, code_digest, job_key, job_seconds, manifest_entry, read_manifest,
                            run_jobs, up_to_date, write_manifest)
     opts = _options(args, out)
-    jobs = build_jobs(games)
+
+    def game_of(job_id) -> str | None:
+        job = Job.parse(job_id)
+        return job.game if job else None
     code = code_digest()
     keys = {job.id: job_key(job, opts, code) for job in jobs}
     previous = read_manifest(out)      # --force rebuilds all, but its timings still order the jobs
@@ -151,19 +183,19 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], a
         for g in games:
             # Built again from nothing (--force), or no record of what is ours in this game's
             # folder: it starts empty.
-            if args.force or not any(job_id.split("|")[0] == g for job_id in old):
+            if args.force or not any(game_of(job_id) == g for job_id in old):
                 staged.clear(g)
         if old:       # the files of the jobs run again go (some may not be made again)
             current = {job.id for job in jobs}
             stale = [entry for job_id, entry in old.items()
-                     if job_id in {j.id for j in todo} or (job_id.split("|")[0] in games and job_id not in current)]
+                     if job_id in {j.id for j in todo} or (game_of(job_id) in games and job_id not in current)]
             for entry in stale:
                 for rel in entry.get("products", []):
                     try:
                         staged.path(rel).unlink(missing_ok=True)
                     except (UnsafeName, OSError):
                         pass
-            old = {k: v for k, v in old.items() if not (k.split("|")[0] in games and k not in current)}
+            old = {k: v for k, v in old.items() if not (game_of(k) in games and k not in current)}
         longest = sorted(range(len(todo)), key=lambda i: -job_seconds(todo[i], previous))
         results = run_jobs(todo, root, opts, staged.staging, order=longest, loaded=loaded)
         failed = _failed(results)
@@ -252,8 +284,10 @@ def parser() -> argparse.ArgumentParser:
         sp.add_argument("--cmyk", action="store_true", help="write every colour as CMYK")
 
     b = sub.add_parser("build", help="build games into output/")
-    b.add_argument("games", nargs="*", metavar="GAME", help=f"games to build (default all): {', '.join(GAMES)}")
-    b.add_argument("--out", help="output folder (default output/)")
+    b.add_argument("games", nargs="*", metavar="GAME|SPEC",
+                   help=f"games ({', '.join(GAMES)}) or spec files (NAME.yaml) to build; by default the specs "
+                        "in this folder (a project: decks/, boards/ or specs at its top), else every game")
+    b.add_argument("--out", help="output folder (default ./output)")
     b.add_argument("--layout", action="append", choices=list(LAYOUTS),
                    help="print layout(s) to write (default all): sheet = imposed for home printing, "
                         "shop = one card a page with bleed and TrimBox")

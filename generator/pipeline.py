@@ -42,7 +42,17 @@ class Job:
 
     @property
     def id(self) -> str:
+        """The job's key in the manifest (JSON keys are text): game|spec|part."""
         return f"{self.game}|{self.spec}|{self.part or ''}"
+
+    @classmethod
+    def parse(cls, job_id) -> "Job | None":
+        """The job a manifest's key stands for, or None for a key not in the form `id` writes (a
+        manifest is an input: anyone may edit the output folder)."""
+        if not isinstance(job_id, str) or job_id.count("|") != 2:
+            return None
+        game, spec, part = job_id.split("|")
+        return cls(game, spec, part or None) if game and spec else None
 
     @property
     def title(self) -> str:
@@ -59,6 +69,29 @@ class JobResult:
     errors: list[str] = field(default_factory=list)
     exit_code: int = 0
     seconds: float = 0.0
+
+
+def spec_jobs(paths: list[Path], root: Path) -> list[Job]:
+    """The jobs that build these spec files: as part of their game where a game declares the file
+    (decks/sorry.yaml in a project), else by their kind (a deck of the user's own). SpecError for a
+    file that cannot be read as a spec, or of a kind no game builds."""
+    from .games import GAMES, game_of_kind
+    from .spec import display_path, load_spec
+    from .errors import SpecError
+    declared = {rel: g for g, game in GAMES.items() if game.spec_root is None for rel in game.specs}
+    jobs = []
+    for path in paths:
+        rel = display_path(path, root)
+        if rel in declared:
+            g = declared[rel]
+            jobs += [Job(g, rel, part) for part in GAMES[g].parts.get(rel, (None,))]
+            continue
+        spec = load_spec(path, display=rel)
+        game = game_of_kind(spec.kind)
+        if game is None:
+            raise SpecError(rel, spec.line(("kind",)), "kind", f"no game builds a {spec.kind} spec")
+        jobs.append(Job(game, rel if not os.path.isabs(rel) else os.path.realpath(path)))
+    return jobs
 
 
 def build_jobs(games: list[str]) -> list[Job]:
@@ -97,7 +130,10 @@ def job_seconds(job: Job, manifest: dict) -> float:
 
 
 def job_path(job: Job, root: Path) -> Path:
-    return Path(job.spec) if os.path.isabs(job.spec) else root / job.spec
+    """A job's spec: a path as given, or one named in a project (decks/x.yaml), from the project
+    if it has it, else from the games' own specs."""
+    from .paths import spec_file
+    return Path(job.spec) if os.path.isabs(job.spec) else spec_file(job.spec, root)
 
 
 def check_jobs(jobs: list[Job], root: Path) -> tuple[dict, list[str], int]:
@@ -239,11 +275,12 @@ def up_to_date(entry: dict | None, key: str, out: Path, root: Path) -> bool:
     from .inputs import file_digest
     if not isinstance(entry, dict) or entry.get("key") != key:
         return False
-    project = os.path.realpath(root)
+    from .paths import spec_roots
+    trusted = [os.path.realpath(r) for r in spec_roots(root)]   # the project's specs and the games' own
     try:
         for p, digest in entry["reads"].items():
             real = os.path.realpath(p)
-            if os.path.commonpath([project, real]) != project or file_digest(real) != digest:
+            if not any(os.path.commonpath([t, real]) == t for t in trusted) or file_digest(real) != digest:
                 return False
         return all((out / rel).is_file() and (out / rel).stat().st_size == size
                    for rel, size in entry["sizes"].items())

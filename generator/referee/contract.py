@@ -7,6 +7,7 @@ file format and imports no YAML or schema library (records, journals, the prompt
 play are record.py, journal.py, prompt.py and game.py)."""
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -132,11 +133,13 @@ def record_reference(header: dict, key: str, default: str, kinds: tuple[str, ...
     otherwise before anything is read; and a spec of one of `kinds` (a Sorry board, not the Sorry
     deck), checked here, where the name is resolved, so no referee meets a spec it cannot read."""
     from ..errors import SpecError
-    from ..paths import project_root
+    from ..paths import builtin_root, project_root
     from ..spec.loader import WrongKind, load_named     # here: the rules import this module, YAML they need not
     rel = header.get(key, default)
     try:
         path = confined(project_root(), rel)
+        if not path.exists() and not os.path.lexists(path):   # not in this folder: the games' own
+            path = confined(builtin_root(), rel)
         load_named(path, rel, kinds)
     except ReferenceError_ as exc:
         raise Refused(key, f"expected {exc}, got {show(rel)}") from None
