@@ -1,0 +1,236 @@
+"""The cairo backend: a Drawing rasterised straight to pixels (libcairo), for PNG previews.
+
+Previews used to be written as SVG text and parsed back by cairosvg; drawing the display list
+directly gives the same pixels several times faster. Everything here follows what cairosvg made of
+the SVG backend's output, so PNG, SVG and PDF agree: text is filled as its glyph outlines
+(fonts.text_outline, as in svg.py), colours are the SVG's 8-bit hex values, the miter limit is
+SVG's 4, clips use the nonzero rule, a group under a singular transform draws nothing, a rect of
+zero width or height and a circle of zero radius draw nothing, and the background is left
+transparent (cairosvg paints none).
+
+Speed: a preview is tens of thousands of path operations, so the renderer calls cairo's C
+functions (through cffi: cairo_lib.py) rather than a wrapper's Context methods (which check the
+context's status after every call); cairo's error status is sticky, so it is checked once, at the
+end. Each glyph's outline is made once, in font units, and appended under a transform.
+
+cairo is loaded inside the functions: `pnp referee` must start without loading it.
+"""
+from __future__ import annotations
+
+import math
+import threading
+
+from ..colour import Colour
+from ..units import MM_PER_INCH
+from .drawing import IDENTITY, Drawing, Ellipse, Group, Rect, Text
+from .fonts import Font, text_outline
+
+# cairosvg's rounded rectangle (from the Cairo cookbook): a quarter circle as one cubic.
+_ARC_TO_BEZIER = 4 * (2 ** .5 - 1) / 3
+_SVG_MITER_LIMIT = 4.0   # SVG's default stroke-miterlimit (PDF's is 10)
+
+
+def raster_size(drawing: Drawing, dpi: float) -> tuple[int, int]:
+    """Pixels wide and high at dpi, as cairosvg sized svg2png(output_width=...): the width
+    rounded, the height keeping the aspect ratio, rounded."""
+    width_px = round(drawing.width / MM_PER_INCH * dpi) if drawing.width > 0 else 0
+    height_px = round(drawing.height * (width_px / drawing.width)) if width_px > 0 else 0
+    if width_px <= 0 or height_px <= 0:   # cairosvg refused these too ("The SVG size is undefined")
+        raise ValueError(f"a {drawing.width:g} x {drawing.height:g} mm drawing has no pixels at {dpi:g} dpi")
+    return width_px, height_px
+
+
+def _svg_rgb(colour: Colour) -> tuple[float, float, float]:
+    """The colour as the SVG backend writes it (hex, 8 bits a channel), so pixels match."""
+    return tuple(round(v * 255) / 255 for v in colour.as_rgb())
+
+
+class _Glyphs:
+    """Each character's outline as a cairo path in font units (y down), made once from
+    fonts.text_outline, with its advance in font units (the glyph's hmtx advance, as
+    text_outline moves its pen)."""
+
+    def __init__(self, lib, ffi):
+        self.lib, self.ffi = lib, ffi
+        self._scratch = ffi.gc(lib.cairo_create(ffi.gc(lib.cairo_image_surface_create(0, 0, 0),
+                                                       lib.cairo_surface_destroy)), lib.cairo_destroy)
+        self._paths: dict[tuple[str, str], tuple[object, int]] = {}
+        self._lock = threading.Lock()   # the scratch context is shared; paths, once made, are read only
+
+    def get(self, font: Font, ch: str):
+        got = self._paths.get((font.name, ch))
+        if got is None:
+            with self._lock:
+                got = self._make(font, ch)
+        return got
+
+    def _make(self, font: Font, ch: str):
+        lib, ctx = self.lib, self._scratch
+        lib.cairo_new_path(ctx)
+        _append_ops(lib, ctx, text_outline(font, ch, 0.0, 0.0, font.upm))
+        path = self.ffi.gc(lib.cairo_copy_path(ctx), lib.cairo_path_destroy)
+        got = self._paths[(font.name, ch)] = (path, font.tt["hmtx"][font.glyph_name(ch)][0])
+        return got
+
+
+_glyphs: _Glyphs | None = None
+_glyphs_lock = threading.Lock()
+
+
+def _append_ops(lib, ctx, ops) -> None:
+    move, line, curve, close = lib.cairo_move_to, lib.cairo_line_to, lib.cairo_curve_to, lib.cairo_close_path
+    for op in ops:
+        kind = op[0]
+        if kind == "L":
+            line(ctx, op[1], op[2])
+        elif kind == "C":
+            curve(ctx, op[1], op[2], op[3], op[4], op[5], op[6])
+        elif kind == "M":
+            move(ctx, op[1], op[2])
+        else:
+            close(ctx)
+
+
+class CairoRenderer:
+    """Renders display-list items onto a cairo context (a cffi cairo_t pointer)."""
+
+    def __init__(self, ctx):
+        global _glyphs
+        from . import cairo_lib as cl
+        ffi, lib = cl.cairo()
+        self.lib, self.ffi, self.ctx = lib, ffi, ctx
+        with _glyphs_lock:
+            if _glyphs is None:
+                _glyphs = _Glyphs(lib, ffi)
+        self.glyphs = _glyphs
+        self._rgb: dict[Colour, tuple[float, float, float]] = {}
+        self._joins = {"miter": cl.LINE_JOIN_MITER, "round": cl.LINE_JOIN_ROUND, "bevel": cl.LINE_JOIN_BEVEL}
+        self._caps = {"butt": cl.LINE_CAP_BUTT, "round": cl.LINE_CAP_ROUND, "square": cl.LINE_CAP_SQUARE}
+        self._even_odd, self._winding = cl.FILL_RULE_EVEN_ODD, cl.FILL_RULE_WINDING
+        lib.cairo_set_miter_limit(ctx, _SVG_MITER_LIMIT)
+
+    def _source(self, colour: Colour) -> None:
+        rgb = self._rgb.get(colour)
+        if rgb is None:
+            rgb = self._rgb[colour] = _svg_rgb(colour)
+        self.lib.cairo_set_source_rgb(self.ctx, *rgb)
+
+    def _outline(self, item) -> bool:
+        """Put the item's outline in the current path; False if it has none (draws nothing)."""
+        lib, ctx = self.lib, self.ctx
+        if isinstance(item, Rect):
+            x, y, w, h = item.x, item.y, item.w, item.h
+            if w == 0 or h == 0:
+                return False
+            if item.r <= 0:
+                lib.cairo_rectangle(ctx, x, y, w, h)
+                return True
+            rx, ry = min(item.r, w / 2), min(item.r, h / 2)
+            c1, c2 = _ARC_TO_BEZIER * rx, _ARC_TO_BEZIER * ry
+            lib.cairo_move_to(ctx, x + rx, y)
+            lib.cairo_rel_line_to(ctx, w - 2 * rx, 0)
+            lib.cairo_rel_curve_to(ctx, c1, 0, rx, c2, rx, ry)
+            lib.cairo_rel_line_to(ctx, 0, h - 2 * ry)
+            lib.cairo_rel_curve_to(ctx, 0, c2, c1 - rx, ry, -rx, ry)
+            lib.cairo_rel_line_to(ctx, -w + 2 * rx, 0)
+            lib.cairo_rel_curve_to(ctx, -c1, 0, -rx, -c2, -rx, -ry)
+            lib.cairo_rel_line_to(ctx, 0, -h + 2 * ry)
+            lib.cairo_rel_curve_to(ctx, 0, -c2, rx - c1, -ry, rx, -ry)
+            lib.cairo_close_path(ctx)
+            return True
+        if isinstance(item, Ellipse):
+            if not item.rx or not item.ry:
+                return False
+            lib.cairo_new_sub_path(ctx)
+            if item.rx == item.ry:
+                lib.cairo_arc(ctx, item.cx, item.cy, item.rx, 0, 2 * math.pi)
+            else:
+                ratio = item.ry / item.rx
+                lib.cairo_save(ctx)
+                lib.cairo_scale(ctx, 1, ratio)
+                lib.cairo_arc(ctx, item.cx, item.cy / ratio, item.rx, 0, 2 * math.pi)
+                lib.cairo_restore(ctx)
+            lib.cairo_close_path(ctx)
+            return True
+        _append_ops(lib, ctx, item.ops)
+        return True
+
+    def _text(self, item: Text) -> None:
+        """The same outlines as text_outline(item...): each glyph's, scaled to the size and
+        set along the baseline by the glyphs' advances."""
+        lib, ctx, glyphs = self.lib, self.ctx, self.glyphs
+        lib.cairo_save(ctx)
+        lib.cairo_translate(ctx, item.x, item.y)
+        k = item.size / item.font.upm
+        lib.cairo_scale(ctx, k, k)
+        for ch in item.text:
+            path, advance = glyphs.get(item.font, ch)
+            lib.cairo_append_path(ctx, path)
+            lib.cairo_translate(ctx, advance, 0)
+        lib.cairo_restore(ctx)
+        self._source(item.fill)
+        lib.cairo_fill(ctx)
+
+    def render(self, item) -> None:
+        lib, ctx = self.lib, self.ctx
+        if isinstance(item, Group):
+            t = item.transform
+            if t != IDENTITY:
+                det = t[0] * t[3] - t[1] * t[2]
+                if det == 0 or not math.isfinite(det):
+                    return  # cairo cannot invert it; cairosvg clips such a group to nothing
+            lib.cairo_save(ctx)
+            if t != IDENTITY:
+                m = self.ffi.new("cairo_matrix_t *")
+                lib.cairo_matrix_init(m, *t)
+                lib.cairo_transform(ctx, m)
+            if item.clip is not None:
+                self._outline(item.clip)
+                lib.cairo_clip(ctx)   # an empty outline clips everything, as in cairosvg
+            for child in item.items:
+                self.render(child)
+            lib.cairo_restore(ctx)
+        elif isinstance(item, Text):
+            self._text(item)
+        else:
+            s = item.style
+            if s.fill is None and s.stroke is None:
+                return
+            if not self._outline(item):
+                lib.cairo_new_path(ctx)
+                return
+            if s.fill is not None:
+                self._source(s.fill)
+                if s.even_odd:
+                    lib.cairo_set_fill_rule(ctx, self._even_odd)
+                    lib.cairo_fill_preserve(ctx)
+                    lib.cairo_set_fill_rule(ctx, self._winding)
+                else:
+                    lib.cairo_fill_preserve(ctx)
+            if s.stroke is not None:
+                self._source(s.stroke)
+                lib.cairo_set_line_width(ctx, s.width)
+                lib.cairo_set_line_join(ctx, self._joins[s.join])
+                lib.cairo_set_line_cap(ctx, self._caps[s.cap])
+                dashed = bool(s.dash) and sum(s.dash) > 0   # all-zero dashes mean solid, as in SVG
+                if dashed:
+                    lib.cairo_set_dash(ctx, self.ffi.new("double[]", list(s.dash)), len(s.dash), 0.0)
+                lib.cairo_stroke_preserve(ctx)
+                if dashed:
+                    lib.cairo_set_dash(ctx, self.ffi.NULL, 0, 0.0)
+            lib.cairo_new_path(ctx)
+
+
+def render_surface(drawing: Drawing, dpi: float):
+    """A cairo_lib.ImageSurface (ARGB32) with the drawing at dpi, transparent where nothing is drawn."""
+    from . import cairo_lib
+    width_px, height_px = raster_size(drawing, dpi)
+    surface = cairo_lib.ImageSurface(False, width_px, height_px)
+    k = width_px / drawing.width   # pixels per mm: the width fits exactly, as in cairosvg
+    surface.lib.cairo_scale(surface.ptr, k, k)
+    renderer = CairoRenderer(surface.ptr)
+    for child in drawing.root.items:
+        renderer.render(child)
+    surface.check()   # the first error cairo met while drawing, if any
+    surface.flush()
+    return surface

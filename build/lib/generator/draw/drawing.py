@@ -1,0 +1,307 @@
+"""A small drawing layer in millimetres, y pointing down, origin top-left.
+
+A face or a board is drawn once into a Drawing (a display list of a few primitives); the PDF
+backend (reportlab) and the SVG backend (svgwrite) each render that list. Transforms are affine
+matrices (a, b, c, d, e, f) mapping (x, y) to (a x + c y + e, b x + d y + f), as in SVG and PDF.
+"""
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from ..colour import Colour
+from ..errors import show
+from ..units import PT_PER_MM
+from .fonts import Font, get_font
+
+Affine = tuple[float, float, float, float, float, float]
+IDENTITY: Affine = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+# The smallest text printed: what is set smaller to fit its place (a title too long for a card's
+# back) is an error, not small print. A drawing for a screen only (a game's position, which a phone
+# zooms) is made with least_text=0.
+MIN_TEXT = 6 / PT_PER_MM      # mm: 6 pt
+
+
+class TextTooSmall(ValueError):
+    """Text that fits its place only under the least size. The build turns it into an error at the
+    spec's line whose value the text shows (pipeline.run_job)."""
+
+    def __init__(self, text: str, size: float, least: float = MIN_TEXT):
+        self.text, self.size, self.least = text, size, least
+        super().__init__(f"{show(text)} would print at {size * PT_PER_MM:.1f} pt to fit its place, under "
+                         f"{least * PT_PER_MM:g} pt: make it shorter")
+
+
+def fit_size(text: str, font: Font, width: float, cap: float, max_size: float | None = None,
+             least: float = MIN_TEXT) -> float:
+    """The size (mm) that sets text as large as fits `width` with its capitals within `cap` (and
+    at most max_size); TextTooSmall if that is under `least`. Every text made smaller to fit its
+    place is sized here."""
+    size = cap / font.cap_height
+    if max_size is not None:
+        size = min(size, max_size)
+    unit = font.width(text, 1.0)
+    if unit * size > width:
+        size = width / unit
+    if size < least and text.strip():
+        raise TextTooSmall(text, size, least)
+    return size
+
+
+def compose(outer: Affine, inner: Affine) -> Affine:
+    """The transform that applies inner first, then outer."""
+    a1, b1, c1, d1, e1, f1 = outer
+    a2, b2, c2, d2, e2, f2 = inner
+    return (a1 * a2 + c1 * b2, b1 * a2 + d1 * b2,
+            a1 * c2 + c1 * d2, b1 * c2 + d1 * d2,
+            a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1)
+
+
+def apply(m: Affine, x: float, y: float) -> tuple[float, float]:
+    a, b, c, d, e, f = m
+    return (a * x + c * y + e, b * x + d * y + f)
+
+
+def translate(dx: float, dy: float) -> Affine:
+    return (1.0, 0.0, 0.0, 1.0, dx, dy)
+
+
+def scale(sx: float, sy: float | None = None) -> Affine:
+    return (sx, 0.0, 0.0, sx if sy is None else sy, 0.0, 0.0)
+
+
+def rotate(degrees: float, cx: float = 0.0, cy: float = 0.0) -> Affine:
+    """Clockwise on the page (y points down), about (cx, cy)."""
+    t = math.radians(degrees)
+    r = (math.cos(t), math.sin(t), -math.sin(t), math.cos(t), 0.0, 0.0)
+    return compose(translate(cx, cy), compose(r, translate(-cx, -cy)))
+
+
+def mirror_x(width: float) -> Affine:
+    """Reflect left-right within [0, width]."""
+    return (-1.0, 0.0, 0.0, 1.0, width, 0.0)
+
+
+def mirror_y(height: float) -> Affine:
+    return (1.0, 0.0, 0.0, -1.0, 0.0, height)
+
+
+@dataclass(frozen=True)
+class Style:
+    fill: Colour | None = None
+    stroke: Colour | None = None
+    width: float = 0.3          # stroke width, mm
+    join: str = "round"         # round | miter | bevel
+    cap: str = "round"          # round | butt | square
+    even_odd: bool = False      # fill rule, for shapes with holes
+    dash: tuple[float, ...] | None = None
+
+
+@dataclass
+class Path:
+    ops: list[tuple]            # ("M", x, y) ("L", x, y) ("C", x1, y1, x2, y2, x, y) ("Z",)
+    style: Style
+
+
+@dataclass
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    style: Style
+    r: float = 0.0              # corner radius
+
+
+@dataclass
+class Ellipse:
+    cx: float
+    cy: float
+    rx: float
+    ry: float
+    style: Style
+
+
+@dataclass
+class Text:
+    x: float                    # left end of the baseline
+    y: float
+    text: str
+    font: Font
+    size: float                 # em size, mm
+    fill: Colour
+
+
+@dataclass
+class Group:
+    items: list = field(default_factory=list)
+    transform: Affine = IDENTITY
+    clip: Path | Rect | None = None
+    name: str | None = None     # a layer or part name, kept as an id in SVG
+    reused: bool = False        # a drawing placed in others (a card face): a backend may draw it once
+                                # and refer to it wherever it is placed (a PDF form XObject)
+
+
+class PathBuilder:
+    """Chainable path construction; arcs become cubic Béziers so both backends agree."""
+
+    def __init__(self):
+        self.ops: list[tuple] = []
+        self._cur = (0.0, 0.0)
+
+    def move(self, x, y):
+        self.ops.append(("M", x, y)); self._cur = (x, y); return self
+
+    def line(self, x, y):
+        self.ops.append(("L", x, y)); self._cur = (x, y); return self
+
+    def curve(self, x1, y1, x2, y2, x, y):
+        self.ops.append(("C", x1, y1, x2, y2, x, y)); self._cur = (x, y); return self
+
+    def quad(self, qx, qy, x, y):
+        x0, y0 = self._cur
+        return self.curve(x0 + 2 / 3 * (qx - x0), y0 + 2 / 3 * (qy - y0),
+                          x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), x, y)
+
+    def arc(self, cx, cy, r, start_deg, end_deg, ry=None, connect=True):
+        """Arc of a circle (or ellipse with ry) from start to end angle, clockwise on the page
+        for increasing angles (0 = +x, 90 = +y, i.e. downwards)."""
+        ry = r if ry is None else ry
+        a0, a1 = math.radians(start_deg), math.radians(end_deg)
+        n = max(1, math.ceil(abs(a1 - a0) / (math.pi / 2) - 1e-9))
+        da = (a1 - a0) / n
+        k = 4 / 3 * math.tan(da / 4)
+        x0, y0 = cx + r * math.cos(a0), cy + ry * math.sin(a0)
+        if connect and self.ops and self.ops[-1][0] != "Z":
+            self.line(x0, y0)
+        else:
+            self.move(x0, y0)
+        for i in range(n):
+            t0, t1 = a0 + i * da, a0 + (i + 1) * da
+            p0 = (cx + r * math.cos(t0), cy + ry * math.sin(t0))
+            p3 = (cx + r * math.cos(t1), cy + ry * math.sin(t1))
+            p1 = (p0[0] - k * r * math.sin(t0), p0[1] + k * ry * math.cos(t0))
+            p2 = (p3[0] + k * r * math.sin(t1), p3[1] - k * ry * math.cos(t1))
+            self.curve(*p1, *p2, *p3)
+        return self
+
+    def polygon(self, points):
+        self.move(*points[0])
+        for p in points[1:]:
+            self.line(*p)
+        return self.close()
+
+    def close(self):
+        self.ops.append(("Z",)); return self
+
+
+ALIGN = ("left", "centre", "right")
+
+
+class Drawing:
+    """A display list with a current group; primitives take mm."""
+
+    def __init__(self, width: float, height: float, least_text: float = MIN_TEXT):
+        """least_text: the smallest size fit_text may set (6 pt; 0 for a drawing only ever shown
+        on a screen, which zooms)."""
+        self.width, self.height = width, height
+        self.least_text = least_text
+        self.root = Group()
+        self._stack = [self.root]
+
+    # -- structure
+    def add(self, item):
+        self._stack[-1].items.append(item)
+        return item
+
+    @contextmanager
+    def group(self, transform: Affine = IDENTITY, clip: Path | Rect | None = None, name: str | None = None):
+        g = self.add(Group(transform=transform, clip=clip, name=name))
+        self._stack.append(g)
+        try:
+            yield g
+        finally:
+            self._stack.pop()
+
+    def place(self, other: "Drawing", transform: Affine = IDENTITY, clip=None, name=None):
+        """Put another drawing's content here under a transform (how cards go on a sheet)."""
+        other.root.reused = True
+        return self.add(Group(items=[other.root], transform=transform, clip=clip, name=name))
+
+    # -- shapes
+    def rect(self, x, y, w, h, style: Style, r: float = 0.0):
+        return self.add(Rect(x, y, w, h, style, r))
+
+    def circle(self, cx, cy, r, style: Style):
+        return self.add(Ellipse(cx, cy, r, r, style))
+
+    def ellipse(self, cx, cy, rx, ry, style: Style):
+        return self.add(Ellipse(cx, cy, rx, ry, style))
+
+    def path(self, builder_or_ops, style: Style):
+        ops = builder_or_ops.ops if isinstance(builder_or_ops, PathBuilder) else list(builder_or_ops)
+        return self.add(Path(ops, style))
+
+    def polygon(self, points, style: Style):
+        return self.path(PathBuilder().polygon(points), style)
+
+    def line(self, x1, y1, x2, y2, style: Style):
+        return self.path([("M", x1, y1), ("L", x2, y2)], style)
+
+    def polyline(self, points, style: Style):
+        return self.path([("M", *points[0])] + [("L", *p) for p in points[1:]], style)
+
+    # -- text
+    def text(self, x, y, text: str, size: float, fill: Colour, font: str = "sans-bold", align: str = "left"):
+        """Text on a baseline at y; x is the left end, centre or right end per align."""
+        f = get_font(font)
+        w = f.width(text, size)
+        x0 = {"left": x, "centre": x - w / 2, "right": x - w}[align]
+        return self.add(Text(x0, y, text, f, size, fill))
+
+    def fit_text(self, x, y, w, h, text: str, fill: Colour, font: str = "sans-bold",
+                 max_size: float | None = None, align: str = "centre", valign: str = "middle") -> float:
+        """Set text as large as fits the box (width, and cap height within h); return the size.
+        TextTooSmall if it would be under the drawing's least size (6 pt)."""
+        f = get_font(font)
+        size = fit_size(text, f, w, h, max_size, self.least_text)
+        cap = f.cap_height * size
+        base = {"top": y + cap, "middle": y + (h + cap) / 2, "bottom": y + h}[valign]
+        ax = {"left": x, "centre": x + w / 2, "right": x + w}[align]
+        self.text(ax, base, text, size, fill, font, align)
+        return size
+
+    def text_block(self, x, y, w, text: str, size: float, fill: Colour, font: str = "sans",
+                   align: str = "left", leading: float = 1.25) -> float:
+        """Wrap text to width w from a top edge at y; return the height used."""
+        f = get_font(font)
+        cap = f.cap_height * size
+        ax = {"left": x, "centre": x + w / 2, "right": x + w}[align]
+        for i, line in enumerate(wrap_text(text, f, size, w)):
+            self.text(ax, y + cap + i * size * leading, line, size, fill, font, align)
+        return text_block_height(text, size, w, font, leading)
+
+
+def text_block_height(text: str, size: float, width: float, font: str = "sans", leading: float = 1.25) -> float:
+    """The height Drawing.text_block would use for this text: for fitting text before drawing it."""
+    f = get_font(font)
+    lines = wrap_text(text, f, size, width)
+    return f.cap_height * size + (len(lines) - 1) * size * leading if lines else 0.0
+
+
+def wrap_text(text: str, font: Font, size: float, width: float) -> list[str]:
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split():
+            trial = f"{line} {word}".strip()
+            if line and font.width(trial, size) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+    return lines

@@ -1,0 +1,162 @@
+"""What the Capitals rules sheet reads and draws: the pack's and the map's numbers and the special
+cards as fields, and the enclosure diagram: a window of the world map as board.py draws it, with
+walls laid card by card through the referee's own rules (rules.play_turn), the enclosure they
+close and who is credited with it."""
+from __future__ import annotations
+
+import re
+import string
+
+from ...colour import WHITE
+from ...draw import Drawing, Rect, Style, compose, scale, translate
+from ...layout.rules_sheet import SheetGame, place_legible, used_spec
+from ...referee.contract import Refused
+from ...spec import Spec
+from ...units import pt
+from .board import draw_board
+from .data import WorldMap, load_board
+from .geo import parse_square
+from .rules import Board, Card, Position, play_turn, rect_name
+
+
+def _board_of(wm: WorldMap) -> Board:
+    """The referee's view of the board (as referee.py makes it), from the board spec in use."""
+    cards = {c.name.lower(): Card(c.name, c.capital, c.square, c.letters, c.bracket, c.special)
+             for c in wm.deck.countries}
+    sites = {sq: tuple(c.name for c in cs) for sq, cs in wm.sites.items()}
+    return Board(wm.projection.rows, wm.projection.columns, cards, sites)
+
+
+def sheet_game(spec: Spec) -> SheetGame:
+    wm = load_board(used_spec(spec, "board", ("capitals-board",)))
+    deck = wm.deck
+    special = [c for c in deck.countries if c.special]
+    fields = {"cards": str(len(deck.countries)), "ordinary": str(len(deck.countries) - len(special)),
+              "special": str(len(special)), "columns": str(wm.projection.columns), "rows": str(wm.projection.rows),
+              "last_row": string.ascii_uppercase[wm.projection.rows - 1], "sites": str(len(deck.countries))}
+    for c in deck.countries:
+        key = re.sub(r"[^a-z0-9]+", "-", c.name.lower()).strip("-")      # "Germany, West" -> germany-west
+        fields[f"card.{key}.capital"] = c.capital
+        fields[f"card.{key}.square"] = c.coords
+        fields[f"card.{key}.letters"] = str(c.letters)
+        fields[f"card.{key}.rank"] = str(c.rank)
+        if c.special:
+            for k, v in c.special.items():
+                fields[f"card.{key}.{k}"] = str(v)
+    low = 0.0
+    for bracket, below, _ in deck.brackets:
+        fields[f"bracket.{bracket}"] = (f"under {below:g}" if not low else f"{low:g} to {below:g}") \
+            if below is not None else f"over {low:g}"
+        low = below if below is not None else low
+    palette = dict(deck.palette)
+    diagrams = {}
+    if "enclosure" in spec.data.get("diagrams", {}):
+        ex = Example.from_spec(spec, wm)
+        fields.update(ex.fields())
+        diagrams["enclosure"] = ex.draw
+    return SheetGame(palette=palette, fields=fields, diagrams=diagrams)
+
+
+class Example:
+    """Walls laid turn by turn in a window of the map, and the enclosures they close."""
+
+    def __init__(self, wm: WorldMap, window, position: Position, turns):
+        self.wm, self.window, self.position, self.turns = wm, window, position, turns
+
+    @classmethod
+    def from_spec(cls, spec: Spec, wm: WorldMap) -> "Example":
+        p = spec.data["diagrams"]["enclosure"]
+        where = ("diagrams", "enclosure")
+        try:
+            (r0, c0), (r1, c1) = (parse_square(s) for s in p["window"])
+        except ValueError as exc:
+            raise spec.error(where + ("window",), str(exc)) from None
+        if r1 < r0 or c1 < c0 or r1 >= wm.projection.rows or c1 >= wm.projection.columns:
+            raise spec.error(where + ("window",), "the window is its top-left square, then its bottom-right, "
+                                                  "on the map")
+        pos = Position(_board_of(wm), tuple(str(x) for x in p["players"]))
+        turns = []
+        for k, e in enumerate(p["entries"]):
+            plays = [(str(x["card"]), [str(w) for w in (x["wall"] if isinstance(x["wall"], list) else [x["wall"]])])
+                     for x in e["play"]]
+            try:
+                res = play_turn(pos, str(e["player"]), plays)
+            except Refused as exc:
+                raise spec.error(where + ("entries", k), f"the referee refuses this turn: {exc}") from None
+            pos = res.position
+            turns.append((str(e["player"]), res.walls))
+        for w in pos.walls:
+            for (r, c) in w.points():
+                if not (r0 <= r <= r1 + 1 and c0 <= c <= c1 + 1):
+                    raise spec.error(where + ("window",), f"the wall {w.name()} runs out of the window")
+        return cls(wm, (r0, c0, r1, c1), pos, turns)
+
+    def fields(self) -> dict[str, str]:
+        """The example's outcome, for the caption: each enclosure closed, who closed it, and its
+        markers (`enclosure.rect`, `enclosure.player`, `enclosure.markers`: the last one closed)."""
+        out = {}
+        if self.position.enclosures:
+            last = self.position.enclosures[-1]
+            markers = sum(len(self.position.board.sites.get(sq, ())) for sq in last.squares())
+            out = {"enclosure.rect": rect_name(last.rect), "enclosure.player": last.player,
+                   "enclosure.markers": str(markers), "enclosure.turn": str(last.turn)}
+        return out
+
+    def draw(self, width: float) -> Drawing:
+        wm = self.wm
+        r0, c0, r1, c1 = self.window
+        sq, m = wm.square, wm.margin
+        p = wm.palette
+        label = pt(7)
+        lm, tm = 4.2, 3.8                        # room for the row letters and column numbers
+        cols, rows = c1 - c0 + 1, r1 - r0 + 1
+        s = (width - lm) / (cols * sq)
+        cell = sq * s
+        d = Drawing(width, tm + rows * cell + 0.4)
+        bx, by = m + c0 * sq, m + r0 * sq
+        win = (bx, by, bx + cols * sq, by + rows * sq)
+        place_legible(d, draw_board(wm), compose(translate(lm, tm), compose(scale(s), translate(-bx, -by))),
+                      clip=Rect(bx, by, cols * sq, rows * sq, Style()), window=win)
+        d.rect(lm, tm, cols * cell, rows * cell, Style(stroke=p["frame"], width=0.35))
+        for i in range(cols):
+            d.text(lm + (i + 0.5) * cell, tm - 1.0, str(c0 + i + 1), label, p["frame"], font="sans-bold",
+                   align="centre")
+        for j in range(rows):
+            d.text(lm / 2, tm + (j + 0.5) * cell + label * 0.36, string.ascii_uppercase[r0 + j], label, p["frame"],
+                   font="sans-bold", align="centre")
+
+        def at(r, c):                            # a lattice point -> diagram mm
+            return lm + (c - c0) * cell, tm + (r - r0) * cell
+        # Enclosures: a dashed line just inside, in the colour of special cards, and who holds it.
+        accent = wm.deck.palette.get("special", p["frame"])
+        for enc in self.position.enclosures:
+            top, left, bottom, right = enc.rect
+            (x0, y0), (x1, y1) = at(top, left), at(bottom, right)
+            inset = cell * 0.12
+            d.rect(x0 + inset, y0 + inset, x1 - x0 - 2 * inset, y1 - y0 - 2 * inset,
+                   Style(stroke=accent, width=0.5, dash=(1.2, 0.8)))
+        # The walls: thick strips along the lattice, as the wall pieces lie; numbered by turn.
+        ink = p["ink"]
+        for player, walls in self.turns:
+            for w in walls:
+                (ra, ca), (rb, cb) = w.ends()
+                a, b = at(ra, ca), at(rb, cb)
+                d.line(*a, *b, Style(stroke=WHITE, width=1.9, cap="square"))
+                d.line(*a, *b, Style(stroke=ink, width=1.2, cap="square"))
+        # Each wall's turn number beside its middle, on the side away from any enclosure.
+        inside = [enc.rect for enc in self.position.enclosures]
+
+        def enclosed(r, c):
+            return any(t <= r <= b and lft <= c <= rt for t, lft, b, rt in inside)
+        for n, (player, walls) in enumerate(self.turns, 1):
+            for w in walls:
+                (ra, ca), (rb, cb) = w.ends()
+                mr, mc = (ra + rb) / 2, (ca + cb) / 2
+                sides = [(mr - 0.42, mc), (mr + 0.42, mc)] if w.horizontal else [(mr, mc - 0.42), (mr, mc + 0.42)]
+                free = [p_ for p_ in sides if not enclosed(*p_)] or sides
+                centre = ((r0 + r1 + 1) / 2, (c0 + c1 + 1) / 2)
+                br, bc = max(free, key=lambda p_: (p_[0] - centre[0]) ** 2 + (p_[1] - centre[1]) ** 2)
+                mx, my = at(br, bc)
+                d.circle(mx, my, 1.75, Style(fill=ink, stroke=WHITE, width=0.3))
+                d.text(mx, my + label * 0.36, str(n), label, WHITE, font="sans-bold", align="centre")
+        return d

@@ -1,0 +1,95 @@
+"""Continuo and Count continuo: the 42 tiles, the rules and example cards, and the referee.
+
+A game package stays light to import (the referee's start-up time matters): its checks, build and
+referee import their modules when they are first used.
+"""
+from __future__ import annotations
+
+from ..declaration import GameDeclaration
+
+from functools import lru_cache
+
+TITLE = "Continuo"
+SPECS = ["decks/continuo.yaml", "decks/continuo_rules.yaml"]
+
+
+def _check_deck(spec):
+    from .deck import load_deck
+    return load_deck(spec)
+
+
+def _check_rules(spec):
+    from ...layout.rules_sheet import load_rules_sheet
+    from .rules_sheet import sheet_game
+    return load_rules_sheet(spec, sheet_game(spec))
+
+
+CHECKS = {"continuo-deck": _check_deck, "continuo-rules": _check_rules}
+
+
+def build(specs, plan, opts, part=None) -> None:
+    from .products import build
+    build(specs, plan, opts, part)
+
+
+def play_options(parser, variants: bool = True) -> None:
+    parser.add_argument("--players", help="names, comma-separated (a new game; default two players)")
+    if variants:   # count-continuo is always Count continuo: its game id decides
+        parser.add_argument("--variant", choices=["continuo", "count-continuo"], default="continuo")
+    parser.add_argument("--openings", type=int, help="unscored opening tiles (default 2, or 3 for three players)")
+
+
+def referee_commands(sub, rules=None) -> dict:
+    """`best RECORD TILE`: every legal placement of TILE after RECORD, best first."""
+    from ...referee.contract import Refused
+    from ...referee.prompt import record_command
+    from .referee import best_text, parse_tile
+    b = sub.add_parser("best", help="rank every legal placement of a tile after a record")
+    b.add_argument("record")
+    b.add_argument("tile", help="a tile number, or four rows like RRGG/RRGG/BBYY/BBYY")
+    b.add_argument("--top", type=int, default=10)
+
+    def best(state, args) -> int:
+        try:
+            tile = parse_tile(args.tile)
+        except ValueError as exc:
+            raise Refused("tile", str(exc)) from None
+        print(best_text(state, tile, args.top))
+        return 0
+    return {"best": record_command(rules or _referee("continuo"), best)}
+
+
+@lru_cache(maxsize=None)
+def _referee(game: str):
+    from .referee import make_rules
+    return make_rules(game)
+
+
+# The new-game form of `pnp serve`, in a player's words (the options are play_options').
+FORM = {
+    "players": {"label": "Players, in turn order", "placeholder": "Ann, Bob"},
+    "variant": {"label": "Which game", "choices": {"continuo": "Continuo: chains of colours",
+                                                   "count-continuo": "Count continuo: the colours' numbers"}},
+    "openings": {"label": "Opening tiles, laid first and not scored (empty: 2, or 3 for three players)"},
+}
+
+
+def _count_options(parser) -> None:
+    play_options(parser, variants=False)     # count-continuo is always Count continuo: its id decides
+
+
+# Continuo and Count continuo: one pack of tiles, two ways of scoring; the game id decides which.
+GAMES = (GameDeclaration(id="continuo", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS,
+                         referee=lambda: _referee("continuo"), play_options=play_options,
+                         referee_commands=referee_commands, form=FORM, web=__name__),
+         GameDeclaration(id="count-continuo", title="Count continuo",
+                         specs=("decks/count_continuo.yaml", "decks/count_continuo_rules.yaml"), build=build,
+                         checks=CHECKS, referee=lambda: _referee("count-continuo"), play_options=_count_options,
+                         referee_commands=lambda sub: referee_commands(sub, _referee("count-continuo")),
+                         form=FORM, web=__name__))
+
+
+def __getattr__(name):
+    if name == "REFEREE":   # the referee the CLI finds here, made when asked for
+        return _referee("continuo")
+    raise AttributeError(name)

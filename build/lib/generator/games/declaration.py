@@ -1,0 +1,50 @@
+"""What a game package declares about itself, once, for everything that finds games (the command
+line, the build, the referees, `pnp serve`): a GameDeclaration a game, in the package's `GAMES`.
+
+A package's folder holds all of one game: its specs' schemas (`schemas/KIND.yaml`), their checks,
+its products, its referee rules, and its table page (`web.py`, what the page is offered and its
+hints; `web.js`, the page's controls; `position.py`, the position drawn). Nothing outside the folder
+names the game: generator/games/__init__.py finds the packages by walking the games folder (and the
+folders in PNP_GAMES_PATH).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+
+@dataclass(frozen=True)
+class GameDeclaration:
+    id: str                                          # the game id: pnp build ID, pnp referee ID
+    title: str                                       # as people write it: "Mille Bornes"
+    specs: tuple[str, ...]                           # its spec files, in the order a build makes them
+    build: Callable[..., None]                       # (specs, plan, opts, part) -> None: adds its products
+    checks: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)  # spec kind -> its checks
+    parts: Mapping[str, tuple] = field(default_factory=dict)   # a spec built in parts: its parts
+    referee: Callable[[], Any] | None = None         # () -> its RefereeRules, imported when first asked
+    play_options: Callable[[Any], None] | None = None          # adds `play`'s options to a parser
+    referee_commands: Callable[[Any], dict] | None = None      # adds commands (best, moves) -> handlers
+    form: Mapping[str, dict] = field(default_factory=dict)     # the new-game form, in a player's words
+    web: str | None = None                           # the package whose web.py/web.js/position.py serve it
+    # Filled in when the package is found:
+    package: str = ""                                # the package's module name
+    folder: Path | None = None                       # the package's folder
+    spec_root: Path | None = None                    # what `specs` are relative to (None: the project)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The spec kinds this game checks (and whose schemas are in its folder)."""
+        return tuple(self.checks)
+
+
+@dataclass(frozen=True)
+class TablePage:
+    """A game's table page on the server's side (its web.py's PAGE): what the page's controls are
+    offered (read off the referee's state), the position drawn, and the hints it can ask for (lists
+    the referee itself makes: Continuo's best places, Sorry's moves)."""
+    controls: Callable[[Any, dict], dict]                  # (state, header) -> what the controls offer
+    draw: Callable[..., Any]                                # (state, header, before) -> the position, a Drawing
+    background: Callable[[dict], Any] | None = None        # (header) -> what no turn changes; `draw` then
+                                                            # draws only what the turns made, over it
+    hints: Mapping[str, Callable[[Any, dict, str], dict]] = field(default_factory=dict)  # kind -> (state, header, arg)

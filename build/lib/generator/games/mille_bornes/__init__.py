@@ -1,0 +1,70 @@
+"""Mille Bornes (GB 963,821): the decks (106 cards, and the patent's 112), the card shoe, the referee.
+
+A game package stays light to import (the referee's start-up time matters): its checks, build and
+referee import their modules when they are first used.
+"""
+from __future__ import annotations
+
+from ..declaration import GameDeclaration
+
+TITLE = "Mille Bornes"
+SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml", "boards/mille_bornes_shoe.yaml",
+         "decks/mille_bornes_rules.yaml"]
+
+
+def _check_deck(spec):
+    from .deck import load_deck
+    return load_deck(spec)
+
+
+def _check_shoe(spec):
+    from .shoe import load_shoe
+    return load_shoe(spec)
+
+
+def _check_rules(spec):
+    from ...layout.rules_sheet import load_rules_sheet
+    from .rules_sheet import sheet_game
+    return load_rules_sheet(spec, sheet_game(spec))
+
+
+CHECKS = {"mille-bornes-deck": _check_deck, "mille-bornes-shoe": _check_shoe, "mille-bornes-rules": _check_rules}
+
+
+def build(specs, plan, opts, part=None) -> None:
+    from .products import build
+    build(specs, plan, opts, part)
+
+
+def play_options(parser) -> None:
+    parser.add_argument("--players", help="names in seating order, comma-separated")
+    parser.add_argument("--teams", help="teams: NAME=A,C;NAME=B,D (partners share a tableau)")
+    parser.add_argument("--deck", help="deck spec (default decks/mille_bornes.yaml)")
+    parser.add_argument("--short", action="store_true", help="the short game (700 miles)")
+
+
+# The new-game form of `pnp serve`, in a player's words (the options are play_options').
+FORM = {
+    "players": {"label": "Players, in seating order", "placeholder": "Ann, Bob"},
+    "teams": {"label": "Partners (optional): each team's name, then its players",
+              "placeholder": "North-South=Ann,Cat; East-West=Bob,Dan"},
+    "deck": {"label": "Which game", "choices": {"": "The published game (106 cards)",
+                                                "decks/mille_bornes_1961.yaml": "The patent's game (112 cards)"}},
+    "short": {"label": "The short game: a 700-mile trip, which a player may extend to 1000"},
+}
+
+
+def _referee():
+    from .referee import REFEREE
+    return REFEREE
+
+
+GAMES = (GameDeclaration(id="mille-bornes", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS,
+                         referee=_referee, play_options=play_options, form=FORM, web=__name__),)
+
+
+def __getattr__(name):
+    if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
+        from .referee import REFEREE
+        return REFEREE
+    raise AttributeError(name)

@@ -1,0 +1,77 @@
+"""Sorry (US 1,903,661): the 44 cards, the board, and the move referee.
+
+A game package stays light to import (the referee's start-up time matters): its checks, build and
+referee import their modules when they are first used.
+"""
+from __future__ import annotations
+
+from ..declaration import GameDeclaration
+
+TITLE = "Sorry"
+SPECS = ["decks/sorry.yaml", "boards/sorry.yaml", "decks/sorry_rules.yaml"]
+
+
+def _check_deck(spec):
+    from .deck import load_deck
+    return load_deck(spec)
+
+
+def _check_board(spec):
+    from .board import load_geometry
+    from .pieces import load_men
+    load_men(spec)
+    return load_geometry(spec)
+
+
+def _check_rules(spec):
+    from ...layout.rules_sheet import load_rules_sheet
+    from .rules_sheet import sheet_game
+    return load_rules_sheet(spec, sheet_game(spec))
+
+
+CHECKS = {"sorry-deck": _check_deck, "sorry-board": _check_board, "sorry-rules": _check_rules}
+
+
+def build(specs, plan, opts, part=None) -> None:
+    from .products import build
+    build(specs, plan, opts, part)
+
+
+def play_options(parser) -> None:
+    parser.add_argument("--players", help="colours in turn order, comma-separated (default: all four)")
+    parser.add_argument("--variant", choices=["standard", "solitaire", "dealt-hand"], default="standard")
+
+
+def referee_commands(sub) -> dict:
+    from .referee import REFEREE, moves_command
+    m = sub.add_parser("moves", help="every legal move with a card, from a position (a record)")
+    m.add_argument("position", help="a record or position file (YAML)")
+    m.add_argument("card")
+    m.add_argument("--json", action="store_true")
+    return {"moves": moves_command(REFEREE)}
+
+
+# The new-game form of `pnp serve`, in a player's words (the options are play_options').
+FORM = {
+    "players": {"label": "Colours playing, in turn order (empty: all four)", "placeholder": "red, blue"},
+    "variant": {"label": "Which game", "choices": {"standard": "Standard: turn up a card each turn",
+                                                   "solitaire": "Solitaire: one player moves two opposite colours",
+                                                   "dealt-hand": "Dealt hands: each player holds cards to choose from"}},
+}
+
+
+def _referee():
+    from .referee import REFEREE
+    return REFEREE
+
+
+GAMES = (GameDeclaration(id="sorry", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS,
+                         referee=_referee, play_options=play_options, referee_commands=referee_commands,
+                         form=FORM, web=__name__),)
+
+
+def __getattr__(name):
+    if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
+        from .referee import REFEREE
+        return REFEREE
+    raise AttributeError(name)

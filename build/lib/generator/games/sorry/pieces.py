@@ -1,0 +1,121 @@
+"""Sorry's men: four of each side's colour (the patent's "four men" a player), printed on card as
+fold-up standees that stand on a division, or as flat tokens instead. Their sizes are the board
+spec's `men` (boards/sorry.yaml), each checked to fit a division of the board's `square`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...colour import Colour, readable_on
+from ...draw import Drawing, Style
+from ...layout.foldups import INK, Foldup, Item, draw_foldup, pack_pages, paint_initial, standing_height, tent
+from ...spec import Spec
+from .board import palette, side_colours
+
+MEN_PER_COLOUR = 4      # the patent: "a home for four men" of each colour (rules.Position holds four)
+SMALLEST = {"width": 8.0, "height": 10.0, "depth": 4.0, "token": 8.0}   # mm: what scissors can still cut
+STANDEES, TOKENS = "Men: fold-up standees", "Or flat tokens"
+
+
+@dataclass(frozen=True)
+class Men:
+    square: float           # the board's division
+    width: float            # a standee's floor, across
+    height: float           # how tall it stands
+    depth: float            # its floor, front to back
+    token: float            # a token's diameter
+    colours: tuple[tuple[str, Colour], ...]      # (side name, colour), in the board's order
+    paper: Colour
+    ink: Colour
+
+
+def load_men(spec: Spec) -> Men:
+    d = spec.data
+    q = d["square"]
+    m = d.get("men", {})
+    sizes = {"width": m.get("width", 0.7 * q), "height": m.get("height", 0.95 * q),
+             "depth": m.get("depth", 0.45 * q), "token": m.get("token", 0.8 * q)}
+    for key in ("width", "depth", "token"):
+        if sizes[key] > q:
+            raise spec.error(("men", key), f"is {sizes[key]:g} mm: a man must fit a division ({q:g} mm)")
+    for key, least in SMALLEST.items():
+        if sizes[key] < least:
+            raise spec.error(("men", key), f"is {sizes[key]:g} mm: under {least:g} mm a man cannot be cut and folded")
+    if sizes["height"] > 3 * q:
+        raise spec.error(("men", "height"), f"is {sizes['height']:g} mm: over three divisions, a man topples")
+    pal = palette(spec)
+    colours = tuple(side_colours(spec).items())
+    return Men(q, sizes["width"], sizes["height"], sizes["depth"], sizes["token"], colours,
+               pal.get("paper", Colour(rgb=(1, 1, 1))), pal.get("ink", INK))
+
+
+def letter_colour(men: Men, colour: Colour) -> Colour:
+    """The paper or the ink, whichever reads better on the colour (ink on yellow)."""
+    return readable_on(colour, men.paper, men.ink)
+
+
+def standee(men: Men) -> Foldup:
+    return tent(men.width, men.height, men.depth)
+
+
+def _paint_man(men: Men, name: str, colour: Colour):
+    return paint_initial(colour, name[:1].upper(), letter_colour(men, colour))
+
+
+def _token(men: Men, name: str, colour: Colour):
+    r = men.token / 2
+    letter = name[:1].upper()
+    ink = letter_colour(men, colour)
+
+    def draw(page: Drawing, x: float, y: float) -> None:
+        page.circle(x + r, y + r, r, Style(fill=colour, stroke=Colour(rgb=(0, 0, 0)), width=0.21))
+        page.circle(x + r, y + r, r * 0.78, Style(stroke=ink, width=0.5))
+        page.fit_text(x + r * 0.5, y + r * 0.6, r, r * 0.8, letter, ink)
+    return draw
+
+
+def men_pages(men: Men, paper: str, title: str) -> list[Drawing]:
+    net = standee(men)
+    w, h = net.size
+    items = []
+    for name, colour in men.colours:
+        paint = _paint_man(men, name, colour)
+        for _ in range(MEN_PER_COLOUR):
+            items.append(Item(w, h, lambda page, x, y, paint=paint: draw_foldup(page, net, x, y, paint,
+                                                                                  men.paper.mix(colour, 0.3)),
+                              STANDEES))
+    for name, colour in men.colours:
+        for k in range(MEN_PER_COLOUR):
+            items.append(Item(men.token, men.token, _token(men, name, colour), TOKENS, new_row=k == 0))
+    stands = standing_height(men.width, men.depth, net.face("front").region.bounds[3]
+                             - net.face("front").region.bounds[1])
+    notes = {
+        STANDEES: f"Cut round each man; score and fold the dashed lines away from the print: the top of the "
+                  f"head joins his two faces. Fold both feet in under him and glue the hatched one on the "
+                  f"other. He stands {stands:.0f} mm tall on a {men.width:g} x {men.depth:g} mm floor, inside "
+                  f"a {men.square:g} mm division. The letter is his colour's, for anyone who mixes colours up.",
+        TOKENS: f"Instead of the standees: {men.token:g} mm discs, four of each colour; cut them out (glue them "
+                f"on card or coins to give them weight). Print only this sheet if you use them.",
+    }
+    return pack_pages(items, paper, f"{title}: the men, four of each colour", notes, landscape=False,
+                      new_page=(TOKENS,))
+
+
+def add_men(spec: Spec, plan, opts) -> None:
+    from ...build import add_pdf, stem_of
+    from ...layout.cards import LayoutError
+    men = load_men(spec)
+    title = spec.data["title"]
+    try:
+        pages = men_pages(men, opts.paper, title)
+    except LayoutError as exc:
+        raise spec.error(("men",), f"the men do not fit {opts.paper.upper()} paper ({exc})") from None
+    n = MEN_PER_COLOUR * len(men.colours)
+    add_pdf(plan, f"{stem_of(spec)}-men-{opts.paper}.pdf", f"{title}: the men", pages, opts.cmyk,
+            what=f"{title}: the {n} men ({MEN_PER_COLOUR} of each colour) as fold-up standees (sheet 1) "
+                 f"or flat tokens (sheet 2)",
+            stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper, order=40,
+            sheets=1, make="print sheet 1 (standees) or sheet 2 (tokens), at 100 %; cut, fold the dashed "
+                           "lines, glue each man's feet together",
+            step="Men: cut out the sixteen standees, fold each at the head and fold its feet in, glue them "
+                 "(or cut out the tokens).",
+            tools=["craft knife or scissors", "glue stick"])

@@ -1,0 +1,27 @@
+"""A build's options, as the command line gives them (kept apart so the CLI can name them
+without importing the drawing and PDF machinery)."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+LAYOUTS = ("sheet", "shop")
+
+
+@dataclass
+class BuildOptions:
+    out: Path = Path("output")
+    paper: str = "a4"
+    flip: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    layouts: tuple[str, ...] = LAYOUTS
+    cmyk: bool = False
+    interleave: bool = False
+
+    def products_key(self) -> dict:
+        """What of these options changes the files a build writes (not where they go)."""
+        d = asdict(self)
+        d.pop("out")
+        d["back_offset"] = list(self.back_offset)
+        d["layouts"] = list(self.layouts)
+        return d

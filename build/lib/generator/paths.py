@@ -1,0 +1,74 @@
+"""Where specs are: the games' own (the checkout's decks/ and boards/, or the copy shipped in the
+installed package), and the user's folder, whose specs come first.
+
+A folder is a project when it holds specs: decks/ or boards/ (as `pnp copy GAME` makes them), or a
+spec at its top (as `pnp new deck` makes one). Run there, `pnp` reads a spec from the folder when
+the folder has it and from the games' own specs otherwise: a copied game's edited specs build
+instead of the shipped ones, and every other game still builds."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+MAX_TOP_SPECS = 200            # spec files looked at at a folder's top (a folder of thousands is not a project)
+_KIND = re.compile(rb"^kind:[ \t]*[A-Za-z]", re.M)
+
+
+def builtin_root() -> Path:
+    """The folder holding the games' own decks/ and boards/: the checkout's top when run from one
+    (pnp installed editable, or python -m generator there), else the package's shipped copy."""
+    checkout = PACKAGE.parent
+    if (checkout / "decks").is_dir() and (checkout / "boards").is_dir() and (checkout / "pyproject.toml").is_file():
+        return checkout
+    return PACKAGE / "builtin"
+
+
+def top_specs(folder: Path) -> list[Path]:
+    """The spec files at a folder's top: YAML files with a `kind:` line in their first 64 KB (a
+    game record has `game:`, not `kind:`), at most MAX_TOP_SPECS of them, by name."""
+    found = []
+    try:
+        candidates = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml"))[:MAX_TOP_SPECS]
+    except OSError:
+        return []
+    for p in candidates:
+        try:
+            if p.is_file() and not p.is_symlink():
+                with open(p, "rb") as f:
+                    if _KIND.search(f.read(65536)):
+                        found.append(p)
+        except OSError:
+            continue
+    return found
+
+
+def is_project(folder: Path) -> bool:
+    return (folder / "decks").is_dir() or (folder / "boards").is_dir() or bool(top_specs(folder))
+
+
+def project_root() -> Path:
+    """The folder whose specs come first: the working folder if it is a project, else the games'
+    own specs' folder."""
+    try:
+        cwd = Path.cwd()
+    except OSError:                # the working folder is gone
+        return builtin_root()
+    return cwd if is_project(cwd) else builtin_root()
+
+
+def spec_file(rel: str, root: Path | None = None) -> Path:
+    """Where a spec named relative to a project (decks/sorry.yaml) is: in the project (`root`, by
+    default project_root()) if it has it, else among the games' own."""
+    root = project_root() if root is None else root
+    here = root / rel
+    if here.exists() or root == builtin_root():
+        return here
+    shipped = builtin_root() / rel
+    return shipped if shipped.exists() else here
+
+
+def spec_roots(root: Path | None = None) -> tuple[Path, ...]:
+    """The folders a build reads specs from (the manifest trusts files under them)."""
+    root = project_root() if root is None else root
+    return tuple(dict.fromkeys([root, builtin_root()]))

@@ -1,0 +1,268 @@
+"""A game's print list: every file its build makes, grouped by where it is made (printed at home, at
+a print shop, cut by a laser or a plotter, or only looked at), what to print it on, how many sheets
+(and in all, per stock), and how to put the game together. Written as output/GAME/README.txt by
+every build of the game.
+
+Each product says what a person does with it, in its `info` (Plan.add(..., **info)): the keys of
+outputs.ProductInfo, checked when the product is added to the plan.
+"""
+from __future__ import annotations
+
+import textwrap
+
+from .outputs import ProductInfo
+
+def info_ok(info) -> bool:
+    """Whether a product's info (read back from a kept build's manifest, which anyone may edit) is
+    one ProductInfo takes: known keys, each of its type (whole numbers from 0 to 100,000; tools a
+    list of text)."""
+    if not isinstance(info, dict):
+        return False
+    try:
+        ProductInfo.of(info)
+    except TypeError:
+        return False
+    return True
+
+
+NAME = "README.txt"
+PDF_NAME = "print-list.pdf"      # the same list, to print
+WIDTH = 96
+
+GROUPS = [
+    ("home", "Print at home", "on your own printer, at 100 % (\"actual size\", never \"fit to page\")"),
+    ("shop", "For a print shop", "instead of printing at home, or for a large board in one piece"),
+    ("laser", "For a laser cutter or a cutting plotter",
+     "SVG and DXF in mm, a layer an operation, to run in this order: engrave black (layer ENGRAVE), "
+     "score blue (SCORE), cut red (CUT). Scores and cuts are 0.01 mm hairlines, as a laser takes a "
+     "cut, so a picture exported from the SVG shows them blank. To look a sheet over, open its PNG "
+     "preview, with the pictures below: the parts tan on the paler stock, engraving black, scores "
+     "blue, cuts red"),
+    ("preview", "Pictures to look over", "not for printing"),
+    ("other", "Other files", ""),
+]
+
+
+def group_of(info: dict) -> str:
+    if info.get("preview"):
+        return "preview"
+    if info.get("shop"):
+        return "shop"
+    if info.get("laser"):
+        return "laser"
+    if info.get("stock"):
+        return "home"
+    return "other"
+
+
+def sheet_count(info: dict) -> int:
+    """Sheets of stock a product takes: its `sheets`, or its pages (two to a sheet, two-sided)."""
+    if "sheets" in info:
+        return int(info["sheets"])
+    pages = info.get("pages") or 0
+    return -(-pages // 2) if info.get("sides") == 2 else pages
+
+
+def _plural(n: int, word: str = "sheet") -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _wrap(text: str, first: str = "  - ", rest: str = "    ") -> list[str]:
+    # File names hold hyphens: lines break at spaces only.
+    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False,
+                         break_long_words=False) or [first.rstrip()]
+
+
+def _stock_key(info: dict) -> str:
+    paper = f"{info['paper'].upper()} " if info.get("paper") else ""
+    return f"{paper}{info.get('stock', '')}"
+
+
+def _merge_formats(members: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """A laser sheet's SVG and DXF (the same cuts, for two kinds of software) as one entry."""
+    merged: list[tuple[str, dict]] = []
+    for name, info in members:
+        stem, _, ext = name.rpartition(".")
+        if ext == "dxf" and merged and merged[-1][0] == f"{stem}.svg":
+            first = merged[-1][1]
+            merged[-1] = (f"{stem}.svg (or .dxf)", {**first, "what": first.get("what", "").replace(" (SVG)", "")})
+        else:
+            merged.append((name, info))
+    return merged
+
+
+def _block(name: str, info: dict, said: set) -> list[str]:
+    """A file's entry; a `make` already said in its group (the next sheet of a kit) is not repeated."""
+    lines = [name]
+    if info.get("what"):
+        lines += _wrap(info["what"], "  ", "  ")
+    how = []
+    group = group_of(info)
+    if group == "shop":
+        how.append(f"for a print shop: {info['stock']}" if info.get("stock") else "for a print shop")
+    elif group == "laser":
+        how.append(f"cut from {info['stock']}" if info.get("stock") else "for a laser cutter or a cutting plotter")
+    elif group == "home":
+        sides = {1: "one-sided", 2: "two-sided"}.get(info.get("sides"), "")
+        flip = f", flip on the {info['flip']} edge" if info.get("sides") == 2 and info.get("flip") else ""
+        n = sheet_count(info)
+        how.append(f"print on {_stock_key(info)}" + (f", {sides}{flip}" if sides else "")
+                   + (f": {_plural(n)}" if n else ""))
+    if info.get("variant"):
+        how.append(f"for {info['variant']}")
+    if info.get("make") and info["make"] not in said:
+        how.append(info["make"])
+        said.add(info["make"])
+    for h in how:
+        lines += _wrap(h)
+    return lines
+
+
+def _totals(products: list[tuple[str, dict]], group: str) -> list[str]:
+    """Sheets per stock for one group (home printing or laser), in all or per variant."""
+    items = [(n, i) for n, i in products if group_of(i) == group and sheet_count(i) > 0]
+    if not items:
+        return []
+    variants = list(dict.fromkeys(i["variant"] for _, i in items if i.get("variant")))
+
+    def count(subset) -> list[str]:
+        stocks: dict[str, list[tuple[str, int]]] = {}
+        for name, info in subset:
+            key = _stock_key(info) if group == "home" else info.get("stock", "stock")
+            stocks.setdefault(key, []).append((name, sheet_count(info)))
+        out = []
+        for key, files in stocks.items():
+            total = sum(n for _, n in files)
+            detail = "" if len(files) == 1 or group != "home" else \
+                " (" + ", ".join(f"{n} {name}" for name, n in files) + ")"
+            out += _wrap(f"{key}: {_plural(total)}{detail}")
+        return out
+    if not variants:
+        return count(items)
+    lines = []
+    for v in variants:
+        lines.append(f"  For {v}:")
+        lines += [("  " + line) for line in count([(n, i) for n, i in items if i.get("variant") in (None, v)])]
+    return lines
+
+
+def _steps(ordered: list[tuple[str, dict]]) -> list[str]:
+    steps: list[tuple[str, list[str]]] = []
+    for _, info in ordered:
+        step = info.get("step")
+        if not step:
+            continue
+        known = next((s for s in steps if s[0] == step), None)
+        if known is None:
+            steps.append((step, [info["variant"]] if info.get("variant") else []))
+        elif info.get("variant") and info["variant"] not in known[1]:
+            known[1].append(info["variant"])
+    variants = {v for _, i in ordered for v in ([i["variant"]] if i.get("variant") else [])}
+    lines = []
+    for k, (step, vs) in enumerate(steps, 1):
+        only = f" ({', '.join(vs)})" if vs and set(vs) != variants else ""
+        lines += _wrap(f"{step}{only}", f"{k:>3}. ", "     ")
+    return lines
+
+
+def _group(key: str, heading: str, note: str, members, ordered) -> list[str]:
+    out = [heading, "-" * len(heading)]
+    if note:
+        out += _wrap(f"({note})", "", "")
+    out.append("")
+    said: set = set()
+    for name, info in _merge_formats(members):
+        out += _block(name, info, said) + [""]
+    totals = _totals(ordered, key) if key in ("home", "laser") else []
+    if totals:
+        label = "Paper and card to have" if key == "home" else "Stock to have"
+        out += [f"{label}:"] + totals + [""]
+    return out
+
+
+def _assembly(ordered) -> list[str]:
+    steps = _steps(ordered)
+    if not steps:
+        return []
+    tools = list(dict.fromkeys(t for _, i in ordered for t in i.get("tools", [])))
+    if any(group_of(i) == "home" for _, i in ordered):
+        tools.insert(0, "a printer that prints at 100 %")
+    out = ["How to put it together", "-" * 22]
+    if tools:
+        out += _wrap("You need: " + ", ".join(tools) + ".", "", "") + [""]
+    return out + steps + [""]
+
+
+def print_list(game: str, title: str, products: list[tuple[str, dict]]) -> str:
+    """The print list of one game, from its products' (file name, info), in build order."""
+    ordered = [p for _, p in sorted(enumerate(products), key=lambda p: (p[1][1].get("order", 50), p[0]))]
+    out = [f"{title}: what to print, and how", "=" * (len(title) + 23), ""]
+    out += _wrap("Every file of this folder, by where it is made, with the paper and card to have and how to "
+                 "put the game together. Print PDFs at 100 % (\"actual size\"): every sheet keeps a blank "
+                 f"margin, so nothing needs shrinking. This list is also {PDF_NAME}, to print and keep with "
+                 "the game.", "", "") + [""]
+    # Home printing first, then how it goes together, then the other ways to make it and the
+    # pictures: what most people need is on the first page.
+    for key, heading, note in GROUPS:
+        members = [(n, i) for n, i in ordered if group_of(i) == key]
+        if members:
+            out += _group(key, heading, note, members, ordered)
+        if key == "home":
+            out += _assembly(ordered)
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- the same list as a PDF
+
+
+def print_list_pages(text: str, paper: str) -> list:
+    """The print list on pages, to print and keep with the game: its headings bold, its lines as
+    they are (each under 96 characters, which fit the page at 8.5 pt)."""
+    from .colour import Colour
+    from .draw import Drawing
+    from .draw.fonts import get_font
+    from .units import PAPER_SIZES, pt
+    ink = Colour(rgb=(0.1, 0.1, 0.1))
+    size, head = pt(8.5), pt(11)
+    lead = size * 1.32
+    pw, ph = PAPER_SIZES[paper]
+    m = 15.0
+    font = get_font("sans")
+    lines = text.splitlines()
+    pages: list = []
+    page, y = None, 0.0
+    for i, line in enumerate(lines):
+        if set(line) <= {"=", "-"} and line:
+            continue                        # a heading's underline: the heading is bold instead
+        heading = i + 1 < len(lines) and lines[i + 1] and set(lines[i + 1]) <= {"=", "-"}
+        need = head * 1.6 + lead * 2 if heading else lead
+        if page is None or y + need > ph - m:
+            page = Drawing(pw, ph)
+            pages.append(page)
+            y = m
+        if heading:
+            y += head * 0.6 if y > m else 0.0
+            page.text(m, y + head, line, head, ink, font="sans-bold")
+            y += head * 1.5
+        elif line.strip():
+            indent = len(line) - len(line.lstrip(" "))
+            page.text(m + font.width(" " * indent, size), y + size, line.strip(), size, ink, font="sans")
+            y += lead
+        else:
+            y += lead * 0.6
+    for k, p in enumerate(pages, 1):
+        p.text(pw - m, ph - m / 2, f"{k} / {len(pages)}", size, ink, font="sans", align="right")
+    return pages
+
+
+def write_print_list(root, game: str, title: str, products: list[tuple[str, dict]], paper: str,
+                     cmyk: bool = False) -> list[str]:
+    """README.txt and print-list.pdf into the game's folder of the (staged) output folder `root`;
+    their names there."""
+    from .build import pdf_writer
+    from .outputs import new_file_path
+    text = print_list(game, title, products)
+    new_file_path(root, f"{game}/{NAME}").write_text(text, encoding="utf-8")
+    pdf_writer(f"{title}: what to print, and how", print_list_pages(text, paper), cmyk)(
+        new_file_path(root, f"{game}/{PDF_NAME}"))
+    return [NAME, PDF_NAME]

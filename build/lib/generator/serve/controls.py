@@ -1,0 +1,106 @@
+"""What a table page needs besides the referee's summary: the position drawing, what the game's
+controls are offered, and its hints, all from the game's own folder (its web.py and position.py,
+found through its declaration): this module names no game.
+
+Every fact a game's web.py gives is read off the referee's state or its deck; every legal move it
+offers is one the referee itself lists or accepts. Nothing here decides a rule."""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib
+
+from ..draw.svg import svg_string
+from ..errors import show
+from ..games import GAMES
+from ..games.declaration import TablePage
+from ..inputs import MadeFromFiles
+from ..referee.contract import Refused, entry_summary
+from .store import BadRequest, Table
+
+
+def table_page(game: str) -> TablePage:
+    """The game's table page: its web.py's PAGE (controls, position drawing, hints)."""
+    return importlib.import_module(GAMES[game].web + ".web").PAGE
+
+
+def controls_script(game: str) -> str:
+    """Where the page loads the game's controls (its web.js) from."""
+    return f"/api/games/{game}/web.js"
+
+
+def position_drawing(t: Table):
+    """What position.svg shows: the whole position, or, for a game whose drawing has a background no
+    turn changes (the Capitals map), only what the turns made, laid over background.svg."""
+    if "drawing" not in t.cache:
+        before = t.history[-1] if t.history else None
+        t.cache["drawing"] = table_page(t.game).draw(t.state, t.header, before)
+    return t.cache["drawing"]
+
+
+def position_svg(t: Table) -> str:
+    if "svg" not in t.cache:
+        t.cache["svg"] = svg_string(position_drawing(t))
+    return t.cache["svg"]
+
+
+def compressed(cache: dict, key: str, text: str) -> bytes:
+    """text gzipped (no time in the header: the same text gives the same bytes), made once."""
+    if key not in cache:
+        cache[key] = gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
+    return cache[key]
+
+
+_BACKGROUNDS = MadeFromFiles(size=8)   # (game, header's board) -> (version, svg), while its specs are unchanged
+
+
+def background_svg(t: Table) -> tuple[str, str] | None:
+    """(version, SVG) of the position's background, or None for a game drawn whole each time. The
+    version changes with the drawing (a board spec edited while the server runs draws it again)."""
+    page = table_page(t.game)
+    if page.background is None:
+        return None
+
+    def make():
+        svg = svg_string(page.background(t.header))
+        return hashlib.sha256(svg.encode()).hexdigest()[:16], svg
+    return _BACKGROUNDS.get((t.game, str(t.header.get("board", ""))), make)
+
+
+def table_json(t: Table) -> dict:
+    """Everything the table page shows and offers, after the record's last entry."""
+    rules, state = t.rules, t.state
+    d = position_drawing(t)
+    summary = rules.summary(state, list(t.reports))
+    return {"id": t.id, "game": t.game, "title": GAMES[t.game].title, "header": t.header, "entries": t.entries,
+            "version": t.version, "prompt": rules.prompt(state), "final": rules.final_text(state),
+            "text": rules.render(state, False),
+            "log": [r.text for r in t.reports[-12:]], "summary": summary, "help": rules.help_text,
+            # what Undo would take back, said on the page before it is tapped
+            "last": {"number": t.entries, "text": entry_summary(t.reports[-1])} if t.reports else None,
+            "over": t.over,
+            "drawing": {"width": d.width, "height": d.height},
+            "background": _background_url(t),
+            "controls_script": controls_script(t.game),
+            "controls": table_page(t.game).controls(state, t.header)}
+
+
+def _background_url(t: Table) -> str | None:
+    found = background_svg(t)
+    if found is None:
+        return None
+    return f"/api/records/{t.id}/background.svg?v={found[0]}"
+
+
+def hint(t: Table, kind: str, arg: str) -> dict:
+    """A hint the game offers (Continuo's `best TILE`, Sorry's `moves CARD`, Capitals' `walls
+    CARD`): the referee's own lists. Refused (the same line as at the prompt) for a tile or card it
+    refuses."""
+    found = table_page(t.game).hints.get(kind)
+    if found is None:
+        raise BadRequest(f"no hint {show(kind)} for {t.game}")
+    try:
+        return found(t.state, t.header, arg)
+    except (ValueError, Refused) as exc:
+        text = f"refused ({exc.rule}): {exc.message}" if isinstance(exc, Refused) else str(exc)
+        raise BadRequest(text) from None
