@@ -18,7 +18,7 @@ FLOORS = [
     ("referee",),                                                    # the referee contract, a game in play
     ("build", "printlist"),                                          # writing products into a plan
     ("games",),                                                      # the games, each in its folder
-    ("pipeline",),                                                   # a build planned and run
+    ("pipeline", "project"),                                         # a build planned and run; a user's folder
     ("serve",),                                                      # the phones' web layer
     ("cli",),                                                        # the command
     ("entry", "__main__", "__init__"),                               # its entry point
