@@ -109,9 +109,7 @@ def record_reference(header: dict, key: str, default: str, kinds: tuple[str, ...
         load_named(path, rel, kinds)
     except ReferenceError_ as exc:
         raise Refused(key, f"expected {exc}, got {show(rel)}") from None
-    except WrongKind as exc:
-        raise Refused(key, str(exc)) from None
-    except SpecError as exc:
+    except (WrongKind, SpecError) as exc:      # of another kind, or not a good spec of its own
         raise Refused(key, str(exc)) from None
     return path
 
