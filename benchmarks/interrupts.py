@@ -1,5 +1,6 @@
-"""Builds stopped at random moments: SIGINT (Ctrl-C), SIGTERM or SIGKILL sent 0.05-1.5 s after
-`python -m generator build sorry continuo capitals` starts (it takes about 3 s), in a fresh copy
+"""Builds stopped at random moments: SIGINT (Ctrl-C), SIGTERM or SIGKILL sent 0-1.5 s after
+`python -m generator build sorry continuo capitals` has its handlers in place (it takes about 3 s;
+a signal in Python's own start-up, before any of our code runs, is Python's), in a fresh copy
 of the specs whose output folder holds a file of the user's; sent to the command, to its whole
 process group (as a terminal's Ctrl-C, systemd or `docker stop` do), or twice 5 ms apart. Prints,
 per signal and way, how the builds ended (exit code and first line of stderr) and anything that
@@ -58,7 +59,8 @@ def main() -> int:
                                      cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                      env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, start_new_session=True,
                                      preexec_fn=default_signals)
-                delay = rng.uniform(0.05, 1.5)
+                _handlers_in_place(p)
+                delay = rng.uniform(0.0, 1.5)
                 time.sleep(delay)
                 if way == "group":
                     os.killpg(p.pid, sig)
@@ -125,7 +127,8 @@ def heavy_project(project: Path) -> None:
 
 
 def _handlers_in_place(p: subprocess.Popen) -> float:
-    """Seconds until the command's own handler of SIGINT is in place (its SigCgt in /proc), or it ends."""
+    """Seconds until the command's own handlers are in place, or it ends: SIGTERM caught (SigCgt in
+    /proc; Python catches SIGINT itself from its start, SIGTERM only once generator/entry.py runs)."""
     start = time.perf_counter()
     while p.poll() is None and time.perf_counter() - start < 30:
         try:
@@ -133,7 +136,7 @@ def _handlers_in_place(p: subprocess.Popen) -> float:
         except OSError:
             break
         caught = int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), 16)
-        if caught & (1 << (signal.SIGINT - 1)):
+        if caught & (1 << (signal.SIGTERM - 1)):
             break
         time.sleep(0.005)
     return time.perf_counter() - start

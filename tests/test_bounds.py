@@ -385,3 +385,13 @@ def test_land_points_and_polygons_are_bounded(project):
     _land(project, [[[[x / 10000, 0] for x in range(MAX_LAND_POINTS)] + [[0, 1]]]])
     code, _, err, _ = run_cli(["validate", "boards/capitals_world_map.yaml"], project)
     assert "100,000 points" in one_spec_error(code, err, "boards/capitals_world_map.yaml:20: land:")
+
+
+def test_land_of_no_polygons_or_degenerate_ones_is_drawn(project):
+    from generator.games.capitals.board import land_polygons
+    assert land_polygons(()) == ()
+    assert len(land_polygons(((((0, 0), (0, 0), (0, 0)),), (((0, 0), (1, 0), (0, 1)), ((0.1, 0.1), (0.2, 0.1), (0.1, 0.2))))))\
+        == 2
+    _land(project, [])
+    code, _, err, _ = run_cli(["validate", "boards/capitals_world_map.yaml"], project)
+    assert code == 0, err
