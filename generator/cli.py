@@ -90,7 +90,7 @@ def _printer(args, say: bool = False) -> None:
             setattr(args, key, default)
     if say and settings.file:
         x, y = args.back_offset
-        from_file = sorted({k for k, v in came.items() if v == settings.file})
+        from_file = [k for k in ("paper", "flip", "back_offset") if came.get(k) == settings.file]
         print(f"pnp: paper {args.paper}, flip on {args.flip} edge, back offset {x:g},{y:g} ("
               + (f"{', '.join(k.replace('_', ' ') for k in from_file)} from {settings.file}" if from_file
                  else f"the command line over {settings.file}") + ")", file=sys.stderr)
@@ -192,12 +192,16 @@ def _watch(args) -> int:
 
     def once(reason: str) -> None:
         start = time.perf_counter()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") else None
         try:
             code, written, _ = _build(args, quiet=True)
         except Exception as exc:     # noqa: BLE001  a bad save says why and the watch goes on
-            if isinstance(exc, (KeyboardInterrupt, Terminated)):
-                raise
             code, written = _failed_with(exc), []
+        finally:
+            # A build holds Ctrl-C from its swap to its end (it is done by then); the watch goes on,
+            # and a Ctrl-C held meanwhile stops it here.
+            if mask is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         took = time.perf_counter() - start
         said = (f"{plural(len(written), 'file')} written" if written else "nothing to do") if code == 0 else \
             f"failed (exit {code}): the last good build stays in {out}"
