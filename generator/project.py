@@ -75,38 +75,54 @@ def _umask() -> int:
 # ---------------------------------------------------------------- a new deck
 
 STARTER = Path(__file__).resolve().parent / "games" / "deck" / "starter"
-NAME_MARK = "starter"          # in the starter's file names and its spec's references to them
+# The starter's spec and spreadsheet take the deck's name (its products are named after its spec);
+# its icons keep theirs (two decks in one folder may share them).
+STARTER_NAMES = {"deck.yaml": "{name}.yaml", "cards.csv": "{name}.csv"}
 
 
 def new_deck(name: str, dest: Path) -> list[str]:
-    """The starter deck written into `dest` as NAME (NAME.yaml, NAME.csv, its icons and picture):
-    the files written. Refused, with nothing written, if any is there already."""
-    if not name or not all(c.isalnum() or c in "-_" for c in name) or len(name) > 60:
+    """The starter deck written into `dest` as NAME (NAME.yaml, NAME.csv, its icons): the files
+    written. Refused, with nothing written, if a file it would write is there already (a file
+    there with the very same bytes, an icon another deck brought, is left as it is)."""
+    if not name or not all(c.isalnum() or c in "-_" for c in name) or len(name) > 60 or name[0] in "-_":
         raise UsageError(f"a deck's name is letters, digits, - and _ (at most 60), got {show(name)}")
     if not STARTER.is_dir():
         raise UsageError("this pnp has no starter deck")
-    made = []
+    plan = []
     for src in sorted(p for p in STARTER.rglob("*") if p.is_file()):
-        rel = src.relative_to(STARTER).as_posix().replace(NAME_MARK, name)
-        made.append((src, rel))
-    there = [rel for _, rel in made if os.path.lexists(dest / rel)]
-    if there:
-        raise UsageError(f"{there[0]} is here already: nothing was written; choose another name")
-    for src, rel in made:
-        if src.suffix in (".yaml", ".csv", ".md", ".txt"):
-            text = src.read_text(encoding="utf-8").replace(f"{NAME_MARK}.", f"{name}.")
-            _write_text(dest / rel, text)
-        else:
-            _copy_file(src, dest / rel)
-    return [rel for _, rel in made]
+        rel = src.relative_to(STARTER).as_posix()
+        rel = STARTER_NAMES.get(rel, rel).format(name=name)
+        data = src.read_bytes()
+        if src.name == "deck.yaml":
+            text = data.decode("utf-8").replace("csv: cards.csv", f"csv: {name}.csv")
+            text = text.replace("title: My deck", f"title: {name}", 1)
+            data = text.encode("utf-8")
+        plan.append((rel, data))
+    clash = [rel for rel, data in plan if os.path.lexists(dest / rel) and not _same(dest / rel, data)]
+    if clash:
+        raise UsageError(f"{clash[0]} is here already: nothing was written; choose another name")
+    made = []
+    for rel, data in plan:
+        if not os.path.lexists(dest / rel):
+            _write_bytes(dest / rel, data)
+            made.append(rel)
+    return made
 
 
-def _write_text(dest: Path, text: str) -> None:
+def _same(path: Path, data: bytes) -> bool:
+    try:
+        return path.is_file() and not path.is_symlink() and path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _write_bytes(dest: Path, data: bytes) -> None:
+    """A whole file or none, never over one made meanwhile."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.chmod(tmp, 0o666 & ~_umask())
         os.link(tmp, dest)
     finally:

@@ -20,6 +20,7 @@ from .outputs import OutputFolder, UnsafeName
 from .spec import display_path, find_specs, load_spec
 from .spec.loader import SpecErrors
 from .paths import project_root
+from .project import SETTINGS
 
 
 MAX_EPOCH = 2**33 - 1    # SOURCE_DATE_EPOCH: the year 2242, and well inside what every date library takes
@@ -66,6 +67,35 @@ def _load(paths: list[Path], root: Path):
     return specs, errors
 
 
+def _printer(args, say: bool = False) -> None:
+    """--paper, --flip and --back-offset as the command line gives them, else as the folder's
+    settings file (pnp-settings.yaml) says, else the defaults (A4, long edge, no offset). With
+    `say`, one line on stderr says which were used and where they came from."""
+    from .project import read_settings
+    try:
+        settings = read_settings(Path.cwd())
+    except OSError:
+        from .project import Settings
+        settings = Settings()
+    came = {}
+    for key, default in (("paper", "a4"), ("flip", "long"), ("back_offset", (0.0, 0.0))):
+        given = getattr(args, key, None)
+        kept = getattr(settings, key)
+        if given is not None:
+            came[key] = "the command line"
+        elif kept is not None:
+            setattr(args, key, kept)
+            came[key] = settings.file
+        else:
+            setattr(args, key, default)
+    if say and settings.file:
+        x, y = args.back_offset
+        from_file = [k for k in ("paper", "flip", "back_offset") if came.get(k) == settings.file]
+        print(f"pnp: paper {args.paper}, flip on {args.flip} edge, back offset {x:g},{y:g} ("
+              + (f"{', '.join(k.replace('_', ' ') for k in from_file)} from {settings.file}" if from_file
+                 else f"the command line over {settings.file}") + ")", file=sys.stderr)
+
+
 def _options(args, out: Path | None = None) -> BuildOptions:
     return BuildOptions(out=out or Path("output"), paper=args.paper, flip=args.flip, back_offset=args.back_offset,
                         layouts=tuple(args.layout) if getattr(args, "layout", None) else LAYOUTS,
@@ -81,9 +111,11 @@ def _failed(results) -> int:
 
 
 def cmd_validate(args) -> int:
+    from .paths import top_specs
     from .pipeline import Job, run_jobs
+    _printer(args)
     root = project_root()
-    paths = [Path(p) for p in args.paths] or find_specs(root)
+    paths = [Path(p) for p in args.paths] or top_specs(root) + find_specs(root)
     specs, errors = _load(paths, root)
     _print_errors(errors)
     # Then each good spec is planned as a build would plan it (nothing is written): a spec that
@@ -133,6 +165,67 @@ def _what_to_build(names: list[str], root: Path) -> list:
 
 
 def cmd_build(args) -> int:
+    _printer(args, say=True)
+    if getattr(args, "watch", False):
+        return _watch(args)
+    code, written, out = _build(args)
+    for rel in written:
+        print(display_path(out / rel, Path.cwd()))
+    return code
+
+
+# What a build reads that a person saves while designing: a save of any other file (the output
+# folder's own, an editor's swap file) starts no rebuild.
+WATCHED = (".yaml", ".yml", ".csv", ".png", ".jpg", ".jpeg", ".svg", ".ttf", ".otf", ".json")
+
+
+def _watch(args) -> int:
+    """Build, then build again each time a spec, a spreadsheet, a picture or a font in this folder
+    is saved, a line each time; Ctrl-C (or SIGTERM) ends it, exit 0. A build that fails says why in
+    one line, and the output folder keeps the last good build."""
+    import time
+    from datetime import datetime
+    import watchfiles
+    here = Path.cwd()
+    out = Path(args.out) if args.out else Path("output")
+    outside = [os.path.realpath(out)]
+
+    def once(reason: str) -> None:
+        start = time.perf_counter()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") else None
+        try:
+            code, written, _ = _build(args, quiet=True)
+        except Exception as exc:     # noqa: BLE001  a bad save says why and the watch goes on
+            code, written = _failed_with(exc), []
+        finally:
+            # A build holds Ctrl-C from its swap to its end (it is done by then); the watch goes on,
+            # and a Ctrl-C held meanwhile stops it here.
+            if mask is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        took = time.perf_counter() - start
+        said = (f"{plural(len(written), 'file')} written" if written else "nothing to do") if code == 0 else \
+            f"failed (exit {code}): the last good build stays in {out}"
+        print(f"{datetime.now():%H:%M:%S} {reason}: {said}, {took:.2f} s", flush=True)
+
+    def relevant(change, path: str) -> bool:
+        real = os.path.realpath(path)
+        return path.endswith(WATCHED) and not any(real == o or real.startswith(o + os.sep) for o in outside) \
+            and ".pnp-build" not in path and not os.path.basename(path).startswith(".")
+    try:
+        once("built")
+        print(f"pnp: watching {here}: save a spec, a spreadsheet or a "
+              "picture to build again; Ctrl-C stops", file=sys.stderr, flush=True)
+        for changes in watchfiles.watch(here, watch_filter=relevant, debounce=150, step=50, raise_interrupt=True,
+                                        ignore_permission_denied=True):
+            names = sorted({os.path.relpath(p, here) for _, p in changes})
+            once(f"{names[0]}{f' and {len(names) - 1} more' if len(names) > 1 else ''} changed")
+    except (KeyboardInterrupt, Terminated):
+        print("pnp: stopped watching; the output folder holds the last good build", file=sys.stderr)
+    return 0
+
+
+def _build(args, quiet: bool = False) -> tuple[int, list[str], Path]:
+    """One build: (exit code, the files written, --out)."""
     root = project_root()
     jobs = _what_to_build(args.games, root)
     games = list(dict.fromkeys(job.game for job in jobs))
@@ -148,14 +241,12 @@ def cmd_build(args) -> int:
     # of killed builds are swept first, whether or not anything needs building.
     with folder.locked():
         folder.sweep()
-        code, written = _build_into(folder, out, root, games, jobs, args)
-    for rel in written:
-        print(display_path(out / rel, Path.cwd()))
-    return code
+        code, written = _build_into(folder, out, root, games, jobs, args, quiet)
+    return code, written, out
 
 
 def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], jobs: list,
-                args) -> tuple[int, list[str]]:
+                args, quiet: bool = False) -> tuple[int, list[str]]:
     """The build proper, --out locked: its exit code, and the files written (once swapped in)."""
     from .pipeline import (Job, check_jobs, code_digest, job_key, job_seconds, manifest_entry, read_manifest,
                            run_jobs, up_to_date, write_manifest)
@@ -170,7 +261,8 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
     old = {} if args.force else previous
     todo = [job for job in jobs if not up_to_date(old.get(job.id), keys[job.id], out, root)]
     if not todo:
-        print(f"pnp: up to date ({len(jobs)} jobs); --force builds again", file=sys.stderr)
+        if not quiet:
+            print(f"pnp: up to date ({len(jobs)} jobs); --force builds again", file=sys.stderr)
         return 0, []
     loaded, errors, failed = check_jobs(todo, root)
     if errors:
@@ -229,14 +321,39 @@ def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict, op
     return written
 
 
+def cmd_copy(args) -> int:
+    from .project import copy_game
+    for rel in copy_game(args.game, Path.cwd()):
+        print(rel)
+    print(f"pnp: {GAMES[args.game].title}'s specs are here: edit them, then pnp build (these build instead of "
+          "the game's own)", file=sys.stderr)
+    return 0
+
+
+def cmd_new(args) -> int:
+    from .project import new_deck
+    for rel in new_deck(args.name, Path.cwd()):
+        print(rel)
+    print(f"pnp: a deck of your own, {args.name}: edit {args.name}.yaml and {args.name}.csv, then pnp build",
+          file=sys.stderr)
+    return 0
+
+
 def cmd_calibrate(args) -> int:
     from .build import write_pdf
     from .layout.calibrate import calibration_pages
+    _printer(args)
+    if args.save:
+        from .project import write_settings
+        path = write_settings(Path.cwd(), args.paper, args.flip, args.back_offset)
+        x, y = args.back_offset
+        print(f"pnp: {path.name} remembers paper {args.paper}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
+              "every build in this folder uses them", file=sys.stderr)
     root = project_root()
-    out = Path(args.out) if args.out else root / "output" / f"calibrate-{args.paper}-{args.flip}.pdf"
+    out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper}-{args.flip}.pdf"
     write_pdf(out, f"Duplex calibration, {args.paper.upper()}, flip on {args.flip} edge",
               calibration_pages(args.paper, args.flip, args.back_offset), args.cmyk)
-    print(display_path(out, root))
+    print(display_path(out, Path.cwd()))
     return 0
 
 
@@ -276,10 +393,12 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     def print_options(sp):
-        sp.add_argument("--paper", choices=["a4", "letter"], default="a4", help="sheet size for home printing")
-        sp.add_argument("--flip", choices=["long", "short"], default="long",
+        # No defaults here: _printer fills what the command line leaves out from the folder's
+        # settings file, then a4, long, 0,0.
+        sp.add_argument("--paper", choices=["a4", "letter"], help="sheet size for home printing (default a4)")
+        sp.add_argument("--flip", choices=["long", "short"],
                         help="duplex: the edge the printer turns the sheet over (default long)")
-        sp.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+        sp.add_argument("--back-offset", type=_offset, metavar="X,Y",
                         help="shift backs by X,Y mm to correct a printer (read it off `pnp calibrate`)")
         sp.add_argument("--cmyk", action="store_true", help="write every colour as CMYK")
 
@@ -292,6 +411,9 @@ def parser() -> argparse.ArgumentParser:
                    help="print layout(s) to write (default all): sheet = imposed for home printing, "
                         "shop = one card a page with bleed and TrimBox")
     b.add_argument("--force", action="store_true", help="build everything again, even what is up to date")
+    b.add_argument("--watch", action="store_true",
+                   help="build, then build again whenever a spec, spreadsheet, picture or font here is saved "
+                        "(Ctrl-C stops)")
     b.add_argument("--interleave", action="store_true", help="shop PDF: face, back, face, back... "
                                                              "instead of all faces then all backs")
     print_options(b)
@@ -305,8 +427,20 @@ def parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("calibrate", help="a duplex test sheet for reading --back-offset")
     c.add_argument("--out", help="output PDF (default output/calibrate-PAPER-FLIP.pdf)")
+    c.add_argument("--save", action="store_true",
+                   help=f"remember --paper, --flip and --back-offset in this folder ({SETTINGS}): every "
+                        "build here uses them")
     print_options(c)
     c.set_defaults(func=cmd_calibrate)
+
+    cp = sub.add_parser("copy", help="copy a game's specs here, to change them (they then build instead)")
+    cp.add_argument("game", choices=list(GAMES), metavar="GAME", help=f"one of: {', '.join(GAMES)}")
+    cp.set_defaults(func=cmd_copy)
+
+    n = sub.add_parser("new", help="start something of your own here: pnp new deck NAME")
+    n.add_argument("what", choices=["deck"], help="deck: a deck of cards from a spec and a spreadsheet")
+    n.add_argument("name", help="its name (the files are NAME.yaml, NAME.csv...)")
+    n.set_defaults(func=cmd_new)
 
     r = sub.add_parser("referee", help="score a game at the table",
                        usage="pnp referee GAME {score,play,...} ... (pnp referee GAME --help: its commands)",

@@ -433,7 +433,7 @@ class OutputFolder:
         self._lock_fd: int | None = None
         self._own_lock = False
         self._staging_fd: int | None = None
-        self._kept: set[tuple[int, int]] = set()    # (dev, inode) of what the staged copy keeps
+        self._kept_folders: set[str] = set()        # folders of the staged copy kept from out ("." itself)
         self._owner: tuple[int, int] | None = None  # owner and group of out (or of the folder it is made in)
 
     # -- one build at a time
@@ -551,8 +551,7 @@ class OutputFolder:
                                      "replaces it; remove the flag (chattr -i) or name another folder")
                 self._keep_owner(self.staging, st, ".")
                 shutil.copystat(self.out, self.staging)
-                made = os.stat(self.staging)
-                self._kept.add((made.st_dev, made.st_ino))
+                self._kept_folders.add(".")
                 self._mirror()
             else:
                 st = os.stat(self.out.parent)
@@ -612,6 +611,7 @@ class OutputFolder:
                     os.mkdir(target)
                     self._keep_owner(target, st, rel)
                     shutil.copystat(entry.path, target, follow_symlinks=False)
+                    self._kept_folders.add(rel)
                     todo.append((Path(entry.path), target, depth + 1))
                 elif stat.S_ISREG(st.st_mode):
                     try:
@@ -629,10 +629,7 @@ class OutputFolder:
                     os.mkfifo(target)
                     self._keep_owner(target, st, rel, folder=False)
                     shutil.copystat(entry.path, target, follow_symlinks=False)
-                else:
-                    continue        # sockets and devices in an output folder are not ours to carry over
-                made = os.lstat(target)
-                self._kept.add((made.st_dev, made.st_ino))
+                # (sockets and devices in an output folder are not ours to carry over)
 
     def path(self, rel: str) -> Path:
         return output_path(self.staging, rel)
@@ -644,22 +641,29 @@ class OutputFolder:
             p.unlink()
         elif p.is_dir():
             remove_tree(p)
+        self._kept_folders = {f for f in self._kept_folders if f != folder and not f.startswith(folder + "/")}
 
     def _give_new_entries(self) -> None:
         """Run as root in another user's folder, what the build made (game folders, products) is
         given to that user, as what it kept is: a folder of root's in it would be one its owner
-        cannot empty."""
+        cannot empty. Made by the build: a folder not kept from out (by its path: an inode number
+        freed by clear() is soon another's), a file with one link (every file kept is a hard link
+        to out's, which out still holds)."""
         if os.geteuid() != 0 or self._owner is None or self._owner[0] == 0:
             return
-        todo = [Path(self.staging)]
+        todo = ["."]
         while todo:
-            path = todo.pop()
+            rel = todo.pop()
+            path = self.staging / rel
             st = os.lstat(path)
-            if (st.st_dev, st.st_ino) not in self._kept and st.st_uid == 0:
-                os.chown(path, *self._owner, follow_symlinks=False)
             if stat.S_ISDIR(st.st_mode):
+                made = rel not in self._kept_folders
                 with os.scandir(path) as it:
-                    todo += [Path(e.path) for e in it]
+                    todo += [e.name if rel == "." else f"{rel}/{e.name}" for e in it]
+            else:
+                made = stat.S_ISREG(st.st_mode) and st.st_nlink == 1
+            if made and st.st_uid == 0:
+                os.chown(path, *self._owner, follow_symlinks=False)
 
     def commit(self) -> None:
         self._give_new_entries()

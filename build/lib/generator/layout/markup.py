@@ -112,6 +112,23 @@ def _similar(name: str, known) -> str:
     return f" (did you mean '{guess[0]}'?)" if guess else ""
 
 
+def counted(items: list[tuple[str, int]], unit: str = "") -> str:
+    """How many of each, as a rules sheet says it, from the deck itself: `10 each of 25, 50 and 75
+    miles, 12 of 100, 4 of 200` (neighbours with one count said together; `unit` after the first).
+    A field made with it follows the deck it is built with: change one count and the words change."""
+    groups: list[tuple[int, list[str]]] = []
+    for label, n in items:
+        if groups and groups[-1][0] == n:
+            groups[-1][1].append(label)
+        else:
+            groups.append((n, [label]))
+    said = []
+    for k, (n, labels) in enumerate(groups):
+        names = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+        said.append(f"{n} {'each of ' if len(labels) > 1 else 'of '}{names}{unit if k == 0 and unit else ''}")
+    return ", ".join(said)
+
+
 def substitute(text: str, fields: dict[str, str], line: int) -> str:
     """`{name}` replaced by the field's value (its * { } ~ \\ escaped, so a value is always text)."""
     out, pos = [], 0

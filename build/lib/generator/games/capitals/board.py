@@ -73,7 +73,9 @@ def land_polygons(land: tuple) -> tuple:
     geometry is asked of GEOS: a scribble is refused at once."""
     import numpy as np
     import shapely
-    sizes = np.array([len(ring) for poly in land for ring in poly])
+    if not land:
+        return ()
+    sizes = np.array([len(ring) for poly in land for ring in poly], dtype=np.int64)
     coords = np.array([p for poly in land for ring in poly for p in ring], dtype=float).reshape(-1, 2)
     first = np.cumsum(sizes) - sizes
     last = first + sizes - 1

@@ -3,6 +3,7 @@ and every card count as a field (so the sheet says what the referee scores), and
 diagram: a team's piles made of the deck's own faces (faces.py), scaled down."""
 from __future__ import annotations
 
+from ...layout.markup import counted
 from ...draw import Drawing, Style, compose, rotate, scale, translate
 from ...errors import show
 from ...layout.rules_sheet import SheetGame, place_legible, used_spec
@@ -28,6 +29,9 @@ def deck_fields(deck: MilleBornesDeck, prefix: str = "") -> dict[str, str]:
             f[f"{prefix}bonus.{c.id}"] = str(c.points)
     for key in deck.categories:
         f[f"{prefix}category.{key}"] = str(sum(c.count for c in deck.cards if c.category.key == key))
+    # the distance cards, counted as the deck has them (10 each of 25, 50 and 75 miles, 12 of 100...)
+    f[f"{prefix}counts.distance"] = counted([(str(c.miles), c.count) for c in deck.cards
+                                             if c.category.key == "progress"], " miles")
     for key, value in deck.spec.data["scoring"].items():
         if isinstance(value, dict):
             for k, v in value.items():

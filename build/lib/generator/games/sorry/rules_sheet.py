@@ -3,6 +3,7 @@ the corner diagram: a window of the board as board.py draws it, with men before 
 that the referee's own rules play (rules.play), so the picture can never show an illegal move."""
 from __future__ import annotations
 
+from ...layout.markup import counted
 from ...colour import Colour, WHITE
 from ...draw import Drawing, Path, PathBuilder, Style, compose, scale, translate
 from ...errors import show
@@ -25,6 +26,8 @@ def sheet_game(spec: Spec) -> SheetGame:
               "slide_short": str(slides[0]), "slide_long": str(slides[-1])}
     for c in deck.cards:
         fields[f"count.{c['marking'].lower()}"] = str(c["count"])
+    # the numbered cards, counted as the deck has them (4 each of 1, 2, 3...)
+    fields["counts.numbers"] = counted([(c["marking"], c["count"]) for c in deck.cards if c["marking"].isdigit()])
     diagrams = {}
     params = spec.data.get("diagrams", {})
     if "corner" in params:
