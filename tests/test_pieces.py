@@ -161,8 +161,8 @@ def test_the_wall_rack_has_a_lane_per_length_as_long_as_its_pieces():
     from generator.games.capitals.sorting import LANE, rack_pages
     from generator.games.capitals.walls import load_walls
     ws = load_walls(WALLS)
-    pages = rack_pages(ws)
-    assert len(pages) == 1
+    pages = rack_pages(ws, "a4")
+    assert len(pages) == 1 and len(rack_pages(ws, "letter")) == 1
     lanes = sorted(round(r.w, 3) for r, _ in walk(pages[0].root) if isinstance(r, Rect) and r.style.fill == LANE)
     assert lanes == sorted(round(u * ws.square + 2 * ws.extension, 3) for u in ws.counts)
     texts = [t.text for t, _ in walk(pages[0].root) if isinstance(t, Text)]

@@ -43,10 +43,12 @@ class TileLayout:
 
 
 def plan_tiles(width: float, height: float, page_w: float, page_h: float, overlap: float) -> TileLayout:
-    """The fewest sheets, portrait or landscape, that cover width x height with the overlap."""
+    """The fewest sheets, portrait or landscape, that cover width x height with the overlap. A
+    window keeps a target's reach inside the sheet's margin at its left and top, where the
+    half-targets of a cut edge stand out of it."""
     best = None
     for pw, ph in ((page_w, page_h), (page_h, page_w)):
-        aw, ah = pw - 2 * SAFE_MARGIN, ph - 2 * SAFE_MARGIN - CAPTION
+        aw, ah = pw - 2 * SAFE_MARGIN - TARGET_R, ph - 2 * SAFE_MARGIN - CAPTION - TARGET_R
         sx, sy = aw - overlap, ah - overlap
         if sx <= 0 or sy <= 0:
             continue
@@ -110,11 +112,11 @@ def pack_tiles(plan: TileLayout) -> tuple[int, list[Placed]]:
         h = t.h + CAPTION
         k = next((k for k, b in enumerate(bottoms) if b + GAP + h <= plan.page_h - m), None)
         if k is None:
-            bottoms.append(m - GAP)
+            bottoms.append(m + TARGET_R - GAP)
             k = len(bottoms) - 1
         y = bottoms[k] + GAP
         bottoms[k] = y + h
-        placed.append(Placed(t, k, m, y, CAPTION))
+        placed.append(Placed(t, k, m + TARGET_R, y, CAPTION))
     return len(bottoms), placed
 
 
@@ -146,6 +148,6 @@ def tile_pages(art: Drawing, page_w: float, page_h: float, overlap: float = 12.0
                 for v in _targets_along(t.w):
                     registration_mark(d, t.x + v, t.y)
         # The caption across the sheet under its window (nothing stands beside a window).
-        d.fit_text(p.x, p.y + t.h + 2.0, plan.page_w - 2 * SAFE_MARGIN, CAPTION_SIZE * 0.73,
+        d.fit_text(p.x, p.y + t.h + 2.0, plan.page_w - SAFE_MARGIN - p.x, CAPTION_SIZE * 0.73,
                    _caption(t, plan, title), GREY, font="sans", align="left")
     return pages

@@ -369,15 +369,20 @@ def instructions(box: TuckBox, art: BoxArt, pieces: int) -> tuple[str, list[str]
 
 
 def _text_height(head: str, lines: list[str], width: float, size: float) -> float:
-    h = size * 1.6
+    h = _head_height(head, width, size) + size * 0.5
     for line in lines:
         h += text_block_height(line, size, width, leading=1.2) + size * 0.7
     return h + 12.0 + size     # the legend and the scale bar
 
 
+def _head_height(head: str, width: float, size: float) -> float:
+    """The heading's height, wrapped to the column (a long title does not run off the page)."""
+    return text_block_height(head, size * 1.15, width, font="sans-bold", leading=1.2) + size * 0.45
+
+
 def _draw_text(page: Drawing, x: float, y: float, width: float, head: str, lines: list[str], size: float) -> None:
-    page.text(x, y + size, head, size * 1.15, INK, font="sans-bold")
-    y += size * 1.6 + size * 0.5
+    page.text_block(x, y, width, head, size * 1.15, INK, font="sans-bold", leading=1.2)
+    y += _head_height(head, width, size) + size * 0.5
     for line in lines:
         y += page.text_block(x, y, width, line, size, INK, leading=1.2) + size * 0.7
     # A legend, and a bar to check the print's scale.

@@ -25,6 +25,8 @@ CUT = Style(stroke=Colour(rgb=(0, 0, 0)), width=pt(0.6), join="miter")
 FOLD = Style(stroke=Colour(rgb=(0.45, 0.45, 0.45)), width=pt(0.5), dash=(1.5, 1.0), cap="butt")
 TICK = Style(stroke=Colour(rgb=(0.75, 0.1, 0.1)), width=pt(0.8), cap="butt")
 INK = Colour(rgb=(0.1, 0.1, 0.1))
+HOME_PAPERS = ("a4", "letter")     # what --paper offers
+PRINT_MARGIN = 10.0                # mm of blank paper round the printed pieces
 
 
 @dataclass
@@ -36,7 +38,6 @@ class WallSet:
     flange: float
     extension: float
     clearance: float
-    paper: str
     counts: dict[int, int]          # units -> pieces
     laser: dict
 
@@ -61,13 +62,16 @@ def load_walls(spec: Spec) -> WallSet:
     for sp in d.get("spares", []):
         counts[sp["units"]] = counts.get(sp["units"], 0) + sp["count"]
     ws = WallSet(d["title"], wm.square, t["top"], t["side"], t["flange"], d["extension"], d["notch_clearance"],
-                 d["paper"], dict(sorted(counts.items())), d["laser"])
+                 dict(sorted(counts.items())), d["laser"])
     if ws.notch >= wm.square / 2:
         raise spec.error(("trough", "top"), f"the notch ({ws.notch:g} mm) must be under half a square "
                                             f"({wm.square / 2:g} mm), or a one-unit piece has no sides left")
+    # The pieces are printed on the build's paper (--paper): the longest must lie along either.
     longest = max(ws.counts) * wm.square + 2 * ws.extension
-    if longest > max(PAPER_SIZES[ws.paper]) - 20:
-        raise spec.error(("paper",), f"the longest piece ({longest:g} mm) does not fit across a {ws.paper} sheet")
+    room = min(max(PAPER_SIZES[p]) for p in HOME_PAPERS) - 2 * PRINT_MARGIN
+    if longest > room:
+        raise spec.error(("extension",), f"the longest piece ({longest:g} mm) does not fit across a Letter sheet "
+                                         f"({room:g} mm inside its margins): the map's squares are too large")
     if ws.extension >= wm.square / 2:
         raise spec.error(("extension",), f"must be under half a square ({wm.square / 2:g} mm)")
     return ws
@@ -135,11 +139,13 @@ def wall_parts(ws: WallSet) -> list[Part]:
     return parts
 
 
-def print_pages(ws: WallSet) -> list[Drawing]:
-    """The strips on home-printer sheets, longest first, in rows; the unit count is printed on
-    the first unit's top panel and every unit boundary is ticked in red."""
-    pw, ph = sorted(PAPER_SIZES[ws.paper], reverse=True)   # landscape: the longest piece fits along
-    m, gap = 10.0, 3.0
+def print_pages(ws: WallSet, paper: str) -> list[Drawing]:
+    """The strips on home-printer sheets of the build's paper, longest first, in rows; the unit
+    count is printed on the first unit's top panel and every unit boundary is ticked in red. The
+    pieces are at full size on any paper (the map's unit is the square): a narrower sheet takes
+    more of them."""
+    pw, ph = sorted(PAPER_SIZES[paper], reverse=True)   # landscape: the longest piece fits along
+    m, gap = PRINT_MARGIN, 3.0
     strips = [u for u, c in sorted(ws.counts.items(), reverse=True) for _ in range(c)]
     total = len(strips)
     avail = pw - 2 * m
@@ -192,9 +198,10 @@ def add_walls(spec: Spec, plan, opts) -> None:
     ws = load_walls(spec)
     stem = stem_of(spec)
     total = sum(ws.counts.values())
-    add_pdf(plan, f"{stem}-print-{ws.paper}.pdf", f"{ws.title} ({walls_summary(ws)})", print_pages(ws), opts.cmyk,
+    add_pdf(plan, f"{stem}-print-{opts.paper}.pdf", f"{ws.title} ({walls_summary(ws)})", print_pages(ws, opts.paper),
+            opts.cmyk,
             what=f"{ws.title}: {total} pieces to cut and fold ({walls_summary(ws)}: pieces x units)",
-            stock="card, 160-250 g/m2 (it must fold crisply)", sides=1, paper=ws.paper, order=45,
+            stock="card, 160-250 g/m2 (it must fold crisply)", sides=1, paper=opts.paper, order=45,
             make="print at 100 %; cut on the solid lines, fold down on the dashed ones (top up)",
             step=f"Wall pieces: cut out the {total} strips and fold each into a trough, flanges out, the top "
                  f"running past both ends (or cut them with a laser).",
