@@ -36,6 +36,9 @@ PAGES = [
     ("cubes-tiles", "cubes/paper-board-2p-tiles-a4.pdf", 3),
     ("capitals-sheet", "capitals/capitals_1961-sheet-a4.pdf", 1),
     ("capitals-map", "capitals/capitals_world_map-large.pdf", 1),
+    ("cubes-kit-assembly", "cubes/kit-2p-assembly-a4.pdf", 1),
+    ("shoe-assembly", "mille-bornes/shoe-assembly-a4.pdf", 1),
+    ("capitals-walls-strips", "capitals/capitals_walls-strips-a4.pdf", 1),
 ]
 
 

@@ -43,12 +43,10 @@ class TileLayout:
 
 
 def plan_tiles(width: float, height: float, page_w: float, page_h: float, overlap: float) -> TileLayout:
-    """The fewest sheets, portrait or landscape, that cover width x height with the overlap. A
-    window keeps a target's reach inside the sheet's margin at its left and top, where the
-    half-targets of a cut edge stand out of it."""
+    """The fewest sheets, portrait or landscape, that cover width x height with the overlap."""
     best = None
     for pw, ph in ((page_w, page_h), (page_h, page_w)):
-        aw, ah = pw - 2 * SAFE_MARGIN - TARGET_R, ph - 2 * SAFE_MARGIN - CAPTION - TARGET_R
+        aw, ah = pw - 2 * SAFE_MARGIN, ph - 2 * SAFE_MARGIN - CAPTION
         sx, sy = aw - overlap, ah - overlap
         if sx <= 0 or sy <= 0:
             continue
@@ -112,11 +110,11 @@ def pack_tiles(plan: TileLayout) -> tuple[int, list[Placed]]:
         h = t.h + CAPTION
         k = next((k for k, b in enumerate(bottoms) if b + GAP + h <= plan.page_h - m), None)
         if k is None:
-            bottoms.append(m + TARGET_R - GAP)
+            bottoms.append(m - GAP)
             k = len(bottoms) - 1
         y = bottoms[k] + GAP
         bottoms[k] = y + h
-        placed.append(Placed(t, k, m + TARGET_R, y, CAPTION))
+        placed.append(Placed(t, k, m, y, CAPTION))
     return len(bottoms), placed
 
 
@@ -138,16 +136,19 @@ def tile_pages(art: Drawing, page_w: float, page_h: float, overlap: float = 12.0
                 jy = (t.row + 1) * plan.stride_y
                 for v in _targets_along(t.w):
                     registration_mark(d, t.x + v, jy)
-            # Joins with the previous sheet (left, above): the cut edge, and the same targets on it.
-            if t.col > 0:
-                d.line(t.x, t.y, t.x, t.y + t.h, CUT_STYLE)
-                for v in _targets_along(t.h):
-                    registration_mark(d, t.x, t.y + v)
-            if t.row > 0:
-                d.line(t.x, t.y, t.x + t.w, t.y, CUT_STYLE)
-                for v in _targets_along(t.w):
-                    registration_mark(d, t.x + v, t.y)
+            # Joins with the previous sheet (left, above): the cut edge, and the same targets on it,
+            # their inner halves only: the outer halves would be trimmed away with the edge, and
+            # would print in the sheet's blank margin.
+            with d.group(clip=Rect(t.x, t.y, t.w, t.h, Style())):
+                if t.col > 0:
+                    d.line(t.x, t.y, t.x, t.y + t.h, CUT_STYLE)
+                    for v in _targets_along(t.h):
+                        registration_mark(d, t.x, t.y + v)
+                if t.row > 0:
+                    d.line(t.x, t.y, t.x + t.w, t.y, CUT_STYLE)
+                    for v in _targets_along(t.w):
+                        registration_mark(d, t.x + v, t.y)
         # The caption across the sheet under its window (nothing stands beside a window).
-        d.fit_text(p.x, p.y + t.h + 2.0, plan.page_w - SAFE_MARGIN - p.x, CAPTION_SIZE * 0.73,
+        d.fit_text(p.x, p.y + t.h + 2.0, plan.page_w - 2 * SAFE_MARGIN, CAPTION_SIZE * 0.73,
                    _caption(t, plan, title), GREY, font="sans", align="left")
     return pages

@@ -198,18 +198,41 @@ def add_walls(spec: Spec, plan, opts) -> None:
     ws = load_walls(spec)
     stem = stem_of(spec)
     total = sum(ws.counts.values())
+    from ...layout.assembly import add_assembly
+    from .strips import hours, make_times, strip_pages
+    from .wall_assembly import walls_assembly
+    times = make_times(ws, opts.paper)
+    add_assembly(plan, stem, walls_assembly(ws, times, opts.paper), opts,
+                 what=f"{ws.title}: which of the three ways to make them, how long each takes, and how "
+                      "(steps with drawings, checks)")
+    # The three ways to make the walls are alternatives: the print list totals each.
+    strips, troughs, laser = "flat wall strips", "folded wall troughs", "laser-cut wall troughs"
+    add_pdf(plan, f"{stem}-strips-{opts.paper}.pdf", f"{ws.title} as flat strips", strip_pages(ws, opts.paper),
+            opts.cmyk, variant=strips,
+            what=f"{ws.title}: {total} flat strips, the quick way ({hours(times.strips)} to cut: "
+                 f"{times.strip_cuts[0]} long cuts and {times.strip_cuts[1]} short ones)",
+            stock="card, 160-250 g/m2", sides=1, paper=opts.paper, order=44,
+            make="print at 100 %; cut along the long lines across the sheet, then between the strips",
+            step=f"Wall pieces, flat: cut the bands apart along the long lines, then the {total} strips.",
+            tools=["craft knife", "metal ruler"])
     add_pdf(plan, f"{stem}-print-{opts.paper}.pdf", f"{ws.title} ({walls_summary(ws)})", print_pages(ws, opts.paper),
-            opts.cmyk,
-            what=f"{ws.title}: {total} pieces to cut and fold ({walls_summary(ws)}: pieces x units)",
+            opts.cmyk, variant=troughs,
+            what=f"{ws.title}: {total} troughs to cut and fold, as the patent's ({walls_summary(ws)}: pieces x "
+                 f"units; {hours(times.troughs)}: {times.trough_cuts:,} knife cuts, {times.trough_scores} "
+                 f"fold lines)",
             stock="card, 160-250 g/m2 (it must fold crisply)", sides=1, paper=opts.paper, order=45,
             make="print at 100 %; cut on the solid lines, fold down on the dashed ones (top up)",
-            step=f"Wall pieces: cut out the {total} strips and fold each into a trough, flanges out, the top "
-                 f"running past both ends (or cut them with a laser).",
+            step=f"Wall pieces, folded: cut out the {total} strips and fold each into a trough, flanges out, the "
+                 f"top running past both ends.",
             tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring"])
     lz = ws.laser
+    before = set(plan.products)
     add_laser_kit(spec, wall_parts(ws), tuple(lz["sheet"]), lz["kerf"], lz.get("margin", 5),
                   lz.get("spacing", 2), plan, stem, what=f"{ws.title} to cut ({total})", order=61,
-                  make="cut, and score the folds; fold each into a trough as the printed pieces",
+                  make=f"cut, and score the folds; fold each into a trough as the printed pieces "
+                       f"({hours(times.laser_folds)} to fold)",
                   stock={ws.laser["material"].replace(" ", "_"): ws.laser["material"]})
+    for rel in set(plan.products) - before:
+        plan.products[rel].info.setdefault("variant", laser)
     from .sorting import add_rack
     add_rack(ws, stem, plan, opts)
