@@ -39,6 +39,10 @@ PAGES = [
     ("cubes-kit-assembly", "cubes/kit-2p-assembly-a4.pdf", 1),
     ("shoe-assembly", "mille-bornes/shoe-assembly-a4.pdf", 1),
     ("capitals-walls-strips", "capitals/capitals_walls-strips-a4.pdf", 1),
+    ("sorry-1930-board", "sorry/sorry_1930-board-large.pdf", 1),
+    ("sorry-rules-2", "sorry/rules-a4.pdf", 2),
+    ("capitals-rules-2", "capitals/rules-a4.pdf", 2),
+    ("mille-bornes-rules-1", "mille-bornes/rules-a4.pdf", 1),
 ]
 
 

@@ -54,7 +54,15 @@ def marker_places(wm: WorldMap, row: int, col: int, sites: list[Country]) -> lis
     return [(x + small + 0.7, y + step * (order.index(k) + 0.5), small, "right") for k in range(len(sites))]
 
 
-def draw_board(wm: WorldMap) -> Drawing:
+def draw_marker(d: Drawing, wm: WorldMap, c: Country, mx: float, my: float, r: float) -> None:
+    """A capital's marker: a disc in its population bracket's colour, the opening the peg goes in."""
+    ink = wm.palette["ink"]
+    d.circle(mx, my, r, Style(fill=wm.deck.bracket_colour(c.bracket), stroke=ink, width=0.25))
+    d.circle(mx, my, r * 0.28, Style(fill=ink))
+
+
+def draw_board(wm: WorldMap, markers: bool = True) -> Drawing:
+    """The map; without its markers and their names (a diagram draws its own, clear of walls)."""
     p = wm.palette
     ink, paper = p["ink"], p["paper"]
     proj, sq, m = wm.projection, wm.square, wm.margin
@@ -92,14 +100,15 @@ def draw_board(wm: WorldMap) -> Drawing:
         for x in (m - 10, m + mw + 2):
             d.fit_text(x, m + r * sq + sq / 2 - 2.5, 8, 5, chr(65 + r), p["frame"], max_size=6)
     # The markers: one per capital (and the Vatican and the UN), coloured by population bracket.
-    markers = []
+    legend = _legend(d, wm)
+    if not markers:
+        return d
+    placed = []
     for (row, col), sites in sorted(wm.sites.items()):
         for c, (mx, my, r, where) in zip(sites, marker_places(wm, row, col, sites)):
-            markers.append((c, mx, my, r, where))
-            d.circle(mx, my, r, Style(fill=wm.deck.bracket_colour(c.bracket), stroke=ink, width=0.25))
-            d.circle(mx, my, r * 0.28, Style(fill=ink))          # the opening the peg goes in
-    legend = _legend(d, wm)
-    for label in place_labels(wm, markers, [legend]):
+            placed.append((c, mx, my, r, where))
+            draw_marker(d, wm, c, mx, my, r)
+    for label in place_labels(wm, placed, [legend]):
         if label.leader is not None:
             d.line(*label.leader, Style(stroke=ink, width=0.2))
         d.text(label.x, label.baseline, label.text, wm.label_size, ink, font="sans")

@@ -6,7 +6,7 @@ referee import their modules when they are first used.
 from __future__ import annotations
 
 TITLE = "Sorry"
-SPECS = ["decks/sorry.yaml", "boards/sorry.yaml", "decks/sorry_rules.yaml"]
+SPECS = ["decks/sorry.yaml", "boards/sorry.yaml", "boards/sorry_1930.yaml", "decks/sorry_rules.yaml"]
 
 
 def _check_deck(spec):
