@@ -43,6 +43,7 @@ PAGES = [
     ("sorry-rules-2", "sorry/rules-a4.pdf", 2),
     ("capitals-rules-2", "capitals/rules-a4.pdf", 2),
     ("mille-bornes-rules-1", "mille-bornes/rules-a4.pdf", 1),
+    ("mille-bornes-tuckbox", "mille-bornes/mille_bornes-tuckbox-a4.pdf", 1),
 ]
 
 
