@@ -30,9 +30,16 @@ class DeckArt:
     size: CardSize
     faces: list[tuple[Drawing, int, str]] = field(default_factory=list)  # (face, count, caption)
     back: Drawing | None = None
+    own_backs: dict[int, Drawing] = field(default_factory=dict)   # faces[i]'s own back, where it has one
 
     def expanded(self) -> list[Drawing]:
         return [face for face, count, _ in self.faces for _ in range(count)]
+
+    def backs(self) -> Drawing | list[Drawing] | None:
+        """The back of every card (in expanded() order) where some face has its own, else the one back."""
+        if not self.own_backs:
+            return self.back
+        return [self.own_backs.get(i, self.back) for i, (_, count, _) in enumerate(self.faces) for _ in range(count)]
 
 
 def stem_of(spec) -> str:
@@ -73,7 +80,7 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
     if "sheet" in opts.layouts:
         pw, ph = PAPER_SIZES[opts.paper]
         layout = impose_cards(art.size, pw, ph)
-        pages = sheet_pages(faces, art.back, layout, opts.flip, opts.back_offset, art.title)
+        pages = sheet_pages(faces, art.backs(), layout, opts.flip, opts.back_offset, art.title)
         add_pdf(plan, f"{art.stem}-sheet-{opts.paper}.pdf",
                 f"{art.title}: {len(faces)} cards on {opts.paper.upper()}", pages, opts.cmyk,
                 what=f"{art.title}: {len(faces)} cards, {layout.per_sheet} a sheet, faces and backs",
@@ -82,7 +89,7 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
                 step="Cards: print the sheets two-sided, cut on the crop marks.",
                 tools=["craft knife or scissors", "metal ruler"])
     if "shop" in opts.layouts:
-        pages = shop_pages(faces, art.back, art.size, opts.interleave)
+        pages = shop_pages(faces, art.backs(), art.size, opts.interleave)
         add_pdf(plan, f"{art.stem}-shop.pdf", f"{art.title}: {len(faces)} cards, one a page with bleed",
                 pages, opts.cmyk, what=f"{art.title} for a print shop: one card a page, 3 mm bleed, TrimBox",
                 stock="a print shop's card stock", shop=True, order=70)
