@@ -170,7 +170,11 @@ class WorldMap:
 
     @property
     def height(self) -> float:
-        return self.projection.rows * self.square + 2 * self.margin
+        """The grid, its margins, and under them the key (title and markers), off the grid."""
+        return self.projection.rows * self.square + 2 * self.margin + KEY_HEIGHT
+
+
+KEY_HEIGHT = 13.0    # mm under the bottom margin for the board's key: kept off the playable squares
 
 
 MAX_LAND_POINTS = 500_000

@@ -137,9 +137,11 @@ class Example:
             for c, (mx, my, r, _) in zip(sites, marker_places(wm, row, col, sites)):
                 mx, my = _clear_of(lines, mx, my, r + wall_w / 2 + 0.25, (x, y, x + size, y + size))
                 markers.append((c, mx, my, r))
+        from .board import MARKER_NUMBER
         with d.group(to_diagram):
             for c, mx, my, r in markers:
-                draw_marker(d, wm, c, mx, my, r)
+                # The bracket's number where it prints at 6.5 pt at this scale, else the dot.
+                draw_marker(d, wm, c.bracket, mx, my, r, number=MARKER_NUMBER * s >= pt(6.5))
         d.rect(lm, tm, cols * cell, rows * cell, Style(stroke=p["frame"], width=0.35))
         for i in range(cols):
             d.text(lm + (i + 0.5) * cell, tm - 1.0, str(c0 + i + 1), label, p["frame"], font="sans-bold",

@@ -125,7 +125,7 @@ def draw_example(deck: ContinuoDeck) -> Drawing:
     n_rows, n_cols = max(rows) - r0 + 1, max(cols) - c0 + 1
     explain = ("Cards 2, 3 and 4 are laid in turn. Each chain through the new card and another "
                "card scores its " + ("numbers' sum." if deck.numbers else "number of squares.")
-               + " (The patent's example; its cards are drawn for it, not from the pack.)")
+               + " Its cards are not from the pack.")
     text_h = text_block_height(explain, SMALLEST, W - 2 * MARGIN, leading=1.15)
     # The layout in the middle, its labels beside it: "card n" and its score outside the tile, at
     # SMALLEST and larger, in the margins the labels need.
