@@ -157,9 +157,13 @@ def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float
     from .errors import SpecError
     from .laser.export import add_sheets
     from .laser.nest import NestError, nest
+    # Parts cut from the same stock share its sheets (the Cubes kit's pawns with its cubes, its
+    # rings beside the cup layer), under the first such material's name.
     by_material: dict[str, list] = {}
+    first_of: dict[str, str] = {}
     for part in parts:
-        by_material.setdefault(part.material, []).append(part)
+        same = first_of.setdefault((stock or {}).get(part.material, part.material), part.material)
+        by_material.setdefault(same, []).append(part)
     names: dict[str, str] = {}
     for material, group in by_material.items():
         # A material's name may come from a spec: it becomes a safe part of a file name, and two
@@ -178,16 +182,34 @@ def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float
         before = set(plan.products)
         add_sheets(sheets, plan, stem)
         _laser_info(plan, before, (stock or {}).get(material, material).replace("_", " "), sheet, len(sheets),
-                    what or stem, make, order)
+                    what or stem, make, order, sheets)
 
 
-def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what: str, make: str, order: int) -> None:
+SPARSE = 0.5     # a sheet whose parts lie within less than this share of it: cut it from an offcut
+
+
+def sheet_use(s) -> str:
+    """What a sheet's parts take of it, for the print list: the share of its material, and where
+    they lie within less than half of it, the offcut they fit."""
+    from .laser.nest import material_use
+    use, w, h = material_use(s)
+    text = f"its parts take {100 * use:.0f} % of the sheet"
+    margin = s.width - w   # the parts' extent from the corner, with the margin on the far sides too
+    if (w + margin / 2) * (h + margin / 2) < SPARSE * s.width * s.height:
+        text += f", all within {w + 5:.0f} x {h + 5:.0f} mm: an offcut that size will do"
+    return text
+
+
+def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what: str, make: str, order: int,
+                sheets=()) -> None:
     """What a person does with each file add_sheets made (it takes no info of its own; any it gives
     is kept): an SVG and a DXF are the same sheet for two kinds of software, a PNG a picture of it."""
     size = f"{sheet[0]:g} x {sheet[1]:g} mm"
     for rel in [r for r in plan.products if r not in before]:
         n = rel.rsplit("sheet", 1)[-1].split(".")[0]
         which = f"sheet {n} of {count}" if n.isdigit() else f"{count} sheet{'s' if count != 1 else ''}"
+        if n.isdigit() and 0 < int(n) <= len(sheets):
+            which += f"; {sheet_use(sheets[int(n) - 1])}"
         kind = rel.rsplit(".", 1)[-1]
         if kind == "png":
             info = dict(what=f"{what}: {material}, {which}, a preview", preview=True, order=order)

@@ -1,8 +1,12 @@
-"""Nesting parts onto sheets: shelf packing of their (kerf-compensated) bounding boxes.
+"""Nesting parts onto sheets: guillotine packing of their (kerf-compensated) bounding boxes.
 
-Parts are taken tallest first and laid left to right in shelves, turned a quarter turn when that
-makes them lower; a new shelf when a row is full, a new sheet when the sheet is. Simple and
-predictable: every part keeps `spacing` mm from its neighbours and `margin` from the edge.
+Parts are taken tallest first, turned a quarter turn when that makes them lower. Each goes into
+the first free rectangle, on any sheet, that holds it (free rectangles in the order they were
+made: the first sheet's first); what it leaves of that rectangle becomes two: the rest of its row
+(as tall as the part) and everything under it (the rectangle's whole width). So short parts stack
+in the room beside a tall one (the Cubes rings beside the cup layer) and small parts fill the end
+of a row of large ones, where a plain shelf packer started a sheet of their own. Predictable:
+every part keeps `spacing` mm from its neighbours and `margin` from the edge.
 """
 from __future__ import annotations
 
@@ -61,17 +65,21 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
     placed.sort(key=lambda pr: (-size(pr[0], pr[1])[1], pr[0].name))
     sheets: list[Sheet] = []
     turned: dict[tuple, tuple] = {}
-    x = y = shelf_h = 0.0
-    sheet = None
+    # Free rectangles [sheet, x, y, w, h], each part taking its size plus the spacing (the usable
+    # area grows by one spacing, which the last part of a row or column leaves blank).
+    free: list[list] = []
     for p, rot in placed:
         w, h = size(p, rot)
-        if sheet is None or x + w > usable_w + 1e-9:
-            y += shelf_h + (spacing if sheet is not None else 0.0)
-            x, shelf_h = 0.0, 0.0
-        if sheet is None or y + h > usable_h + 1e-9:
-            sheet = Sheet(sheet_w, sheet_h, p.material)
-            sheets.append(sheet)
-            x = y = shelf_h = 0.0
+        ws, hs = w + spacing, h + spacing
+        k = next((i for i, f in enumerate(free) if ws <= f[3] + 1e-9 and hs <= f[4] + 1e-9), None)
+        if k is None:
+            sheets.append(Sheet(sheet_w, sheet_h, p.material))
+            free.append([sheets[-1], 0.0, 0.0, usable_w + spacing, usable_h + spacing])
+            k = len(free) - 1
+        sheet, fx, fy, fw, fh = free.pop(k)
+        rest = [[sheet, fx + ws, fy, fw - ws, hs], [sheet, fx, fy + hs, fw, fh - hs]]
+        free[k:k] = [r for r in rest if r[3] > 1e-9 and r[4] > 1e-9]
+        x, y = fx, fy
         # Put the compensated outline's top-left at (margin + x, margin + y). A part is turned
         # and offset once however many times it is cut (a cube's wall, 180 times): the offset
         # outline is moved with it, as an offset commutes with a move.
@@ -84,6 +92,14 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
         dx, dy = margin + x - cminx, margin + y - cminy
         sheet.parts.append(translate_part(t, dx, dy))
         sheet.cut_paths.append(affinity.translate(cut, dx, dy))
-        x += w + spacing
-        shelf_h = max(shelf_h, h)
     return sheets
+
+
+def material_use(sheet: Sheet) -> tuple[float, float, float]:
+    """(the share of the sheet its parts' material takes, the width and height from the sheet's
+    corner that its parts lie within, mm): what a print list says of a sheet's waste, and the
+    offcut a sparse sheet's parts would fit."""
+    area = sum(p.outline.area for p in sheet.parts)
+    xs = [c.bounds[2] for c in sheet.cut_paths] or [0.0]
+    ys = [c.bounds[3] for c in sheet.cut_paths] or [0.0]
+    return area / (sheet.width * sheet.height), max(xs), max(ys)

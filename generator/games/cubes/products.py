@@ -14,7 +14,7 @@ from .referee import setup_position
 # A kit's products in two halves, built apart (in parallel, and rebuilt apart): the board's
 # layers with the paper board, and the pieces with the paper pieces. Sheets are nested per
 # material, so the halves make exactly the files one build of the whole kit would.
-BOARD_MATERIALS = ("base", "cup_layer", "rail_layer", "frame")
+BOARD_MATERIALS = ("base", "cup_layer", "rail_layer", "frame", "ring")   # the rings share the cup layer's stock
 
 
 def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
@@ -31,7 +31,9 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
                 continue
             kit = load_kit(spec, four)
             before = set(plan.products)
-            parts = [p for p in kit_parts(kit, board=half != "pieces", pieces=half != "board")
+            # The rings go with the board (beside the cup layer, the same stock): every half makes
+            # the pieces, which are quick, and keeps its own materials.
+            parts = [p for p in kit_parts(kit, board=half != "pieces")
                      if not half or (p.material in BOARD_MATERIALS) == (half == "board")]
             add_laser_kit(spec, parts, kit.sheet, kit.kerf, kit.margin, kit.spacing,
                           plan.sub(f"kit-{tag}"), f"cubes-{tag}", what=f"Cubes kit, {kit.players} players",
