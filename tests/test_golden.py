@@ -44,6 +44,8 @@ PAGES = [
     ("capitals-rules-2", "capitals/rules-a4.pdf", 2),
     ("mille-bornes-rules-1", "mille-bornes/rules-a4.pdf", 1),
     ("mille-bornes-tuckbox", "mille-bornes/mille_bornes-tuckbox-a4.pdf", 1),
+    ("sorry-men", "sorry/sorry-men-a4.pdf", 1),
+    ("capitals-print-list", "capitals/print-list.pdf", 1),
 ]
 
 

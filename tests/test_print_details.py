@@ -194,7 +194,7 @@ def test_every_home_print_file_follows_the_paper(paper, output, output_letter):
             if box != size:
                 wrong.append(f"{pdf.name} p{n}: {box} pt")
     for readme in out.rglob("README.txt"):
-        other = "A4" if paper == "letter" else "LETTER"
+        other = "A4" if paper == "letter" else "Letter"
         if f"print on {other} " in readme.read_text():
             wrong.append(f"{readme.relative_to(out)}: says print on {other}")
     assert not wrong, "\n".join(wrong)

@@ -79,9 +79,8 @@ def men_pages(men: Men, paper: str, title: str) -> list[Drawing]:
     for name, colour in men.colours:
         paint = _paint_man(men, name, colour)
         for _ in range(MEN_PER_COLOUR):
-            items.append(Item(w, h, lambda page, x, y, paint=paint: draw_foldup(page, net, x, y, paint,
-                                                                                  men.paper.mix(colour, 0.3)),
-                              STANDEES))
+            items.append(Item(w, h, lambda page, x, y, paint=paint, colour=colour:
+                              draw_foldup(page, net, x, y, paint, colour.mix(men.ink, 0.6)), STANDEES))
     for name, colour in men.colours:
         for k in range(MEN_PER_COLOUR):
             items.append(Item(men.token, men.token, _token(men, name, colour), TOKENS, new_row=k == 0))
@@ -138,7 +137,7 @@ def men_assembly(men: Men, title: str, paper: str):
     steps = [
         Step(f"Cut round each man on his solid line ({n} men, {MEN_PER_COLOUR} of each colour). Score the three "
              "dashed lines along a ruler: the top of his head and his two feet.",
-             net_plan(net, colour, men.paper.mix(colour, 0.3))),
+             net_plan(net, colour, colour.mix(men.ink, 0.6))),
         Step("Fold the head's line away from the print: his two faces come together, back to back.", folded),
         Step(f"Fold both feet in under him and glue the hatched foot on the other: the floor, "
              f"{men.width:g} x {men.depth:g} mm. He stands {stands:.0f} mm tall.", glued),
