@@ -47,11 +47,12 @@ def stem_of(spec) -> str:
     return safe_name(Path(spec.file).stem, "spec")
 
 
-def pdf_writer(title: str, pages, cmyk: bool) -> Callable[[Path], None]:
-    """A function that writes these pages as a PDF at the path it is given.
+def pdf_writer(title: str, pages, cmyk: bool, pdfx: bool = False) -> Callable[[Path], None]:
+    """A function that writes these pages as a PDF at the path it is given (PDF/X-1a with pdfx:
+    a print shop's file, every page with its trim box).
     pages: Drawings, or (Drawing, trim box, bleed box) tuples."""
     def write(path: Path) -> None:
-        doc = PdfDocument(str(path), title=title, cmyk=cmyk)
+        doc = PdfDocument(str(path), title=title, cmyk=cmyk, pdfx=pdfx)
         for p in pages:
             if isinstance(p, tuple):
                 doc.add_page(p[0], trim=p[1], bleed=p[2])
@@ -68,9 +69,12 @@ def write_pdf(path: Path, title: str, pages, cmyk: bool) -> Path:
     return path
 
 
-def add_pdf(plan: Plan, name: str, title: str, pages, cmyk: bool, **info) -> str:
-    """A PDF of these pages; info says what a person does with it (printlist.py)."""
-    return plan.add(name, pdf_writer(title, pages, cmyk), pages=len(pages), **info)
+def add_pdf(plan: Plan, name: str, title: str, pages, cmyk: bool, pdfx: bool = False, **info) -> str:
+    """A PDF of these pages; info says what a person does with it (printlist.py). pdfx: written as
+    PDF/X-1a:2001 (a print shop's file; `--pdfx`)."""
+    if pdfx:
+        info["what"] = info.get("what", title) + "; PDF/X-1a:2001, CMYK"
+    return plan.add(name, pdf_writer(title, pages, cmyk, pdfx), pages=len(pages), **info)
 
 
 def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
@@ -91,7 +95,7 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
     if "shop" in opts.layouts:
         pages = shop_pages(faces, art.backs(), art.size, opts.interleave)
         add_pdf(plan, f"{art.stem}-shop.pdf", f"{art.title}: {len(faces)} cards, one a page with bleed",
-                pages, opts.cmyk, what=f"{art.title} for a print shop: one card a page, 3 mm bleed, TrimBox",
+                pages, opts.cmyk, pdfx=opts.pdfx, what=f"{art.title} for a print shop: one card a page, 3 mm bleed, TrimBox",
                 stock="a print shop's card stock", shop=True, order=70)
     sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + ([(art.back, "back")] if art.back else []),
                           art.size, title=f"{art.title}: {len(faces)} cards, {len(art.faces)} faces")
@@ -131,7 +135,7 @@ def large_page(board: Drawing) -> tuple[Drawing, tuple, tuple]:
 def add_board(board: Drawing, plan: Plan, stem: str, title: str, opts: BuildOptions) -> None:
     """A board at full size: one large page for a print shop, tiled over home sheets, a preview."""
     from .layout.tiling import tile_pages
-    add_pdf(plan, f"{stem}-large.pdf", title, [large_page(board)], opts.cmyk,
+    add_pdf(plan, f"{stem}-large.pdf", title, [large_page(board)], opts.cmyk, pdfx=opts.pdfx,
             what=f"{title}, whole, {board.width:.0f} x {board.height:.0f} mm with {BOARD_BLEED:g} mm bleed, "
                  "TrimBox, for a print shop", shop=True,
             stock="a print shop's paper or card, mounted on board if you like", order=71)

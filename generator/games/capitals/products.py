@@ -25,7 +25,7 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             stem = stem_of(spec)
             add_board(board, plan, stem, f"{wm.title} board", opts)
             add_pdf(plan, f"{stem}-halves-{wm.halves_paper}.pdf", f"{wm.title} board, Figs. 1A and 1B",
-                    halves(wm, board), opts.cmyk,
+                    halves(wm, board), opts.cmyk, pdfx=opts.pdfx,
                     what=f"{wm.title} board in two halves (the patent's Figs. 1A and 1B), one "
                          f"{wm.halves_paper.upper()} page each, for a print shop",
                     shop=True, stock=f"{wm.halves_paper.upper()} paper or card",
