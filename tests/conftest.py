@@ -34,10 +34,14 @@ def default_signals() -> None:
         signal.signal(sig, signal.SIG_DFL)
 
 
+PACKAGES = {"gs": "ghostscript", "chromium": "chromium", "chromedriver": "chromium-driver"}
+
+
 def need(tool: str) -> str:
     path = shutil.which(tool)
     if not path:
-        pytest.fail(f"{tool} is not installed (Debian package poppler-utils; .ci/run installs it)")
+        pytest.fail(f"{tool} is not installed (Debian package {PACKAGES.get(tool, 'poppler-utils')}; "
+                    ".ci/run installs it)")
     return path
 
 
@@ -48,19 +52,20 @@ def _shared(tmp_path_factory) -> Path:
     return (base.parent / f"shared-{run}") if run else (base / "shared")
 
 
-def built_output(tmp_path_factory) -> Path:
+def built_output(tmp_path_factory, paper: str = "a4") -> Path:
     """Every game built once for the whole test run, with the default options (`pnp build`, as a
-    user runs it): the output folder. Tests that look at default outputs share it; tests of other
-    options build their own."""
+    user runs it; or with `--paper letter`): the output folder. Tests that look at default
+    outputs share it; tests of other options build their own."""
     shared = _shared(tmp_path_factory)
     shared.mkdir(parents=True, exist_ok=True)
-    out = shared / "output"
-    with open(shared / "lock", "w") as lock:
+    tag = "" if paper == "a4" else f"-{paper}"
+    out = shared / f"output{tag}"
+    with open(shared / f"lock{tag}", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (shared / "done").exists():
-            r = run_pnp("build", "--out", out)
+        if not (shared / f"done{tag}").exists():
+            r = run_pnp("build", "--out", out, *(["--paper", paper] if tag else []))
             assert r.returncode == 0, r.stderr
-            (shared / "done").write_text("ok")
+            (shared / f"done{tag}").write_text("ok")
     return out
 
 
@@ -83,6 +88,12 @@ def build_game(tmp_path_factory, game: str) -> Path:
 @pytest.fixture(scope="session")
 def output(tmp_path_factory):
     return built_output(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def output_letter(tmp_path_factory):
+    """Every game built once for the run with --paper letter."""
+    return built_output(tmp_path_factory, "letter")
 
 
 @pytest.fixture(scope="session")

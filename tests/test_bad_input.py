@@ -140,7 +140,7 @@ def test_a_failure_while_writing_leaves_out_as_it_was(project, monkeypatch):
     import generator.build as build
     calls = []
 
-    def failing(title, pages, cmyk):
+    def failing(title, pages, cmyk, pdfx=False):
         def write(path):
             calls.append(path)
             if len(calls) == 3:

@@ -373,3 +373,53 @@ def test_build_pack(output, game, stem):
     sheet = PdfReader(out / f"{stem}-sheet-a4.pdf")
     assert len(sheet.pages) == 2 * -(-44 // 15)  # 3 x 5 square cards a sheet
     assert (out / f"{stem}-contact.png").stat().st_size > 10_000
+
+
+# ---------------------------------------------------------------- the printed cards
+
+def _walk(group, m=(1.0, 0.0, 0.0, 1.0, 0.0, 0.0)):
+    from generator.draw import compose
+    m = compose(m, group.transform)
+    for it in group.items:
+        if hasattr(it, "items"):
+            yield from _walk(it, m)
+        else:
+            yield it, m
+
+
+@pytest.mark.parametrize("spec", ["decks/continuo.yaml", "decks/count_continuo.yaml"])
+def test_a_tiles_playing_face_is_its_pattern_alone_and_its_number_is_on_its_back(spec):
+    """No id disc on the face (it changed the pattern a player matches): the face is its sixteen
+    compartments (and Count continuo's numerals); the tile's number is on its own back, in the
+    corner behind the face's top-left."""
+    from generator.draw import Ellipse, Rect, Text
+    from generator.games.continuo.deck import load_deck
+    from generator.games.continuo.faces import MARGIN, draw_tile
+    from generator.games.continuo.products import deck_art
+    s = load_spec(ROOT / spec)
+    deck = load_deck(s)
+    for i, tile in enumerate(deck.tiles, 1):
+        items = [it for it, _ in _walk(draw_tile(deck, i, tile).root)]
+        assert not any(isinstance(it, Ellipse) for it in items)
+        assert sum(isinstance(it, Rect) for it in items) == 16
+        texts = [it.text for it in items if isinstance(it, Text)]
+        assert str(i) not in texts or deck.variant == "count-continuo" and len(texts) == 16
+    art = deck_art(s)
+    backs = art.backs()
+    assert len(backs) == len(art.expanded()) == len(deck.tiles) + 1 + bool(deck.example)
+    for i in range(len(deck.tiles)):
+        texts = [(it.text, it.x + it.font.width(it.text, it.size)) for it, _ in _walk(backs[i].root)
+                 if isinstance(it, Text)]
+        number = [x for t, x in texts if t == str(i + 1)]
+        assert number and number[0] == pytest.approx(deck.size.width - MARGIN)     # top right, right-aligned
+    assert backs[-1] is art.back                              # the rules and example cards: the plain back
+
+
+def test_the_example_card_says_opening_and_that_its_cards_are_drawn_for_it():
+    from generator.draw import Text
+    from generator.games.continuo.deck import load_deck
+    from generator.games.continuo.faces import draw_example
+    deck = load_deck(load_spec(ROOT / "decks" / "continuo.yaml"))
+    texts = " ".join(it.text for it, _ in _walk(draw_example(deck).root) if isinstance(it, Text))
+    assert "opening" in texts and "start" not in texts.split()
+    assert "not from the pack" in texts

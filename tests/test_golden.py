@@ -36,6 +36,16 @@ PAGES = [
     ("cubes-tiles", "cubes/paper-board-2p-tiles-a4.pdf", 3),
     ("capitals-sheet", "capitals/capitals_1961-sheet-a4.pdf", 1),
     ("capitals-map", "capitals/capitals_world_map-large.pdf", 1),
+    ("cubes-kit-assembly", "cubes/kit-2p-assembly-a4.pdf", 1),
+    ("shoe-assembly", "mille-bornes/shoe-assembly-a4.pdf", 1),
+    ("capitals-walls-strips", "capitals/capitals_walls-strips-a4.pdf", 1),
+    ("sorry-1930-board", "sorry/sorry_1930-board-large.pdf", 1),
+    ("sorry-rules-2", "sorry/rules-a4.pdf", 2),
+    ("capitals-rules-2", "capitals/rules-a4.pdf", 2),
+    ("mille-bornes-rules-1", "mille-bornes/rules-a4.pdf", 1),
+    ("mille-bornes-tuckbox", "mille-bornes/mille_bornes-tuckbox-a4.pdf", 1),
+    ("sorry-men", "sorry/sorry-men-a4.pdf", 1),
+    ("capitals-print-list", "capitals/print-list.pdf", 1),
 ]
 
 

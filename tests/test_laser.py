@@ -137,3 +137,43 @@ def test_dxf_reads_back_in_mm_with_closed_cut_polylines(tmp_path):
     widths = sorted(max(p[0] for p in e.get_points()) - min(p[0] for p in e.get_points()) for e in cuts)
     assert widths == pytest.approx([10 - 0.2, 40 + 0.2], abs=1e-3)
     assert any(p.suffix == ".png" for p in written) and any(p.suffix == ".svg" for p in written)
+
+
+def test_nesting_fills_the_room_beside_a_tall_part_and_the_ends_of_rows():
+    """A tall part and many small ones: the small ones stack in the room beside the tall one (one
+    sheet, not two); small parts fill the ends of rows of larger ones."""
+    from shapely.geometry import box
+    from generator.laser.nest import material_use, nest
+    from generator.laser.parts import Part
+    big = Part("board", box(0, 0, 330, 330))
+    small = Part("ring", box(0, 0, 30, 30), quantity=45)
+    sheets = nest([big, small], 600, 400, kerf=0.15, margin=5, spacing=3)
+    assert len(sheets) == 1 and len(sheets[0].parts) == 46
+    use, w, h = material_use(sheets[0])
+    assert use == pytest.approx((330 * 330 + 45 * 900) / (600 * 400)) and w <= 595 and h <= 395
+    # Parts never overlap and keep the spacing.
+    cuts = sheets[0].cut_paths
+    for i, a in enumerate(cuts):
+        for b in cuts[i + 1:]:
+            assert a.distance(b) >= 3 - 1e-6
+    rows = nest([Part("wall", box(0, 0, 30, 26), quantity=17), Part("pawn", box(0, 0, 12, 25))],
+                600, 400, margin=5, spacing=3)
+    assert len(rows) == 1 and max(c.bounds[3] for c in rows[0].cut_paths) <= 5 + 26 + 1e-6   # one row
+
+
+def test_the_cubes_kit_shares_stock_and_reports_its_use(output):
+    """The pawns are cut from the cubes' stock (birch plywood 3 mm) and the rings beside the cup
+    layer (birch plywood 1 mm): no sheet of their own; the print list says what each sheet's parts
+    take of it, and which sparse sheets an offcut will do for."""
+    for tag in ("2p", "4p"):
+        names = sorted(p.name for p in (output / "cubes" / f"kit-{tag}").glob("*.svg"))
+        assert not any("-pawn-" in n or "-ring-" in n for n in names), names
+    text = (output / "cubes" / "README.txt").read_text()
+    flat = " ".join(text.split())
+    sheets = len(list((output / "cubes").glob("kit-*/*.svg")))
+    assert sheets >= 12 and flat.count("its parts take") == 2 * sheets     # the SVG's entry and the PNG's
+    assert "acrylic 1.5 mm, sheet 1 of 1; its parts take 1 % of the sheet, all within" in flat
+    import re
+    first = re.search(r"cubes-2p-cube-sheet1\.svg \(or \.dxf\) Cubes kit, 2 players: birch plywood 3 mm, "
+                      r"sheet 1 of 2; its parts take (\d+) %", flat)
+    assert first and int(first.group(1)) >= 64

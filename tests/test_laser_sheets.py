@@ -203,9 +203,10 @@ def test_the_dxf_read_without_arcs_engraves_what_the_svg_does(read_sheets):
         assert abs(signed - in_dxf) <= 1e-6 * max(1.0, in_dxf), name     # outlines ccw, holes cw
         if in_svg:
             engraved[name] = in_svg
-    # The sheets that engrave: the Cubes kits' cube (the king's crown), cup layer, frame, pawn
-    # and peg sheets, for two and four players.
-    assert len(engraved) == 10 and all(a > 100 for a in engraved.values()), engraved
+    # The sheets that engrave: the Cubes kits' cube sheets (the king's crown; the dark pawn
+    # heads, the pawns sharing the cubes' stock), cup layer, frame and peg sheets, for two and
+    # four players.
+    assert len(engraved) == 10 and all(a > 30 for a in engraved.values()), engraved
 
 
 def test_svg_layers_are_the_dxf_layers(read_sheets):

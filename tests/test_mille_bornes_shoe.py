@@ -54,7 +54,7 @@ def flat(spans):
 
 
 def test_partition_tabs_meet_their_mortises():
-    wall_main = long_wall_pieces(S)[1].outline
+    wall_main = next(p for p in long_wall_pieces(S) if p.name == "wall").outline
     holes = sorted((Polygon(r).bounds for r in wall_main.interiors), key=lambda b: b[1])
     assert flat((b[1], b[3]) for b in holes) == flat(partition_side_tabs(S))
     for x0, _, x1, _ in holes:
@@ -94,7 +94,8 @@ def test_only_the_reserve_is_notched():
     L = S.length
     assert b.contains(Point(L - S.a / 2, d - 1)) and b.contains(Point(L - S.a / 2, W - d + 1))
     assert b.contains(Point(L + S.sagitta - d + 1, W / 2))                      # the discard end: none
-    assert len(end_panel(S, True)) == 2 and len(end_panel(S, False)) == 1
+    # The reserve end in two halves, each cut twice (two copies, "1 of 2"); the discard end whole.
+    assert len({p.outline.wkb for p in end_panel(S, True)}) == 2 and len(end_panel(S, False)) == 1
 
 
 def test_every_part_is_one_piece():
@@ -106,3 +107,34 @@ def test_build_writes_the_shoe_kit(output):
     out = output / "mille-bornes" / "shoe"
     for ext in ("svg", "dxf", "png"):
         assert list(out.glob(f"*.{ext}")), ext
+
+
+# ---------------------------------------------------------------- labels
+
+def test_copies_are_labelled_1_of_2_and_every_rib_is_labelled():
+    """A part cut twice is scored "long wall 1 of 2", "long wall 2 of 2" (one label "long wall x2"
+    on both read as four walls); the three ribs are scored too."""
+    parts = shoe_parts(S)
+    labels = [p.label for p in parts]
+    assert not any("x2" in lab for lab in labels)
+    assert {"long wall 1 of 2", "long wall 2 of 2", "reserve wall 1 of 2", "reserve end 2 of 2",
+            "reserve rib 1 of 2", "reserve rib 2 of 2", "discard rib", "discard end"} <= set(labels)
+    assert all(p.quantity == 1 for p in parts)
+    ribs = [p for p in parts if p.name.startswith("rib")]
+    assert len(ribs) == 3 and all(p.score for p in ribs)
+
+
+def test_labels_lie_inside_their_parts_and_off_the_hinges_bridges():
+    """Every scored label inside its part, clear of its cut; on a living hinge, in the end margin
+    where there are no slits: never on a bridge (the wood between a slit's end and the edge that
+    holds the hinge together) nor between slits."""
+    from generator.games.mille_bornes.shoe import LABEL_CLEAR
+    for p in shoe_parts(S):
+        assert p.score, p.label
+        room = p.outline.buffer(-LABEL_CLEAR + 1e-6)
+        assert all(room.contains(line) for line in p.score), p.label
+        if p.cuts:
+            hinge = box(min(c.bounds[0] for c in p.cuts) - LABEL_CLEAR, 0,
+                        max(c.bounds[2] for c in p.cuts) + LABEL_CLEAR, S.height)
+            labels = [ln for ln in p.score]
+            assert not any(ln.intersects(hinge) for ln in labels), p.label

@@ -161,8 +161,8 @@ def test_the_wall_rack_has_a_lane_per_length_as_long_as_its_pieces():
     from generator.games.capitals.sorting import LANE, rack_pages
     from generator.games.capitals.walls import load_walls
     ws = load_walls(WALLS)
-    pages = rack_pages(ws)
-    assert len(pages) == 1
+    pages = rack_pages(ws, "a4")
+    assert len(pages) == 1 and len(rack_pages(ws, "letter")) == 1
     lanes = sorted(round(r.w, 3) for r, _ in walk(pages[0].root) if isinstance(r, Rect) and r.style.fill == LANE)
     assert lanes == sorted(round(u * ws.square + 2 * ws.extension, 3) for u in ws.counts)
     texts = [t.text for t, _ in walk(pages[0].root) if isinstance(t, Text)]
@@ -170,3 +170,30 @@ def test_the_wall_rack_has_a_lane_per_length_as_long_as_its_pieces():
         assert f"{n} piece{'s' if n > 1 else ''}" in texts
     assert sum(ws.counts.values()) == 123
     assert smallest_text(pages) >= pt(6)
+
+
+def test_a_fold_shows_on_the_face_and_on_the_white_glue_foot():
+    """Sorry's men: each fold line a dark shade of the man's colour (3:1 or more against white, the
+    glue foot's card) over a pale line (it shows on the coloured face too)."""
+    from generator.colour import WHITE, contrast_ratio
+    from generator.draw import Path
+    from generator.games.sorry.pieces import load_men, men_pages
+    men = load_men(load_spec(ROOT / "boards" / "sorry.yaml"))
+    page = men_pages(men, "a4", "Sorry")[0]
+    dashed = [it for it, _ in walk(page.root) if isinstance(it, Path) and it.style.dash]
+    under = [it for it, _ in walk(page.root) if isinstance(it, Path) and it.style.stroke == WHITE and not it.style.dash]
+    assert dashed and len(under) >= len([d for d in dashed if d.style.stroke != WHITE])
+    for d in dashed:
+        assert contrast_ratio(d.style.stroke, WHITE) >= 3.0, d.style.stroke.hex()
+
+
+def test_the_king_cubes_crown_reads_the_same_way_on_its_top_as_on_its_walls():
+    """The top folds back over the box from the first wall's top edge, so its far edge in the net
+    goes to the back: its art reads upright from the front, as the walls' do (turned, it was
+    upside down against them)."""
+    from generator.layout.foldups import cuboid
+    net = cuboid(30, 30, 54)
+    turns = {f.name: f.turn for f in net.faces}
+    assert turns["top"] == turns["wall 1"] == 0.0
+    top, wall = net.face("top").region.bounds, net.face("wall 1").region.bounds
+    assert top[3] == pytest.approx(wall[1]) and top[0] == pytest.approx(wall[0])   # hinged on wall 1's top edge

@@ -103,6 +103,103 @@ def test_no_text_under_6_pt_in_any_pdf(output):
     assert not small, f"{len(small)} strings under {MIN_TEXT_PT} pt:\n" + "\n".join(sorted(set(small))[:40])
 
 
+def home_pdfs(output: Path) -> list[Path]:
+    """Every PDF a build makes for printing at home (its print list's "Print at home": the manifest
+    keeps what each product says of itself), and every print list."""
+    import json
+
+    from generator.printlist import PDF_NAME, group_of
+    jobs = json.loads((output / ".pnp-build.json").read_text())["jobs"].values()
+    found = {output / rel for job in jobs for rel, info in job["info"].items()
+             if rel.endswith(".pdf") and group_of(info) == "home"}
+    return sorted(found | set(output.rglob(PDF_NAME)))
+
+
+EDGE_MM = 5.0       # blank paper at every edge of a home-printed page
+SLACK_MM = 0.15     # the bbox device's box round text runs up to 0.13 mm past its ink (a caption set at
+                    # 5.00 mm reads 4.87 mm; a raster at 600 dpi finds its ink at 5.12 mm)
+
+
+def ink_near_edges(pdf: Path) -> list[tuple[int, float]]:
+    """(page, mm from the nearest edge to the nearest mark) of every page of the PDF that marks the
+    paper within EDGE_MM of an edge. The marks' extent is Ghostscript's (its bbox device: every
+    painted area, strokes at their width, inside its clip, found at 600 dpi: to 0.04 mm), against
+    the page's MediaBox; a raster of every page at a resolution fine enough took 15 times as long."""
+    import re
+    import subprocess
+
+    from conftest import need
+    run = subprocess.run([need("gs"), "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-r600", "-sDEVICE=bbox", str(pdf)],
+                         capture_output=True, text=True, check=True)
+    boxes = [tuple(map(float, m.groups())) for m in
+             re.finditer(r"%%HiResBoundingBox: ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)", run.stderr)]
+    pages = PdfReader(pdf).pages
+    assert len(boxes) == len(pages), f"{pdf.name}: {len(boxes)} boxes for {len(pages)} pages"
+    near = []
+    for n, (page, (x0, y0, x1, y1)) in enumerate(zip(pages, boxes), 1):
+        if x1 <= x0 or y1 <= y0:
+            continue                                   # a blank page
+        mx0, my0, mx1, my1 = (float(v) for v in page.mediabox)
+        closest = min(x0 - mx0, y0 - my0, mx1 - x1, my1 - y1) / PT_PER_MM
+        if closest < EDGE_MM - SLACK_MM:
+            near.append((n, round(closest, 2)))
+    return near
+
+
+def test_the_edge_measure_sees_a_mark_inside_5_mm(tmp_path):
+    """The measure itself: a hairline 4.8 mm from the right edge is seen, one 5.1 mm off is not,
+    nor white paper; a mark clipped away is not a mark."""
+    from generator.colour import BLACK
+    from generator.draw import Drawing, Rect, Style
+    from generator.draw.pdf import PdfDocument
+    doc = PdfDocument(str(tmp_path / "t.pdf"))
+    for x in (210 - 4.8, 210 - 5.1):
+        page = Drawing(210, 297)
+        page.line(x, 100, x, 200, Style(stroke=BLACK, width=0.05))
+        doc.add_page(page)
+    page = Drawing(210, 297)
+    with page.group(clip=Rect(10, 10, 100, 100, Style())):
+        page.rect(0, 0, 210, 297, Style(fill=BLACK))
+    doc.add_page(page)
+    doc.add_page(Drawing(210, 297))
+    doc.save()
+    assert ink_near_edges(tmp_path / "t.pdf") == [(1, pytest.approx(4.775, abs=0.05))]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_nothing_printed_within_5_mm_of_a_home_page_edge(paper, output, output_letter):
+    """Every page of every PDF printed at home keeps 5 mm of blank paper at its edges (what home
+    printers cannot print, and what lets a page print at 100 %), in an A4 and a Letter build."""
+    out = output if paper == "a4" else output_letter
+    pdfs = home_pdfs(out)
+    assert len(pdfs) >= 20, [p.name for p in pdfs]
+    near = [f"{pdf.relative_to(out)} p{page}: ink {mm} mm from the edge"
+            for pdf in pdfs for page, mm in ink_near_edges(pdf)]
+    assert not near, "\n".join(near)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_home_print_file_follows_the_paper(paper, output, output_letter):
+    """Every file printed at home is laid out on the build's paper: named for it, said so in the
+    print list, and every page that size (portrait or landscape)."""
+    out = output if paper == "a4" else output_letter
+    from generator.units import PAPER_SIZES
+    size = sorted(round(v * PT_PER_MM, 1) for v in PAPER_SIZES[paper])
+    wrong = []
+    for pdf in home_pdfs(out):
+        if pdf.name != "print-list.pdf" and not pdf.name.endswith(f"-{paper}.pdf"):
+            wrong.append(f"{pdf.name}: not named for {paper}")
+        for n, page in enumerate(PdfReader(pdf).pages, 1):
+            box = sorted(round(float(v), 1) for v in (page.mediabox.width, page.mediabox.height))
+            if box != size:
+                wrong.append(f"{pdf.name} p{n}: {box} pt")
+    for readme in out.rglob("README.txt"):
+        other = "A4" if paper == "letter" else "Letter"
+        if f"print on {other} " in readme.read_text():
+            wrong.append(f"{readme.relative_to(out)}: says print on {other}")
+    assert not wrong, "\n".join(wrong)
+
+
 def _box(b):
     return [float(v) for v in b]
 

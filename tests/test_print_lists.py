@@ -87,3 +87,30 @@ def test_every_file_of_a_game_is_in_its_print_list_with_what_to_do(output, game)
         for entry in home.split("\n\n")[1:]:
             if entry.strip():
                 assert re.search(r"print on .*: \d+ sheets?", entry), entry
+
+
+def test_the_printed_list_is_a_checklist():
+    """print-list.pdf: a box to tick before every file, every stock to have and every step; the
+    paper named as a person says it (Letter, not LETTER)."""
+    from generator.draw import Rect
+    from generator.printlist import print_list_pages
+    products = [("rules-letter.pdf", {"what": "the rules", "pages": 2, "stock": "paper", "sides": 2, "flip": "long",
+                                      "paper": "letter", "order": 1, "step": "Read the rules."}),
+                ("cards-letter.pdf", {**CARDS, "paper": "letter", "step": "Cut the cards."}),
+                ("box-letter.pdf", {**BOX, "paper": "letter", "step": "Fold the box."})]
+    text = print_list("g", "Game", products)
+    assert "print on Letter card stock" in text and "LETTER" not in text
+    pages = print_list_pages(text, "letter")
+
+    def boxes(group):
+        out = 0
+        for it in group.items:
+            if hasattr(it, "items"):
+                out += boxes(it)
+            elif isinstance(it, Rect) and it.style.fill is None and it.style.stroke is not None:
+                out += 1
+        return out
+    steps = sum(1 for line in text.splitlines() if re.match(r"^\s+\d+\. ", line))
+    stocks = text.split("Paper and card to have:", 1)[1].split("\n\n", 1)[0].count("  - ")
+    assert (steps, stocks) == (3, 2)
+    assert sum(boxes(p.root) for p in pages) == len(products) + steps + stocks

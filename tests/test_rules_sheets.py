@@ -105,9 +105,11 @@ def test_rules_sheet_fonts_embedded_and_no_text_under_6pt(output, game):
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_rules_sheet_comes_first_in_the_print_list(output, game):
+    """The rules are the first thing listed under "Print at home", after the assembly sheets of a
+    game's kits and pieces (what a maker reads before starting)."""
     text = (output / game / "README.txt").read_text()
-    # The first file listed, under "Print at home":
     blocks = [b for b in text.split("Print at home", 1)[1].split("\n\n") if b.strip().endswith(".pdf") or ".pdf\n" in b]
+    blocks = [b for b in blocks if "-assembly-" not in b.split("\n")[0]]
     assert blocks[0].startswith("rules-a4.pdf"), blocks[0]
     assert "paper, 80-100 g/m2" in blocks[0]
 
@@ -191,8 +193,9 @@ def test_scoring_amounts_are_the_deck_table(tmp_path):
     field: changed in the deck, the sheet changes with it."""
     deck = load_spec(ROOT / "decks/mille_bornes.yaml")
     points = deck.data["scoring"]["points"]
-    raw = (ROOT / "decks/mille_bornes_rules.yaml").read_text()
-    # Every row of the scoring table quotes its amount as a field, never a number typed in.
+    raw = (ROOT / "decks/mille_bornes_rules.yaml").read_text().split("\ntext: |", 1)[1]
+    # Every row of the scoring table quotes its amount as a field, never a number typed in (the
+    # turn summary's shorter table too: below).
     rows = [r for r in raw.splitlines() if re.match(r"^\s*\|.*\{points\.", r)]
     assert len(rows) == len(points)
     assert {re.search(r"\{points\.(\w+)\}", r).group(1) for r in rows} == set(points)
@@ -216,6 +219,9 @@ def test_scoring_amounts_are_the_deck_table(tmp_path):
                                                       .replace("shut_out: 500,", "shut_out: 650,"))
     changed = table(tmp_path)
     assert changed["Each safety played"] == "150" and changed["... before any opponent laid distance (shut-out)"] == "650"
+    summary = (ROOT / "decks/mille_bornes_rules.yaml").read_text().split("\nsummary: |", 1)[1].split("\ntext: |")[0]
+    rows = [r for r in summary.splitlines() if r.strip().startswith("|")]
+    assert rows and all(re.fullmatch(r"\s*\|[^|]*\|\s*\{points\.\w+\}\s*\|\s*", r) for r in rows)
 
 
 def test_scoring_amounts_are_on_the_printed_sheet(output):
@@ -378,3 +384,63 @@ def test_band_and_footer_text_must_fit(project, key, value, message):
     with pytest.raises(SpecError) as exc:
         GAMES["sorry"].build({str(path): spec}, Plan().sub("sorry"), BuildOptions(), None)
     assert str(exc.value).startswith(f"decks/sorry_rules.yaml:{_line_of(bad, key + ':')}: {key}: {message}")
+
+
+# ---------------------------------------------------------------- keeping text together, the turn summary
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_short_paragraphs_and_bullets_keep_together(game, paper):
+    """A paragraph or a list item of up to KEEP_LINES lines is never split between columns or
+    pages (a sentence read across a column turn); a longer one is split after a sentence's end
+    where one of the two last lines that fit ends one."""
+    _, ts = sheet_of(game, paper=paper)
+    for page in ts.flows:
+        for _, col in page.columns:
+            for p in col.placed:
+                f = p.part.flow
+                if f.kind == "text" and len(f.pieces) <= flow.KEEP_LINES:
+                    assert (p.part.start, p.part.end) == (0, len(f.pieces)), f"{game} {paper}: line {f.line} split"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_no_heading_leaves_a_word_alone_on_its_last_line(game):
+    from generator.layout.markup import Heading
+    sheet, ts = sheet_of(game)
+    t = flow.Typography(ts.body_pt / PT_PER_MM, *(flow.Colour(rgb=(0, 0, 0)),) * 4)
+    width = ts.flows[0].columns[0][0].w
+    for b in sheet.blocks + sheet.summary:
+        if isinstance(b, Heading):
+            lines = flow.balanced_lines(b.text, width, t.h1 if b.level == 1 else t.h2)
+            words = [len("".join(s.text for s in ln.segments).split()) for ln in lines]
+            assert len(lines) == 1 or words[-1] >= 2, f"{game}: {plain(b.text)!r} sets as {words}"
+    heading = parse("# Two more ways to play (from the patent)")[0]
+    lines = flow.balanced_lines(heading.text, 70.0, pt_mm(13.2))
+    assert len(lines) == 2 and "".join(s.text for s in lines[-1].segments).count(" ") >= 1
+
+
+def pt_mm(v):
+    return v / PT_PER_MM
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_two_page_sheet_gives_page_2s_last_column_to_the_turn_summary(game, paper):
+    """Page 2 of a two-page sheet: the rest of the text in its first column, the turn summary (a
+    panel, its own spec text) in its second; a one-page sheet has no summary."""
+    sheet, ts = sheet_of(game, paper=paper)
+    assert sheet.summary, f"{game}: no summary in its rules spec"
+    if len(ts.pages) == 1:
+        return
+    [(text_frame, text)] = ts.flows[-1].columns
+    summary_frame, summary = ts.summary
+    assert text.placed and summary.placed and summary_frame.x > text_frame.x
+    first = summary.placed[0].part.flow
+    assert first.kind == "heading" and first.line == 0        # the summary's own first line
+    assert summary.height <= summary_frame.h + 1e-6
+
+
+def test_the_cubes_sheet_on_letter_uses_its_second_page_for_the_summary():
+    _, ts = sheet_of("cubes", paper="letter")
+    _, ts4 = sheet_of("cubes", paper="a4")
+    assert len(ts4.pages) == 1 and ts4.summary is None and len(ts.pages) == 2 and ts.summary is not None

@@ -219,3 +219,55 @@ def test_build_sorry(output):
     trim = [float(v) for v in big.trimbox]
     assert trim[2] - trim[0] == pytest.approx((16 * 30 + 24) * 72 / 25.4, abs=0.01)
     assert len(PdfReader(out / "sorry-board-tiles-a4.pdf").pages) == 6
+
+
+# ---------------------------------------------------------------- the patent's board (one slide a side)
+
+def test_the_patents_board_has_one_slide_a_side_beyond_each_start():
+    """Claim 2: "the trackway beyond each starting area in the playing direction being provided
+    with a supplemental area ... one supplemental area for each pair", in that pair's colour."""
+    g = load_geometry(load_spec(ROOT / "boards" / "sorry_1930.yaml"))
+    assert len(g.slides) == len(g.sides) == 4
+    for side in g.sides:
+        [slide] = [s for s in g.slides if s.colour == side.name]
+        assert slide.start == (side.exit + 1) % g.track and slide.length == 4
+    # Everything else is the classic board's.
+    assert (g.track, g.per_side, g.safety_length) == (G.track, G.per_side, G.safety_length)
+    assert [(s.entry, s.exit) for s in g.sides] == [(s.entry, s.exit) for s in G.sides]
+
+
+@pytest.mark.parametrize("board, lands", [("boards/sorry_1930.yaml", "9"), ("boards/sorry.yaml", "6"),
+                                          (None, "6")])
+def test_the_referee_plays_the_board_the_record_names(tmp_path, board, lands):
+    """A blue man on 3 draws a 3: on the patent's board 6 starts red's slide (he slides to 9); on
+    the classic board (the default) 6 is a plain division."""
+    path = record(tmp_path, players=["blue", "red"], position={"blue": ["3", "start", "start", "start"]},
+                  entries=[{"card": 3, "move": "3+3"}], **({"board": board} if board else {}))
+    r = pnp_here("referee", "sorry", "score", path, "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["position"]["blue"][0] == lands
+
+
+def test_a_start_opens_onto_its_division():
+    """The patent's start "opens" onto its division: the start circle is joined to the track by a
+    mouth of the start's colour that runs from the track's inner edge into the circle."""
+    from generator.draw import Ellipse, Path
+    from generator.games.sorry.board import draw_board, start_place
+    spec = load_spec(ROOT / "boards" / "sorry.yaml")
+    q, m = spec.data["square"], spec.data["margin"]
+    board = draw_board(spec)
+    for k, side in enumerate(G.sides):
+        u, v, rad = start_place(G, k)
+        cx, cy, r = m + u * q, m + v * q, rad * q
+        assert any(isinstance(it, Ellipse) and abs(it.cx - cx) < 1e-6 and abs(it.cy - cy) < 1e-6
+                   and abs(it.rx - r) < 1e-6 for it in board.root.items)
+        from generator.games.sorry.board import INWARD, cell_of
+        dx, dy = INWARD[k]
+        col, row = cell_of(G, side.exit)
+        edge = (m + (col + 0.5 + dx / 2) * q, m + (row + 0.5 + dy / 2) * q)
+        gap = ((edge[0] - cx) ** 2 + (edge[1] - cy) ** 2) ** 0.5 - r
+        assert gap > 1.0          # the circle alone stands off the track ...
+        mouths = [it for it in board.root.items if isinstance(it, Path) and it.style.fill is not None
+                  and len(it.ops) == 5 and sum(((op[1] - edge[0]) ** 2 + (op[2] - edge[1]) ** 2) ** 0.5 <= q * 0.33
+                                               for op in it.ops if op[0] in ("M", "L")) == 2]
+        assert mouths, side.name  # ... and the mouth joins it to the track

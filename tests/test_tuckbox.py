@@ -214,3 +214,20 @@ def test_a_bad_tuck_box_value_is_refused_at_its_line(tmp_path):
     path.write_text(text.replace("caliper: 0.30", "caliper: 2"))
     code, _, err, _ = run_cli(["validate", "decks/sorry.yaml"], tmp_path)
     assert code == 1 and re.search(rf"decks/sorry.yaml:{line}: tuck_box: the tuck box .* does not fit", err), err
+
+
+@pytest.mark.parametrize("size, cards", [(POKER, 106), (POKER, 44), (CardSize(48, 48, 3), 44), (CardSize(40, 60, 3), 20)])
+def test_the_front_art_stays_clear_of_the_thumb_notch(size, cards):
+    """The deck's back on the front, whole and clear of the thumb notch by NOTCH_CLEAR: the notch
+    bit into Continuo's colour strip and the other boxes' frames."""
+    from shapely.geometry import box as rect
+    from generator.layout.tuckbox import NOTCH_CLEAR, front_art_box
+    box = TuckBox(size.width, size.height, cards)
+    net = box_nets(box, 1)[0]
+    assert net.notch == box.notch > 0
+    x, y, w, h, s = front_art_box(net, art(cards, size), net.notch)
+    fx, fy, fw, fh = net.panels["front"]
+    assert Point(fx + fw / 2, fy).distance(rect(x, y, x + w, y + h)) - box.notch >= NOTCH_CLEAR - 1e-6
+    assert fx - 1e-9 <= x and x + w <= fx + fw + 1e-9 and y + h <= fy + fh + 1e-9
+    assert (w, h) == pytest.approx((size.width * s, size.height * s))        # whole, not cropped
+    assert max(w / fw, h / (fh - box.notch - NOTCH_CLEAR)) == pytest.approx(1.0)   # as large as fits

@@ -156,10 +156,20 @@ def box_pt(x: float, y: float, w: float, h: float, page_h: float) -> tuple[float
     return (mm_to_pt(x), mm_to_pt(page_h - y - h), mm_to_pt(x + w), mm_to_pt(page_h - y))
 
 
-class PdfDocument:
-    """Pages of Drawings; each page may carry a TrimBox and BleedBox (mm, from the top-left)."""
+PDFX_VERSION = "PDF/X-1:2001"
+PDFX_CONFORMANCE = "PDF/X-1a:2001"
+OUTPUT_CONDITION = "pnp generic CMYK: each colour separated as K = 1 - max(R, G, B) from sRGB, no ink limit"
 
-    def __init__(self, path: str, title: str = "", cmyk: bool = False):
+
+class PdfDocument:
+    """Pages of Drawings; each page may carry a TrimBox and BleedBox (mm, from the top-left).
+
+    pdfx=True writes PDF/X-1a:2001 (ISO 15930-1), as print shops ask: PDF 1.3, every colour CMYK,
+    fonts embedded, no transparency, a TrimBox on every page (the caller gives one), the info
+    dictionary's GTS_PDFXVersion and GTS_PDFXConformance, Trapped False, and one OutputIntent
+    (GTS_PDFX) whose DestOutputProfile is the CMYK profile of icc.py, our separation's own."""
+
+    def __init__(self, path: str, title: str = "", cmyk: bool = False, pdfx: bool = False):
         # reportlab opens every page with an initial font; make it an embedded TrueType one,
         # or Helvetica (base-14, not embedded) appears in every page's resources.
         from .fonts import get_font
@@ -167,10 +177,15 @@ class PdfDocument:
         self.canvas = Canvas(path, pageCompression=1, invariant=1, initialFontName=initial)
         self.canvas.setTitle(title)
         self.canvas.setCreator("pnp-generator")
-        self.renderer = PdfRenderer(self.canvas, cmyk)
+        self.pdfx = pdfx
+        self.renderer = PdfRenderer(self.canvas, cmyk or pdfx)
         self.pages = 0
+        if pdfx:
+            _make_pdfx(self.canvas, title)
 
     def add_page(self, drawing: Drawing, trim=None, bleed=None):
+        if self.pdfx and not trim:
+            raise ValueError("a PDF/X page needs its TrimBox")
         c = self.canvas
         w, h = drawing.width, drawing.height
         c.setPageSize((mm_to_pt(w), mm_to_pt(h)))
@@ -188,3 +203,34 @@ class PdfDocument:
 
     def save(self):
         self.canvas.save()
+
+
+def _make_pdfx(canvas: Canvas, title: str) -> None:
+    """The document-level parts of PDF/X-1a:2001: the info dictionary's keys, and the output intent."""
+    from reportlab.pdfbase import pdfdoc
+    from ..icc import DESCRIPTION, cmyk_profile
+    doc = canvas._doc
+    if not title:
+        raise ValueError("a PDF/X file needs its Title")
+
+    class PdfxInfo(pdfdoc.PDFInfo):
+        def format(self, document):
+            d = pdfdoc.PDFInfo.format(self, document)
+            extra = (f"/GTS_PDFXVersion ({PDFX_VERSION}) /GTS_PDFXConformance ({PDFX_CONFORMANCE})"
+                     .encode("ascii"))
+            # The dictionary reportlab formats ends with ">>": the two keys go in before it.
+            return d[:d.rindex(b">>")] + b" " + extra + b" " + d[d.rindex(b">>"):]
+    info = PdfxInfo()
+    info.__dict__.update(doc.info.__dict__)
+    info.trapped = "False"
+    doc.info = info
+    profile = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"N": 4}), cmyk_profile())
+    intent = pdfdoc.PDFDictionary({
+        "Type": pdfdoc.PDFName("OutputIntent"), "S": pdfdoc.PDFName("GTS_PDFX"),
+        "OutputConditionIdentifier": pdfdoc.PDFString("Custom"),
+        "OutputCondition": pdfdoc.PDFString(OUTPUT_CONDITION),
+        "Info": pdfdoc.PDFString(DESCRIPTION),
+        "DestOutputProfile": doc.Reference(profile)})
+    catalog = doc.Catalog
+    catalog.__NoDefault__ = list(catalog.__NoDefault__) + ["OutputIntents"]
+    catalog.OutputIntents = pdfdoc.PDFArray([intent])

@@ -13,6 +13,7 @@ def deck_art(spec: Spec) -> DeckArt:
     deck = load_deck(spec)
     art = DeckArt(stem_of(spec), deck.title, deck.size, back=draw_back(deck))
     for i, tile in enumerate(deck.tiles, 1):
+        art.own_backs[len(art.faces)] = draw_back(deck, i)       # the tile's number, on its back
         art.faces.append((draw_tile(deck, i, tile), 1, f"{i}"))
     # The patent's extra pieces, "not used in play": the rules, and a pictorial scoring example.
     art.faces.append((draw_rules(deck), 1, "rules"))

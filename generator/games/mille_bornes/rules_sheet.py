@@ -92,7 +92,10 @@ def draw_tableau(deck: MilleBornesDeck, piles: dict[str, list], width: float) ->
     row1 = ch + peek * (max(len(piles.get(p, [])) for p in ("battle", "speed")) - 1 if any(
         piles.get(p) for p in ("battle", "speed")) else 0)
     dist = piles.get("distance", [])
-    step = cw * 0.42
+    # Side by side where the column holds them, else overlapping no more than the numeral allows:
+    # every card's distance must read whole ("200", not "2").
+    step = min(cw + 1.5, (width - cw) / max(1, len(dist) - 1)) if len(dist) > 1 else cw
+    step = max(step, cw * 0.8)
     row2 = ch if dist else 0.0
     height = row1 + label * 1.9 + (row2 + label * 1.9 + 2.0 if dist else 0.0)
     d = Drawing(width, height)
@@ -101,6 +104,11 @@ def draw_tableau(deck: MilleBornesDeck, piles: dict[str, list], width: float) ->
         t = compose(translate(x, y), scale(k)) if not turn else \
             compose(translate(x + ch, y), compose(rotate(90), scale(k)))
         place_legible(d, draw_face(c, deck), t)
+        if c.category.key == "immunity":
+            # The face's name is too small to print at this scale: its index word, legible, in the
+            # name's box (which would otherwise stand empty).
+            with d.group(t):
+                d.text(W / 2, 64.0, c.index, pt(7) / k, c.category.ink, font="sans-bold", align="centre")
         if not turn:
             d.rect(x, y, cw, ch, Style(stroke=ink, width=0.2), r=deck.corner_radius * k)
         else:
