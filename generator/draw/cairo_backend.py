@@ -18,11 +18,12 @@ cairo is loaded inside the functions: `pnp referee` must start without loading i
 from __future__ import annotations
 
 import math
+import sys
 import threading
 
 from ..colour import Colour
 from ..units import MM_PER_INCH
-from .drawing import IDENTITY, Drawing, Ellipse, Group, Rect, Text
+from .drawing import IDENTITY, Drawing, Ellipse, Group, Image, Rect, Text
 from .fonts import Font, text_outline
 
 # cairosvg's rounded rectangle (from the Cairo cookbook): a quarter circle as one cubic.
@@ -171,6 +172,42 @@ class CairoRenderer:
         self._source(item.fill)
         lib.cairo_fill(ctx)
 
+    def _image(self, item: Image) -> None:
+        """A picture's pixels (images.region) scaled into its box; its edge pixels padded outward,
+        so a picture's edges stay sharp rather than fading into the transparent beyond them."""
+        if item.w <= 0 or item.h <= 0:
+            return
+        import numpy as np
+        from . import cairo_lib as cl
+        from .images import region
+        pixels = region(item.picture, item.src, item.full)
+        h, w = pixels.shape[:2]
+        lib, ffi, ctx = self.lib, self.ffi, self.ctx
+        stride = lib.cairo_format_stride_for_width(cl.FORMAT_ARGB32, w)
+        # cairo's ARGB32: premultiplied, a native-endian 32-bit word a pixel (B, G, R, A in memory
+        # on a little-endian machine).
+        a = pixels[:, :, 3:4].astype(np.uint16)
+        rgb = ((pixels[:, :, :3].astype(np.uint16) * a + 127) // 255).astype(np.uint8)
+        buf = np.zeros((h, stride), np.uint8)
+        px = buf[:, :4 * w].reshape(h, w, 4)
+        order = (2, 1, 0, 3) if sys.byteorder == "little" else (3, 0, 1, 2)   # where R, G, B, A go
+        px[:, :, order[0]], px[:, :, order[1]], px[:, :, order[2]] = rgb[:, :, 0], rgb[:, :, 1], rgb[:, :, 2]
+        px[:, :, order[3]] = pixels[:, :, 3]
+        data = ffi.from_buffer(buf)
+        surface = ffi.gc(lib.cairo_image_surface_create_for_data(data, cl.FORMAT_ARGB32, w, h, stride),
+                         lib.cairo_surface_destroy)
+        lib.cairo_save(ctx)
+        lib.cairo_translate(ctx, item.x, item.y)
+        lib.cairo_scale(ctx, item.w / w, item.h / h)
+        lib.cairo_set_source_surface(ctx, surface, 0, 0)
+        pattern = lib.cairo_get_source(ctx)
+        lib.cairo_pattern_set_extend(pattern, cl.EXTEND_PAD)
+        lib.cairo_pattern_set_filter(pattern, cl.FILTER_GOOD)
+        lib.cairo_rectangle(ctx, 0, 0, w, h)
+        lib.cairo_fill(ctx)
+        lib.cairo_restore(ctx)   # the source (and its hold on the surface) goes with the saved state
+        del buf                  # kept alive until here: cairo read from it while filling
+
     def render(self, item) -> None:
         lib, ctx = self.lib, self.ctx
         if isinstance(item, Group):
@@ -192,6 +229,8 @@ class CairoRenderer:
             lib.cairo_restore(ctx)
         elif isinstance(item, Text):
             self._text(item)
+        elif isinstance(item, Image):
+            self._image(item)
         else:
             s = item.style
             if s.fill is None and s.stroke is None:

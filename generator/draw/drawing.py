@@ -102,6 +102,19 @@ class Text:
 
 
 @dataclass
+class Image:
+    """A picture (images.Picture) drawn into the box x, y, w, h (mm): the part `src` of it, in its
+    own width and height (0..1 across; beyond, mirrored at its edge: images.region)."""
+    x: float
+    y: float
+    w: float
+    h: float
+    picture: object
+    src: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
+    full: tuple[float, float] = (0.0, 0.0)   # mm: the whole picture's size as placed (an SVG's pixels)
+
+
+@dataclass
 class Group:
     items: list = field(default_factory=list)
     transform: Affine = IDENTITY
@@ -216,6 +229,12 @@ class Drawing:
 
     def polyline(self, points, style: Style):
         return self.path([("M", *points[0])] + [("L", *p) for p in points[1:]], style)
+
+    def image(self, x, y, w, h, picture, src=(0.0, 0.0, 1.0, 1.0), full=None):
+        """A picture, or the part `src` of it, stretched to the box (the caller fits it)."""
+        if full is None:
+            full = (w / (src[2] - src[0]), h / (src[3] - src[1]))
+        return self.add(Image(x, y, w, h, picture, tuple(src), tuple(full)))
 
     # -- text
     def text(self, x, y, text: str, size: float, fill: Colour, font: str = "sans-bold", align: str = "left"):

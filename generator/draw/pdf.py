@@ -5,6 +5,8 @@ embedded fonts. With cmyk=True every colour is written as CMYK, as print shops a
 """
 from __future__ import annotations
 
+import io
+
 from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -12,7 +14,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from ..colour import Colour
 from ..units import PT_PER_MM, mm_to_pt
-from .drawing import Drawing, Ellipse, Group, Rect, Text
+from .drawing import Drawing, Ellipse, Group, Image, Rect, Text
 from .fonts import Font
 
 # Streams compressed with Flate alone: reportlab also wraps them in ASCII85 by default, which only
@@ -50,8 +52,23 @@ _CAP = {"butt": 0, "round": 1, "square": 2}
 
 def _register(font: Font) -> str:
     if font.name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(font.name, font.path))
+        # A font from a spec's folder comes as the bytes that were read and checked (fonts.py).
+        source = io.BytesIO(font.data) if font.data is not None else font.path
+        pdfmetrics.registerFont(TTFont(font.name, source))
     return font.name
+
+
+def _cmyk_pixels(rgb):
+    """RGB pixels (uint8) as CMYK ones, by the rule Colour.as_cmyk follows (black generated from
+    the darkest channel), so a picture's inks agree with the card's flat colours under --cmyk."""
+    import numpy as np
+    f = rgb.astype(np.float32) / 255.0
+    k = 1.0 - f.max(axis=2)
+    room = np.where(k < 1.0, 1.0 - k, 1.0)
+    cmy = (1.0 - f - k[:, :, None]) / room[:, :, None]
+    cmy[k >= 1.0] = 0.0
+    out = np.concatenate([cmy, k[:, :, None]], axis=2)
+    return np.clip(np.rint(out * 255.0), 0, 255).astype(np.uint8)
 
 
 FORM_EXTENT = 10_000.0   # mm: a form's bounding box, wide enough for any drawing placed in it
@@ -127,6 +144,8 @@ class PdfRenderer:
             for child in item.items:
                 self.render(child)
             c.restoreState()
+        elif isinstance(item, Image):
+            self._image(item)
         elif isinstance(item, Text):
             c.saveState()
             self._fill(item.fill)
@@ -149,6 +168,38 @@ class PdfRenderer:
                 c.setDash(list(s.dash) if s.dash else [])
             c.drawPath(self._path(item), stroke=int(s.stroke is not None), fill=int(s.fill is not None),
                        fillMode=FILL_EVEN_ODD if s.even_odd else FILL_NON_ZERO)
+
+
+    def _image(self, item: Image) -> None:
+        """A picture's pixels (images.region), drawn into its box; an alpha channel becomes the
+        image's soft mask. The same pixels are written once per document (reportlab names an
+        image by its data's digest), however many faces show them."""
+        if item.w <= 0 or item.h <= 0:
+            return
+        import numpy as np
+        from PIL import Image as PILImage
+        from reportlab.lib.utils import ImageReader
+        from .images import opaque, region
+        pixels = region(item.picture, item.src, item.full)
+        alpha = not opaque(pixels)
+        if self.cmyk:
+            img = PILImage.fromarray(_cmyk_pixels(pixels[:, :, :3]), "CMYK")
+        else:
+            img = PILImage.fromarray(pixels if alpha else pixels[:, :, :3], "RGBA" if alpha else "RGB")
+        c = self.c
+        c.saveState()
+        c.translate(item.x, item.y + item.h)
+        c.scale(1, -1)       # an image's rows run down the page
+        if alpha and self.cmyk:
+            # The soft mask from the alpha channel, the colours in CMYK: reportlab takes a mask
+            # from an RGBA picture only, so the CMYK image carries it as a separate one.
+            reader = ImageReader(img)
+            reader.getRGBData()      # reads the pixels (and clears _dataA), so it is set after
+            reader._dataA = ImageReader(PILImage.fromarray(np.ascontiguousarray(pixels[:, :, 3]), "L"))
+            c.drawImage(reader, 0, 0, item.w, item.h, mask="auto")
+        else:
+            c.drawImage(ImageReader(img), 0, 0, item.w, item.h, mask="auto" if alpha else None)
+        c.restoreState()
 
 
 def box_pt(x: float, y: float, w: float, h: float, page_h: float) -> tuple[float, float, float, float]:

@@ -9,7 +9,7 @@ import itertools
 import svgwrite
 
 from ..colour import Colour
-from .drawing import IDENTITY, Drawing, Ellipse, Group, Rect, Text
+from .drawing import IDENTITY, Drawing, Ellipse, Group, Image, Rect, Text
 from .fonts import text_outline
 
 
@@ -54,6 +54,13 @@ class SvgRenderer:
             if item.rx == item.ry:
                 return d.circle((_num(item.cx), _num(item.cy)), _num(item.rx), **self._style(item.style))
             return d.ellipse((_num(item.cx), _num(item.cy)), (_num(item.rx), _num(item.ry)), **self._style(item.style))
+        if isinstance(item, Image):
+            import base64
+            from .images import png_of, region
+            png = png_of(region(item.picture, item.src, item.full))
+            return d.image("data:image/png;base64," + base64.b64encode(png).decode("ascii"),
+                           insert=(_num(item.x), _num(item.y)), size=(_num(item.w), _num(item.h)),
+                           preserveAspectRatio="none")
         if isinstance(item, Text):
             ops = text_outline(item.font, item.text, item.x, item.y, item.size)
             return d.path(d=path_data(ops) or "M0 0", fill=item.fill.hex())
