@@ -33,6 +33,8 @@ class DeckArt:
     # Where the cards' backs differ: each face's back (parallel to `faces`) and its caption; `back`
     # is then the one the tuck box shows.
     backs: list[tuple[Drawing, str]] | None = None
+    contact_pixels: int | None = None   # the contact sheet's pixels at most (its dpi lowered to fit),
+    contact_greek_px: float | None = None   # and its text smaller than this drawn as bars
 
     def expanded(self) -> list[Drawing]:
         return [face for face, count, _ in self.faces for _ in range(count)]
@@ -106,7 +108,10 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
                 stock="a print shop's card stock", shop=True, order=70)
     sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + art.distinct_backs(),
                           art.size, title=f"{art.title}: {len(faces)} cards, {len(art.faces)} faces")
-    plan.add_bytes(f"{art.stem}-contact.png", lambda: png_bytes(sheet, dpi=110),
+    dpi = 110.0
+    if art.contact_pixels:
+        dpi = min(dpi, (art.contact_pixels / (sheet.width / 25.4 * sheet.height / 25.4)) ** 0.5)
+    plan.add_bytes(f"{art.stem}-contact.png", lambda: png_bytes(sheet, dpi=dpi, greek_px=art.contact_greek_px),
                    what=f"{art.title}: every face once, to look over", preview=True, order=90)
 
 

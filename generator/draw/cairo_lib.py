@@ -54,6 +54,8 @@ void cairo_transform (cairo_t *cr, const cairo_matrix_t *matrix);
 void cairo_matrix_init (cairo_matrix_t *matrix, double xx, double yx, double xy, double yy, double x0, double y0);
 
 void cairo_set_source_rgb (cairo_t *cr, double red, double green, double blue);
+void cairo_set_source_rgba (cairo_t *cr, double red, double green, double blue, double alpha);
+void cairo_user_to_device_distance (cairo_t *cr, double *dx, double *dy);
 void cairo_set_source_surface (cairo_t *cr, cairo_surface_t *surface, double x, double y);
 cairo_pattern_t *cairo_get_source (cairo_t *cr);
 void cairo_pattern_set_extend (cairo_pattern_t *pattern, cairo_extend_t extend);
@@ -93,7 +95,7 @@ FORMAT_ARGB32, FORMAT_RGB24 = 0, 1
 FILL_RULE_WINDING, FILL_RULE_EVEN_ODD = 0, 1
 LINE_CAP_BUTT, LINE_CAP_ROUND, LINE_CAP_SQUARE = 0, 1, 2
 LINE_JOIN_MITER, LINE_JOIN_ROUND, LINE_JOIN_BEVEL = 0, 1, 2
-EXTEND_PAD = 3
+EXTEND_REFLECT = 2
 FILTER_GOOD = 1
 
 # The library's names, as cairocffi looks for them: the usual file names first (no search), then

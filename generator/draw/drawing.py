@@ -103,15 +103,19 @@ class Text:
 
 @dataclass
 class Image:
-    """A picture (images.Picture) drawn into the box x, y, w, h (mm): the part `src` of it, in its
-    own width and height (0..1 across; beyond, mirrored at its edge: images.region)."""
+    """A picture (images.Picture) whose whole lies in `frame` (x, y, w, h, mm), shown within the
+    box x, y, w, h: where the box runs past the frame the picture goes on mirrored at its edge (a
+    card's art carried into the bleed); where the frame runs past the box it is cut (a cover fit)."""
     x: float
     y: float
     w: float
     h: float
     picture: object
-    src: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
-    full: tuple[float, float] = (0.0, 0.0)   # mm: the whole picture's size as placed (an SVG's pixels)
+    frame: tuple[float, float, float, float]
+
+    @property
+    def fills_frame(self) -> bool:
+        return self.frame == (self.x, self.y, self.w, self.h)
 
 
 @dataclass
@@ -230,11 +234,10 @@ class Drawing:
     def polyline(self, points, style: Style):
         return self.path([("M", *points[0])] + [("L", *p) for p in points[1:]], style)
 
-    def image(self, x, y, w, h, picture, src=(0.0, 0.0, 1.0, 1.0), full=None):
-        """A picture, or the part `src` of it, stretched to the box (the caller fits it)."""
-        if full is None:
-            full = (w / (src[2] - src[0]), h / (src[3] - src[1]))
-        return self.add(Image(x, y, w, h, picture, tuple(src), tuple(full)))
+    def image(self, x, y, w, h, picture, frame=None):
+        """A picture stretched to its frame (default: the box), shown within the box (the caller
+        fits it: the frame's proportions are the picture's for an undistorted picture)."""
+        return self.add(Image(x, y, w, h, picture, tuple(frame) if frame is not None else (x, y, w, h)))
 
     # -- text
     def text(self, x, y, text: str, size: float, fill: Colour, font: str = "sans-bold", align: str = "left"):

@@ -4,12 +4,15 @@ get (the sheet with duplex backs, the shop pages, the contact sheet, the tuck bo
 README "Your own deck" is the spec's reference; `starter/` is a small deck showing every feature.
 
 No spec of this kind ships with the project (`specs` is empty): a deck is built where it is named.
+A deck's build may run as two jobs side by side, one for each of PARTS (its PDFs, its contact
+sheet), or whole as one (part None).
 """
 from __future__ import annotations
 
 from ..declaration import GameDeclaration
 
 TITLE = "Your own deck"
+PARTS = ("print", "contact")     # as products.PARTS (kept here: the package stays light to import)
 
 
 def check(spec):

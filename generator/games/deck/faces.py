@@ -249,32 +249,26 @@ def _contain(aspect: float, x: float, y: float, w: float, h: float) -> tuple[flo
 
 def image_placement(picture_aspect: float, fit: str, box: tuple[float, float, float, float],
                     reach=None) -> tuple[tuple, tuple]:
-    """Where a picture is drawn ((x, y, w, h) mm) and the part of it shown (src, in its own width
-    and height) for a fit into a box; `reach(x0, y0, x1, y1)` carries the drawn box into the bleed,
-    and the part shown grows with it (mirrored beyond the picture's own edges)."""
+    """(where the picture is shown, where the whole of it lies), each (x, y, w, h) mm, for a fit into
+    a box: stretched to it, contained in it (as large as fits, in its middle) or covering it (as
+    large as fills it, its middle shown). `reach(x0, y0, x1, y1)` carries what is shown into the
+    bleed, the picture mirrored past its own edge."""
     x, y, w, h = box
     if fit == "stretch":
-        drawn, src = (x, y, w, h), (0.0, 0.0, 1.0, 1.0)
+        frame = shown = box
     elif fit == "contain":
-        drawn, src = _contain(picture_aspect, x, y, w, h), (0.0, 0.0, 1.0, 1.0)
-    else:   # cover: the picture as large as fills the box, its middle shown
-        if w / h > picture_aspect:          # a wider box: the picture's top and bottom are cut
-            shown = h * picture_aspect / w
-            top = (1 - shown) / 2
-            src = (0.0, top, 1.0, top + shown)
-        else:                               # a taller box: its sides are cut
-            shown = w / (h * picture_aspect)
-            left = (1 - shown) / 2
-            src = (left, 0.0, left + shown, 1.0)
-        drawn = (x, y, w, h)
+        frame = shown = _contain(picture_aspect, x, y, w, h)
+    else:
+        if w / h > picture_aspect:
+            fw, fh = w, w / picture_aspect
+        else:
+            fw, fh = h * picture_aspect, h
+        frame, shown = (x + (w - fw) / 2, y + (h - fh) / 2, fw, fh), box
     if reach is not None:
-        dx, dy, dw, dh = drawn
-        x0, y0, x1, y1 = reach(dx, dy, dx + dw, dy + dh)
-        kx, ky = (src[2] - src[0]) / dw, (src[3] - src[1]) / dh     # picture fraction per mm
-        src = (src[0] - (dx - x0) * kx, src[1] - (dy - y0) * ky,
-               src[2] + (x1 - dx - dw) * kx, src[3] + (y1 - dy - dh) * ky)
-        drawn = (x0, y0, x1 - x0, y1 - y0)
-    return drawn, src
+        sx, sy, sw, sh = shown
+        x0, y0, x1, y1 = reach(sx, sy, sx + sw, sy + sh)
+        shown = (x0, y0, x1 - x0, y1 - y0)
+    return shown, frame
 
 
 def _draw_image(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Problems, bleed: bool) -> None:
@@ -284,10 +278,9 @@ def _draw_image(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pr
         _fail_card(deck, problems, card, el.values["file"], el.paths["file"], picture_problem(got, rel), el, "file")
         raise CardFailed()
     box = (v["x"], v["y"], v["w"], v["h"])
-    drawn, src = image_placement(got.aspect, v.get("fit", "contain"), box,
-                                 (lambda *e: _reach(deck, *e)) if bleed else None)
-    full = (drawn[2] / (src[2] - src[0]), drawn[3] / (src[3] - src[1]))
-    d.image(*drawn, got, src=src, full=full)
+    shown, frame = image_placement(got.aspect, v.get("fit", "contain"), box,
+                                   (lambda *e: _reach(deck, *e)) if bleed else None)
+    d.image(*shown, got, frame=frame)
 
 
 def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Problems, sizes: dict) -> None:

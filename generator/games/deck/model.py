@@ -201,8 +201,8 @@ def load_picture(deck: Deck, rel: str):
     known = deck.pictures.get(rel)
     if known is None:
         try:
-            data, _ = read_file(deck, rel)
-            known = picture_from_bytes(data)
+            data, display = read_file(deck, rel)
+            known = picture_from_bytes(data, display)
         except (ReferenceError_, SpecError, PictureError) as exc:
             known = exc
         deck.pictures[rel] = known

@@ -54,6 +54,11 @@ Word = tuple[Piece, ...]
 BREAK = None                   # a line break in the text, among the words
 
 
+# What the markup reads, in the order tried: an escaped character, emphasis, an icon, a line
+# break, spaces; anything else is text.
+_TOKEN = re.compile(r"(\\[*:\\]|\*{1,3}|:[A-Za-z][A-Za-z0-9_-]*:|\n|[ \t\r]+)")
+
+
 def parse(text: str, icons) -> list:
     """The words of a marked-up text (each a tuple of Pieces), with BREAK where a line breaks.
     `icons`: the names an :icon: may use. A backslash before * : or \\ writes the character."""
@@ -62,65 +67,55 @@ def parse(text: str, icons) -> list:
     buf: list[str] = []
     bold = italic = False
     opened = {"**": None, "*": None}
-
-    def flush_run():
-        if buf:
-            current.append(Piece("".join(buf), bold, italic))
-            buf.clear()
-
-    def end_word():
-        flush_run()
-        if current:
-            words.append(tuple(current))
-            current.clear()
-
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\" and i + 1 < n and text[i + 1] in "*:\\":
-            buf.append(text[i + 1])
-            i += 2
+    at = 0
+    for k, token in enumerate(_TOKEN.split(text)):
+        if k % 2 == 0:                       # text between the marks
+            if token:
+                buf.append(token)
+            at += len(token)
             continue
-        if ch == "*":
-            k = 3 if text.startswith("***", i) else 2 if text.startswith("**", i) else 1
-            flush_run()
-            if k >= 2:
+        first = token[0]
+        if first == "\\":
+            buf.append(token[1])
+        elif first == "*":
+            if buf:
+                current.append(Piece("".join(buf), bold, italic))
+                buf.clear()
+            if len(token) >= 2:
                 bold = not bold
-                opened["**"] = i if bold else None
-            if k != 2:
+                opened["**"] = at if bold else None
+            if len(token) != 2:
                 italic = not italic
-                opened["*"] = i if italic else None
-            i += k
-            continue
-        if ch == ":":
-            m = ICON_NAME.match(text, i)
-            if m:
-                name = m.group(1)
-                if name not in icons:
-                    from difflib import get_close_matches
-                    guess = get_close_matches(name, list(icons), n=1)
-                    hint = f" (did you mean :{guess[0]}:?)" if guess else \
-                        (f"; the icons are {', '.join(sorted(icons))}" if icons else "; the spec has no icons:")
-                    raise TextError(f"unknown icon :{name}:{hint}" + ("" if guess else "; write \\: for a colon"))
-                flush_run()
-                current.append(Piece(None, bold, italic, icon=name))
-                i = m.end()
-                continue
-        if ch == "\n":
-            end_word()
-            words.append(BREAK)
-            i += 1
-            continue
-        if ch in " \t\r":
-            end_word()
-            i += 1
-            continue
-        buf.append(ch)
-        i += 1
-    end_word()
-    for mark, at in opened.items():
-        if at is not None:
-            raise TextError(f"{mark} opened at character {at + 1} is never closed")
+                opened["*"] = at if italic else None
+        elif first == ":":
+            name = token[1:-1]
+            if name not in icons:
+                from difflib import get_close_matches
+                guess = get_close_matches(name, list(icons), n=1)
+                hint = f" (did you mean :{guess[0]}:?)" if guess else \
+                    (f"; the icons are {', '.join(sorted(icons))}" if icons else "; the spec has no icons:")
+                raise TextError(f"unknown icon :{name}:{hint}" + ("" if guess else "; write \\: for a colon"))
+            if buf:
+                current.append(Piece("".join(buf), bold, italic))
+                buf.clear()
+            current.append(Piece(None, bold, italic, icon=name))
+        else:                                # a line break or spaces: the word ends
+            if buf:
+                current.append(Piece("".join(buf), bold, italic))
+                buf.clear()
+            if current:
+                words.append(tuple(current))
+                current = []
+            if first == "\n":
+                words.append(BREAK)
+        at += len(token)
+    if buf:
+        current.append(Piece("".join(buf), bold, italic))
+    if current:
+        words.append(tuple(current))
+    for mark, where in opened.items():
+        if where is not None:
+            raise TextError(f"{mark} opened at character {where + 1} is never closed")
     return words
 
 
@@ -153,25 +148,21 @@ class Measure:
         regular = get_font(family.of(base_bold, base_italic))
         self.cap = regular.cap_height
         self.descent = -regular.descent
-        self._unit: dict[tuple[str, str], float] = {}
 
     def font_of(self, piece: Piece) -> str:
         return self.family.of(piece.bold or self.base_bold, piece.italic ^ self.base_italic)
 
     def unit_width(self, text: str, font: str) -> float:
-        key = (text, font)
-        w = self._unit.get(key)
-        if w is None:
-            w = self._unit[key] = self.get_font(font).width(text, 1.0)
-        return w
+        return _unit_width(text, font)
 
     def icon_height(self, size_mm: float) -> float:
         return ICON_SCALE * self.cap * size_mm
 
-    def piece_width(self, piece: Piece, size_mm: float) -> float:
+    def piece_unit(self, piece: Piece) -> float:
+        """A piece's width at a size of 1 mm (every width grows with the size)."""
         if piece.icon is not None:
-            return self.icon_height(size_mm) * self.icons[piece.icon]
-        return self.unit_width(piece.text, self.font_of(piece)) * size_mm
+            return ICON_SCALE * self.cap * self.icons[piece.icon]
+        return _unit_width(piece.text, self.font_of(piece))
 
     def missing_glyphs(self, words) -> str:
         """Characters of the text its fonts have no glyph for ("" if none)."""
@@ -179,38 +170,99 @@ class Measure:
         for word in words:
             for piece in word or ():
                 if piece.icon is None:
-                    cmap = self.get_font(self.font_of(piece)).tt.getBestCmap()
+                    cmap = _cmap(self.font_of(piece))
                     missing += [c for c in piece.text if ord(c) not in cmap and c not in missing]
         return "".join(missing)
 
 
-def set_lines(words, measure: Measure, size_pt: float, width: float, leading: float) -> Setting | None:
-    """The words broken into lines at size_pt within width (mm); None if a word is wider."""
+_widths: dict[tuple[str, str], float] = {}
+_cmaps: dict[str, object] = {}
+
+
+def _unit_width(text: str, font: str) -> float:
+    key = (text, font)
+    w = _widths.get(key)
+    if w is None:
+        from ...draw.fonts import get_font
+        if len(_widths) > 200_000:
+            _widths.clear()
+        w = _widths[key] = get_font(font).width(text, 1.0)
+    return w
+
+
+def _cmap(font: str):
+    cmap = _cmaps.get(font)
+    if cmap is None:
+        from ...draw.fonts import get_font
+        cmap = _cmaps[font] = get_font(font).tt.getBestCmap()
+    return cmap
+
+
+@dataclass
+class Prepared:
+    """A text's words measured once, at a size of 1 mm: each word's width and the width of the
+    space after it (in the font of the word's end), BREAK where a line breaks."""
+    words: list
+    widths: list                 # per word: (width, space after) or None for a BREAK
+
+
+def prepare(words, measure: Measure) -> Prepared:
+    widths = []
+    for word in words:
+        if word is BREAK:
+            widths.append(None)
+            continue
+        widths.append((sum(measure.piece_unit(p) for p in word), _unit_width(" ", measure.font_of(word[-1]))))
+    return Prepared(words, widths)
+
+
+def count_lines(prepared: Prepared, limit: float) -> int | None:
+    """Lines the words break into within `limit` (the width over the size), or None if a word is
+    wider than that."""
+    lines, x, gap = 1, 0.0, None
+    limit += 1e-9
+    for wg in prepared.widths:
+        if wg is None:
+            lines, x, gap = lines + 1, 0.0, None
+            continue
+        w, space = wg
+        if w > limit:
+            return None
+        if gap is not None and x + gap + w > limit:
+            lines, x = lines + 1, w
+        else:
+            x += (gap or 0.0) + w
+        gap = space
+    return lines
+
+
+def set_lines(prepared: Prepared, measure: Measure, size_pt: float, width: float, leading: float) -> Setting | None:
+    """The words broken into lines at size_pt within width (mm), every piece placed; None if a
+    word is wider."""
     s = size_pt * PT
     lines: list[tuple[list[Placed], float]] = []
     line: list[Placed] = []
-    x = 0.0
-    space_font = None
-    for word in words:
-        if word is BREAK:
-            lines.append((line, x))
-            line, x, space_font = [], 0.0, None
+    x, gap = 0.0, None
+    limit = width / s + 1e-9
+    for word, wg in zip(prepared.words, prepared.widths):
+        if wg is None:
+            lines.append((line, x * s))
+            line, x, gap = [], 0.0, None
             continue
-        widths = [measure.piece_width(p, s) for p in word]
-        w = sum(widths)
-        if w > width + 1e-6:
+        w, space = wg
+        if w > limit:
             return None
-        gap = measure.unit_width(" ", space_font) * s if line else 0.0
-        if line and x + gap + w > width + 1e-6:
-            lines.append((line, x))
-            line, x, gap = [], 0.0, 0.0
-        x += gap
-        for p, pw in zip(word, widths):
-            line.append(Placed(x, pw, p, None if p.icon is not None else measure.font_of(p)))
+        if gap is not None and x + gap + w > limit:
+            lines.append((line, x * s))
+            line, x = [], 0.0
+        elif gap is not None:
+            x += gap
+        for p in word:
+            pw = measure.piece_unit(p)
+            line.append(Placed(x * s, pw * s, p, None if p.icon is not None else measure.font_of(p)))
             x += pw
-        last = word[-1]
-        space_font = measure.font_of(last)
-    lines.append((line, x))
+        gap = space
+    lines.append((line, x * s))
     height = (measure.cap + measure.descent) * s + (len(lines) - 1) * leading * s
     return Setting(size_pt, lines, height)
 
@@ -218,26 +270,31 @@ def set_lines(words, measure: Measure, size_pt: float, width: float, leading: fl
 def fit(words, measure: Measure, size_pt: float, min_pt: float, width: float, height: float,
         leading: float) -> Setting | None:
     """The largest size from size_pt down to min_pt (in STEPs) at which the words fit the box, or
-    None. Sizes are searched by halving: a text that fits at a size fits at every smaller one (a
-    smaller size never makes a line longer), so the largest is found in a few settings."""
+    None. Sizes are searched by halving: a text that fits at a size fits at every smaller one
+    (every width shrinks with the size, so a line holds as many words or more, and the block is
+    lower), so the largest is found in a few tries, each a count of lines."""
+    prepared = prepare(words, measure)
+    unit_height = measure.cap + measure.descent
     steps = int(round((size_pt - min_pt) / STEP))
 
-    def at(k: int) -> Setting | None:
-        size = round(min_pt + k * STEP, 3) if k < steps else size_pt
-        setting = set_lines(words, measure, size, width, leading)
-        return setting if setting is not None and setting.height <= height + 1e-6 else None
-    best = at(steps)
-    if best is not None:
-        return best
-    smallest = at(0)
-    if smallest is None:
+    def size_at(k: int) -> float:
+        return size_pt if k >= steps else round(min_pt + k * STEP, 3)
+
+    def fits(k: int) -> bool:
+        s = size_at(k) * PT
+        n = count_lines(prepared, width / s)
+        return n is not None and (unit_height + (n - 1) * leading) * s <= height + 1e-6
+    if fits(steps):
+        best = steps
+    elif not fits(0):
         return None
-    lo, hi = 0, steps          # fits at lo, not at hi
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        got = at(mid)
-        if got is not None:
-            lo, smallest = mid, got
-        else:
-            hi = mid
-    return smallest
+    else:
+        lo, hi = 0, steps          # fits at lo, not at hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if fits(mid):
+                lo = mid
+            else:
+                hi = mid
+        best = lo
+    return set_lines(prepared, measure, size_at(best), width, leading)
