@@ -382,10 +382,16 @@ def pixels(picture: Picture, frame_mm: tuple[float, float]):
     """The picture's pixels (a PIL image in RGBA) as drawn into a frame of frame_mm (w, h): a PNG's
     or JPEG's own (decoded once, kept while the budget allows), an SVG drawn at that size. Read
     only: whoever draws it makes what it needs from it."""
-    if picture.kind == "svg":
-        w_px, h_px = svg_raster_size(*frame_mm)
-        return _pixels.get(("svg", picture.key, w_px, h_px), lambda: _svg_pixels(picture, w_px, h_px))
-    return _pixels.get(("raster", picture.key), lambda: _decode_raster(picture))
+    try:
+        if picture.kind == "svg":
+            w_px, h_px = svg_raster_size(*frame_mm)
+            return _pixels.get(("svg", picture.key, w_px, h_px), lambda: _svg_pixels(picture, w_px, h_px))
+        return _pixels.get(("raster", picture.key), lambda: _decode_raster(picture))
+    except PictureError as exc:
+        # Checked whole when read, a picture fails here only if its compressed data is damaged
+        # under sound checksums: the build stops with the file's error, nothing written.
+        from ..errors import SpecError
+        raise SpecError(picture.origin or "a picture", None, "", str(exc)) from None
 
 
 def raster_key(picture: Picture, frame_mm: tuple[float, float]) -> tuple:

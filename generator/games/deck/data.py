@@ -93,7 +93,8 @@ def read_csv(path, display: str, delimiter: str = ",", problems=None) -> list[Ca
         except StopIteration:
             break
         except csv.Error as exc:
-            raise SpecError(display, reader.line_num or start, "", f"not a CSV row we can read ({exc})") from None
+            why = "a cell opened with a double quote is never closed" if "end of data" in str(exc) else str(exc)
+            raise SpecError(display, start, "", f"not a CSV row we can read ({why})") from None
         end = reader.line_num
         if not any(cell.strip() for cell in row):
             continue                           # a blank line, or a row of empty cells
