@@ -536,3 +536,18 @@ def test_layout_errors_name_their_lines(copy):
         one_error(validate(copy), r"delve\.yaml:\d+: (layouts\.\w+\.)?" + pattern)
     spec.write_text(text)
     assert validate(copy).returncode == 0
+
+
+def test_the_starter_deck_builds_where_it_is_copied(tmp_path):
+    """generator/games/deck/starter, what `pnp new deck` writes: valid where it is copied, and built
+    into every product a deck gets, its 22 cards on 3 sheets."""
+    folder = tmp_path / "mine"
+    shutil.copytree(ROOT / "generator" / "games" / "deck" / "starter", folder)
+    assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()) == \
+        ["cards.csv", "deck.yaml", "icons/star.svg"]
+    r = validate(folder, "deck.yaml")
+    assert r.returncode == 0, r.stderr
+    out = build_deck(tmp_path / "out", folder / "deck.yaml")
+    assert {p.name for p in out.iterdir()} >= {"deck-sheet-a4.pdf", "deck-shop.pdf", "deck-contact.png",
+                                              "deck-tuckbox-a4.pdf"}
+    assert len(PdfReader(out / "deck-sheet-a4.pdf").pages) == 6 and len(PdfReader(out / "deck-shop.pdf").pages) == 44
