@@ -551,3 +551,17 @@ def test_the_starter_deck_builds_where_it_is_copied(tmp_path):
     assert {p.name for p in out.iterdir()} >= {"deck-sheet-a4.pdf", "deck-shop.pdf", "deck-contact.png",
                                               "deck-tuckbox-a4.pdf"}
     assert len(PdfReader(out / "deck-sheet-a4.pdf").pages) == 6 and len(PdfReader(out / "deck-shop.pdf").pages) == 44
+
+
+def test_a_jpeg_turned_by_its_exif_orientation_is_placed_that_way_up():
+    """A phone's photo held sideways (EXIF orientation 6): 40 x 20 pixels stored, 20 x 40 shown, and
+    its pixels turned for every backend (not passed through as they are)."""
+    from generator.draw.images import picture_from_bytes, pixels
+    img = PILImage.new("RGB", (40, 20), (200, 0, 0))
+    exif = img.getexif()
+    exif[0x0112] = 6
+    out = io.BytesIO()
+    img.save(out, "JPEG", exif=exif.tobytes())
+    picture = picture_from_bytes(out.getvalue())
+    assert (picture.width, picture.height, picture.jpeg_upright) == (20, 40, False)
+    assert pixels(picture, (10, 20)).size == (20, 40)

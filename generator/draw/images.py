@@ -173,6 +173,8 @@ def _check_jpeg(data: bytes) -> tuple[int, int, int, bool]:
     _check_size(w, h)
     if data.rstrip(b"\x00")[-2:] != b"\xff\xd9":
         raise PictureError("a truncated JPEG file (it has no end marker)")
+    if orientation in (5, 6, 7, 8):      # turned a quarter by its EXIF orientation: drawn that way up
+        w, h = h, w
     return w, h, components, orientation in (1, None)
 
 
