@@ -30,16 +30,29 @@ class DeckArt:
     size: CardSize
     faces: list[tuple[Drawing, int, str]] = field(default_factory=list)  # (face, count, caption)
     back: Drawing | None = None
-    own_backs: dict[int, Drawing] = field(default_factory=dict)   # faces[i]'s own back, where it has one
+    # Where the cards' backs differ: each face's back (parallel to `faces`) and its caption; `back`
+    # is then the one the tuck box shows.
+    backs: list[tuple[Drawing, str]] | None = None
+    contact_pixels: int | None = None   # the contact sheet's pixels at most (its dpi lowered to fit),
+    contact_greek_px: float | None = None   # and its text smaller than this drawn as bars
 
     def expanded(self) -> list[Drawing]:
         return [face for face, count, _ in self.faces for _ in range(count)]
 
-    def backs(self) -> Drawing | list[Drawing] | None:
-        """The back of every card (in expanded() order) where some face has its own, else the one back."""
-        if not self.own_backs:
+    def expanded_backs(self) -> Drawing | list[Drawing] | None:
+        """The back of every card (as expanded() lists the faces), or the one back of them all."""
+        if self.backs is None:
             return self.back
-        return [self.own_backs.get(i, self.back) for i, (_, count, _) in enumerate(self.faces) for _ in range(count)]
+        return [back for (_, count, _), (back, _) in zip(self.faces, self.backs) for _ in range(count)]
+
+    def distinct_backs(self) -> list[tuple[Drawing, str]]:
+        """Each back once, with its caption, for the contact sheet."""
+        if self.backs is None:
+            return [(self.back, "back")] if self.back else []
+        seen: dict[int, tuple[Drawing, str]] = {}
+        for back, caption in self.backs:
+            seen.setdefault(id(back), (back, caption))
+        return list(seen.values())
 
 
 def stem_of(spec) -> str:
@@ -84,7 +97,7 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
     if "sheet" in opts.layouts:
         pw, ph = PAPER_SIZES[opts.paper]
         layout = impose_cards(art.size, pw, ph)
-        pages = sheet_pages(faces, art.backs(), layout, opts.flip, opts.back_offset, art.title)
+        pages = sheet_pages(faces, art.expanded_backs(), layout, opts.flip, opts.back_offset, art.title)
         add_pdf(plan, f"{art.stem}-sheet-{opts.paper}.pdf",
                 f"{art.title}: {len(faces)} cards on {opts.paper.upper()}", pages, opts.cmyk,
                 what=f"{art.title}: {len(faces)} cards, {layout.per_sheet} a sheet, faces and backs",
@@ -93,13 +106,16 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
                 step="Cards: print the sheets two-sided, cut on the crop marks.",
                 tools=["craft knife or scissors", "metal ruler"])
     if "shop" in opts.layouts:
-        pages = shop_pages(faces, art.backs(), art.size, opts.interleave)
+        pages = shop_pages(faces, art.expanded_backs(), art.size, opts.interleave)
         add_pdf(plan, f"{art.stem}-shop.pdf", f"{art.title}: {len(faces)} cards, one a page with bleed",
                 pages, opts.cmyk, pdfx=opts.pdfx, what=f"{art.title} for a print shop: one card a page, 3 mm bleed, TrimBox",
                 stock="a print shop's card stock", shop=True, order=70)
-    sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + ([(art.back, "back")] if art.back else []),
+    sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + art.distinct_backs(),
                           art.size, title=f"{art.title}: {len(faces)} cards, {len(art.faces)} faces")
-    plan.add_bytes(f"{art.stem}-contact.png", lambda: png_bytes(sheet, dpi=110),
+    dpi = 110.0
+    if art.contact_pixels:
+        dpi = min(dpi, (art.contact_pixels / (sheet.width / 25.4 * sheet.height / 25.4)) ** 0.5)
+    plan.add_bytes(f"{art.stem}-contact.png", lambda: png_bytes(sheet, dpi=dpi, greek_px=art.contact_greek_px),
                    what=f"{art.title}: every face once, to look over", preview=True, order=90)
 
 

@@ -1,4 +1,5 @@
-"""Rewrite the golden images of tests/test_golden.py from a fresh build of every game.
+"""Rewrite the golden images of tests/test_golden.py from a fresh build of every game (and of the
+test deck of the `deck` kind, tests/decks/delve.yaml).
 
 Run it only when a page is meant to look different, then look at every image it lists before
 committing them:  .venv/bin/python scripts/update_goldens.py
@@ -15,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_golden import GOLDEN, PAGES, render  # noqa: E402
+from conftest import build_deck  # noqa: E402
+from test_golden import DECK_DPI, DECK_PAGES, GOLDEN, PAGES, render  # noqa: E402
 
 
 def main() -> int:
@@ -30,6 +32,11 @@ def main() -> int:
             png = render(out / pdf, page, Path(tmp) / name)
             shutil.copyfile(png, GOLDEN / f"{name}.png")
             print(f"tests/golden/{name}.png  <- {pdf} page {page}")
+        deck = build_deck(Path(tmp) / "deck", layouts=("shop",))
+        for name, pdf, page in DECK_PAGES:
+            png = render(deck / pdf, page, Path(tmp) / name, DECK_DPI)
+            shutil.copyfile(png, GOLDEN / f"{name}.png")
+            print(f"tests/golden/{name}.png  <- tests/decks/delve.yaml: {pdf} page {page}")
     return 0
 
 

@@ -100,3 +100,20 @@ def output_letter(tmp_path_factory):
 def built(tmp_path_factory):
     """Mille Bornes, default options (A4 sheet, shop, contact)."""
     return build_game(tmp_path_factory, "mille-bornes")
+
+
+DECK = ROOT / "tests" / "decks" / "delve.yaml"   # the test deck of the `deck` kind
+
+
+def build_deck(out: Path, spec: Path = DECK, part=None, **options) -> Path:
+    """A `kind: deck` spec built through its game's declaration (as a build's job builds it),
+    written into out: the folder of its products."""
+    from generator.games import GAMES
+    from generator.options import BuildOptions
+    from generator.outputs import Plan
+    from generator.spec import load_spec
+    loaded = load_spec(spec, display=str(spec.relative_to(ROOT)) if spec.is_relative_to(ROOT) else str(spec))
+    plan = Plan().sub("deck")
+    GAMES["deck"].build({str(spec): loaded}, plan, BuildOptions(out=out, **options), part)
+    plan.write_into(out)
+    return out / "deck"

@@ -121,6 +121,81 @@ def mutate(data: bytes, rng: random.Random) -> tuple[bytes, str]:
     return (text[:at] + c + text[at + 1:]).encode("utf-8"), f"character {c!r} at {at}"
 
 
+# Cells put into a CSV: formulas (never evaluated), markup gone wrong, icons that are not, paths
+# out of the folder, counts that are not, control and bidi characters, huge and empty cells.
+CSV_CELLS = [
+    "=1+1", "=SUM(A1:A3)", "+cmd|' /C calc'!A0", "@SUM(1)", "-2", "0", "1001", "2.5", "1e9", " 3 ", "",
+    "**open", "*", "***", ":nosuch:", ":sword::coin:", "\\:", "{name}", "{", "}", "art/../../x.png", "/etc/passwd",
+    "art/missing.png", "icons/sword.svg", "delve.csv", "x" * 5000, "\u202e bidi \x1b[31m red", "a\nb\nc",
+    "\U0001F600 emoji", "\u00e9t\u00e9", "\x00", '"', '""', "a,b", "nan", "inf", "true", "null",
+]
+
+
+def mutate_csv(data: bytes, rng: random.Random) -> tuple[bytes, str]:
+    """One mutation of a CSV file: (new bytes, what was done)."""
+    import csv
+    import io as _io
+    text = data.decode("utf-8")
+    rows = list(csv.reader(_io.StringIO(text, newline="")))
+    op = rng.choice(["cell"] * 6 + ["row", "rows", "column", "columns", "drop", "header", "quote", "bytes",
+                                    "truncate", "huge", "nul", "bom", "crlf", "ragged", "delimiter"])
+    def joined(rs):
+        out = _io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(rs)
+        return out.getvalue().encode("utf-8")
+    if op == "cell" and len(rows) > 1:
+        r, c = rng.randrange(1, len(rows)), rng.randrange(len(rows[0]))
+        new = rng.choice(CSV_CELLS)
+        while len(rows[r]) <= c:
+            rows[r].append("")
+        rows[r][c] = new
+        return joined(rows), f"cell row {r} column {c} = {new[:30]!r}"
+    if op == "row" and len(rows) > 1:
+        rows.insert(rng.randrange(1, len(rows) + 1), [rng.choice(CSV_CELLS) for _ in rows[0]])
+        return joined(rows), "a row of odd cells"
+    if op == "rows":
+        n = rng.choice([50, 2100, 5000])
+        return joined(rows + [rows[-1]] * n), f"{n} rows more"
+    if op == "column":
+        for k, row in enumerate(rows):
+            row.append("extra" if k == 0 else rng.choice(CSV_CELLS))
+        return joined(rows), "a column more"
+    if op == "columns":
+        n = rng.choice([60, 200])
+        return joined([row + [f"c{i}" if k == 0 else "1" for i in range(n)] for k, row in enumerate(rows)]), \
+            f"{n} columns more"
+    if op == "drop" and rows:
+        k = rng.randrange(len(rows[0]))
+        return joined([row[:k] + row[k + 1:] for row in rows]), f"column {k} dropped"
+    if op == "header" and rows:
+        k = rng.randrange(len(rows[0]))
+        rows[0][k] = rng.choice(["", "count", rows[0][0], "1st", "na me", "x" * 60, "\u00e9"])
+        return joined(rows), f"header {k} renamed {rows[0][k][:20]!r}"
+    if op == "quote":
+        at = rng.randrange(len(text) + 1)
+        return (text[:at] + '"' + text[at:]).encode("utf-8"), f"a quote at {at}"
+    if op == "bytes":
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + rng.choice([b"\xff", b"\xe9", b"\xc3\x28"]) + data[at:], f"invalid UTF-8 at byte {at}"
+    if op == "truncate":
+        cut = rng.randrange(len(data) + 1)
+        return data[:cut], f"truncate at byte {cut}"
+    if op == "huge":
+        return data + b"x" * (9 * 1024 * 1024), "over 8 MB"
+    if op == "nul":
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + b"\x00" + data[at:], f"NUL at byte {at}"
+    if op == "bom":
+        return b"\xef\xbb\xbf" + data, "a byte-order mark"
+    if op == "crlf":
+        return data.replace(b"\n", b"\r\n"), "CRLF lines"
+    if op == "ragged" and len(rows) > 1:
+        r = rng.randrange(1, len(rows))
+        rows[r] = rows[r][:rng.randrange(len(rows[r]) + 1)]
+        return joined(rows), f"row {r} cut short"
+    return data.replace(b",", b";"), "semicolons for commas"
+
+
 def run_cli(args: list[str], cwd: Path, stdin: str = "") -> tuple[int, str, str, float]:
     """The real command line, in this process (fast): (exit code, stdout, stderr, seconds)."""
     from generator.cli import main

@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from fuzzing import mutate, problems, run_cli, tree
+from fuzzing import mutate, mutate_csv, problems, run_cli, tree
 
 SEED = int(os.environ.get("PNP_FUZZ_SEED", "1961"))
 CASES = int(os.environ.get("PNP_FUZZ_CASES", "12"))   # per spec; twice as many per record (they are quick)
@@ -79,6 +79,31 @@ def test_fuzz_spec(spec, project, quick_plans):
                     f"case {i} ({what}): no line names a spec\n{err}"
     finally:
         target.write_bytes(original)
+
+
+DECK = ROOT / "tests" / "decks"      # the test deck of the `deck` kind: its spec and its CSV
+
+
+@pytest.mark.parametrize("name", ["delve.yaml", "delve.csv"])
+def test_fuzz_deck_spec_and_csv(name, tmp_path):
+    """The deck kind's spec (mutated as every spec is) and its CSV (mutated as a spreadsheet's export
+    may be: quotes, formulas, odd cells, rows and columns, bytes that are not UTF-8), validated and
+    so drawn in full: one-line errors naming the spec or the CSV, nothing else touched."""
+    folder = tmp_path / "decks"
+    shutil.copytree(DECK, folder)
+    target = folder / name
+    original = target.read_bytes()
+    rng = random.Random(f"{SEED}:{name}")
+    for i in range(CASES):
+        data, what = (mutate if name.endswith(".yaml") else mutate_csv)(original, rng)
+        target.write_bytes(data)
+        before = tree(tmp_path)
+        code, _, err, seconds = run_cli(["validate", folder / "delve.yaml"], tmp_path)
+        _check(f"seed {SEED} {name} case {i} ({what})", code, err, seconds, before, tree(tmp_path), set())
+        if code == 1:
+            assert any(line.startswith(("decks/delve.yaml:", "decks/delve.csv:")) for line in err.splitlines()), \
+                f"case {i} ({what}): no line names the spec or its CSV\n{err}"
+    target.write_bytes(original)
 
 
 def _game_of(record: Path) -> str:

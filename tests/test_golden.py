@@ -49,9 +49,16 @@ PAGES = [
 ]
 
 
-def render(pdf: Path, page: int, out_stem: Path) -> Path:
-    """One page of a PDF as an RGB PNG at DPI, by poppler (as a person's viewer would draw it)."""
-    subprocess.run([need("pdftoppm"), "-r", str(DPI), "-f", str(page), "-l", str(page), "-png", "-singlefile",
+# Two cards of the test deck of the `deck` kind (tests/decks/delve.yaml, built by conftest.build_deck),
+# from its shop pages, at DECK_DPI: a hero (its art covering the top, carried into the bleed, an inline
+# icon, bold) and a monster (its art contained, an icon element, text shrunk to fit).
+DECK_DPI = 60
+DECK_PAGES = [("deck-hero", "delve-shop.pdf", 2), ("deck-monster", "delve-shop.pdf", 5)]
+
+
+def render(pdf: Path, page: int, out_stem: Path, dpi: int = DPI) -> Path:
+    """One page of a PDF as an RGB PNG at dpi, by poppler (as a person's viewer would draw it)."""
+    subprocess.run([need("pdftoppm"), "-r", str(dpi), "-f", str(page), "-l", str(page), "-png", "-singlefile",
                     str(pdf), str(out_stem)], check=True)
     return out_stem.with_suffix(".png")
 
@@ -73,6 +80,26 @@ def test_page_looks_as_its_golden(output, tmp_path, name, pdf, page):
     golden = GOLDEN / f"{name}.png"
     assert golden.exists(), f"no golden for {name}: run scripts/update_goldens.py and look at it"
     now = _rgb(render(output / pdf, page, tmp_path / name))
+    want = _rgb(golden)
+    assert now.shape == want.shape, f"{name}: the page is {now.shape[1]} x {now.shape[0]} px, " \
+                                    f"its golden {want.shape[1]} x {want.shape[0]}"
+    mean, block = difference(now, want)
+    assert mean < MEAN_LIMIT and block < BLOCK_LIMIT, (
+        f"{name} no longer looks like tests/golden/{name}.png (mean {mean:.2f}, worst block {block:.1f} of 255); "
+        "if the change is meant, run scripts/update_goldens.py and look at the new image")
+
+
+@pytest.fixture(scope="module")
+def test_deck(tmp_path_factory):
+    from conftest import build_deck
+    return build_deck(tmp_path_factory.mktemp("golden-deck"), layouts=("shop",))
+
+
+@pytest.mark.parametrize("name, pdf, page", DECK_PAGES, ids=[p[0] for p in DECK_PAGES])
+def test_deck_card_looks_as_its_golden(test_deck, tmp_path, name, pdf, page):
+    golden = GOLDEN / f"{name}.png"
+    assert golden.exists(), f"no golden for {name}: run scripts/update_goldens.py and look at it"
+    now = _rgb(render(test_deck / pdf, page, tmp_path / name, DECK_DPI))
     want = _rgb(golden)
     assert now.shape == want.shape, f"{name}: the page is {now.shape[1]} x {now.shape[0]} px, " \
                                     f"its golden {want.shape[1]} x {want.shape[0]}"

@@ -18,8 +18,8 @@ def test_every_schema_is_checked():
 
 def unbounded(node, path=""):
     if isinstance(node, dict):
-        types = node.get("type")
-        types = types if isinstance(types, list) else [types]
+        types = node.get("type")    # (in a `properties` mapping, "type" may be a property's name)
+        types = types if isinstance(types, list) else [types] if isinstance(types, str) else []
         if not ({"$ref", "const", "enum"} & set(node)):
             if {"integer", "number"} & set(types) and not {"maximum", "exclusiveMaximum"} & set(node):
                 yield f"{path}: a number with no maximum"
