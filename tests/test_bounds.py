@@ -310,11 +310,11 @@ def test_validate_answers_a_signal_while_geos_computes(sig, tmp_path):
     ("boards/sorry.yaml", "square: 30", "square: 200", ":15: square:",
      "the board would be 3,224 x 3,224 mm; a board is at most 2,000 mm a side"),
     ("boards/capitals_world_map.yaml", "square: 14 ", "square: 40 ", ":24: square:",
-     "the board would be 2,264 x 1,024 mm; a board is at most 2,000 mm a side"),
+     "the board would be 2,264 x 1,037 mm; a board is at most 2,000 mm a side"),
     ("boards/capitals_walls.yaml", "{units: 8, count: 2}", "{units: 8, count: 1000}", ":21: spares:",
      "1,121 pieces in all (one a card, and the spares); a set has at most 1,000"),
     ("boards/cubes_kit.yaml", "margin: 5, spacing: 3,", "margin: 5, spacing: 2000,", ":60: laser.sheet:",
-     "the parts take 216 sheets of cube; a kit takes at most 100 sheets of a material (a larger sheet?)"),
+     "the parts take 252 sheets of cube; a kit takes at most 100 sheets of a material (a larger sheet?)"),
     ("decks/capitals_1961.yaml", "card: {width: 63,", "card: {width: 30,", ":54: card.width:",
      "is 30 mm: a Capitals card is at least 40 mm wide"),
 ])

@@ -405,7 +405,7 @@ def test_a_tiles_playing_face_is_its_pattern_alone_and_its_number_is_on_its_back
         texts = [it.text for it in items if isinstance(it, Text)]
         assert str(i) not in texts or deck.variant == "count-continuo" and len(texts) == 16
     art = deck_art(s)
-    backs = art.backs()
+    backs = art.expanded_backs()
     assert len(backs) == len(art.expanded()) == len(deck.tiles) + 1 + bool(deck.example)
     for i in range(len(deck.tiles)):
         texts = [(it.text, it.x + it.font.width(it.text, it.size)) for it, _ in _walk(backs[i].root)

@@ -30,9 +30,29 @@ class DeckArt:
     size: CardSize
     faces: list[tuple[Drawing, int, str]] = field(default_factory=list)  # (face, count, caption)
     back: Drawing | None = None
+    # Where the cards' backs differ: each face's back (parallel to `faces`) and its caption; `back`
+    # is then the one the tuck box shows.
+    backs: list[tuple[Drawing, str]] | None = None
+    contact_pixels: int | None = None   # the contact sheet's pixels at most (its dpi lowered to fit),
+    contact_greek_px: float | None = None   # and its text smaller than this drawn as bars
 
     def expanded(self) -> list[Drawing]:
         return [face for face, count, _ in self.faces for _ in range(count)]
+
+    def expanded_backs(self) -> Drawing | list[Drawing] | None:
+        """The back of every card (as expanded() lists the faces), or the one back of them all."""
+        if self.backs is None:
+            return self.back
+        return [back for (_, count, _), (back, _) in zip(self.faces, self.backs) for _ in range(count)]
+
+    def distinct_backs(self) -> list[tuple[Drawing, str]]:
+        """Each back once, with its caption, for the contact sheet."""
+        if self.backs is None:
+            return [(self.back, "back")] if self.back else []
+        seen: dict[int, tuple[Drawing, str]] = {}
+        for back, caption in self.backs:
+            seen.setdefault(id(back), (back, caption))
+        return list(seen.values())
 
 
 def stem_of(spec) -> str:
@@ -40,11 +60,12 @@ def stem_of(spec) -> str:
     return safe_name(Path(spec.file).stem, "spec")
 
 
-def pdf_writer(title: str, pages, cmyk: bool) -> Callable[[Path], None]:
-    """A function that writes these pages as a PDF at the path it is given.
+def pdf_writer(title: str, pages, cmyk: bool, pdfx: bool = False) -> Callable[[Path], None]:
+    """A function that writes these pages as a PDF at the path it is given (PDF/X-1a with pdfx:
+    a print shop's file, every page with its trim box).
     pages: Drawings, or (Drawing, trim box, bleed box) tuples."""
     def write(path: Path) -> None:
-        doc = PdfDocument(str(path), title=title, cmyk=cmyk)
+        doc = PdfDocument(str(path), title=title, cmyk=cmyk, pdfx=pdfx)
         for p in pages:
             if isinstance(p, tuple):
                 doc.add_page(p[0], trim=p[1], bleed=p[2])
@@ -61,9 +82,12 @@ def write_pdf(path: Path, title: str, pages, cmyk: bool) -> Path:
     return path
 
 
-def add_pdf(plan: Plan, name: str, title: str, pages, cmyk: bool, **info) -> str:
-    """A PDF of these pages; info says what a person does with it (printlist.py)."""
-    return plan.add(name, pdf_writer(title, pages, cmyk), pages=len(pages), **info)
+def add_pdf(plan: Plan, name: str, title: str, pages, cmyk: bool, pdfx: bool = False, **info) -> str:
+    """A PDF of these pages; info says what a person does with it (printlist.py). pdfx: written as
+    PDF/X-1a:2001 (a print shop's file; `--pdfx`)."""
+    if pdfx:
+        info["what"] = info.get("what", title) + "; PDF/X-1a:2001, CMYK"
+    return plan.add(name, pdf_writer(title, pages, cmyk, pdfx), pages=len(pages), **info)
 
 
 def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
@@ -73,7 +97,7 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
     if "sheet" in opts.layouts:
         pw, ph = PAPER_SIZES[opts.paper]
         layout = impose_cards(art.size, pw, ph)
-        pages = sheet_pages(faces, art.back, layout, opts.flip, opts.back_offset, art.title)
+        pages = sheet_pages(faces, art.expanded_backs(), layout, opts.flip, opts.back_offset, art.title)
         add_pdf(plan, f"{art.stem}-sheet-{opts.paper}.pdf",
                 f"{art.title}: {len(faces)} cards on {opts.paper.upper()}", pages, opts.cmyk,
                 what=f"{art.title}: {len(faces)} cards, {layout.per_sheet} a sheet, faces and backs",
@@ -82,13 +106,16 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
                 step="Cards: print the sheets two-sided, cut on the crop marks.",
                 tools=["craft knife or scissors", "metal ruler"])
     if "shop" in opts.layouts:
-        pages = shop_pages(faces, art.back, art.size, opts.interleave)
+        pages = shop_pages(faces, art.expanded_backs(), art.size, opts.interleave)
         add_pdf(plan, f"{art.stem}-shop.pdf", f"{art.title}: {len(faces)} cards, one a page with bleed",
-                pages, opts.cmyk, what=f"{art.title} for a print shop: one card a page, 3 mm bleed, TrimBox",
+                pages, opts.cmyk, pdfx=opts.pdfx, what=f"{art.title} for a print shop: one card a page, 3 mm bleed, TrimBox",
                 stock="a print shop's card stock", shop=True, order=70)
-    sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + ([(art.back, "back")] if art.back else []),
+    sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + art.distinct_backs(),
                           art.size, title=f"{art.title}: {len(faces)} cards, {len(art.faces)} faces")
-    plan.add_bytes(f"{art.stem}-contact.png", lambda: png_bytes(sheet, dpi=110),
+    dpi = 110.0
+    if art.contact_pixels:
+        dpi = min(dpi, (art.contact_pixels / (sheet.width / 25.4 * sheet.height / 25.4)) ** 0.5)
+    plan.add_bytes(f"{art.stem}-contact.png", lambda: png_bytes(sheet, dpi=dpi, greek_px=art.contact_greek_px),
                    what=f"{art.title}: every face once, to look over", preview=True, order=90)
 
 
@@ -124,7 +151,7 @@ def large_page(board: Drawing) -> tuple[Drawing, tuple, tuple]:
 def add_board(board: Drawing, plan: Plan, stem: str, title: str, opts: BuildOptions) -> None:
     """A board at full size: one large page for a print shop, tiled over home sheets, a preview."""
     from .layout.tiling import tile_pages
-    add_pdf(plan, f"{stem}-large.pdf", title, [large_page(board)], opts.cmyk,
+    add_pdf(plan, f"{stem}-large.pdf", title, [large_page(board)], opts.cmyk, pdfx=opts.pdfx,
             what=f"{title}, whole, {board.width:.0f} x {board.height:.0f} mm with {BOARD_BLEED:g} mm bleed, "
                  "TrimBox, for a print shop", shop=True,
             stock="a print shop's paper or card, mounted on board if you like", order=71)
@@ -150,9 +177,13 @@ def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float
     from .errors import SpecError
     from .laser.export import add_sheets
     from .laser.nest import NestError, nest
+    # Parts cut from the same stock share its sheets (the Cubes kit's pawns with its cubes, its
+    # rings beside the cup layer), under the first such material's name.
     by_material: dict[str, list] = {}
+    first_of: dict[str, str] = {}
     for part in parts:
-        by_material.setdefault(part.material, []).append(part)
+        same = first_of.setdefault((stock or {}).get(part.material, part.material), part.material)
+        by_material.setdefault(same, []).append(part)
     names: dict[str, str] = {}
     for material, group in by_material.items():
         # A material's name may come from a spec: it becomes a safe part of a file name, and two
@@ -171,16 +202,34 @@ def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float
         before = set(plan.products)
         add_sheets(sheets, plan, stem)
         _laser_info(plan, before, (stock or {}).get(material, material).replace("_", " "), sheet, len(sheets),
-                    what or stem, make, order)
+                    what or stem, make, order, sheets)
 
 
-def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what: str, make: str, order: int) -> None:
+SPARSE = 0.5     # a sheet whose parts lie within less than this share of it: cut it from an offcut
+
+
+def sheet_use(s) -> str:
+    """What a sheet's parts take of it, for the print list: the share of its material, and where
+    they lie within less than half of it, the offcut they fit."""
+    from .laser.nest import material_use
+    use, w, h = material_use(s)
+    text = f"its parts take {100 * use:.0f} % of the sheet"
+    margin = s.width - w   # the parts' extent from the corner, with the margin on the far sides too
+    if (w + margin / 2) * (h + margin / 2) < SPARSE * s.width * s.height:
+        text += f", all within {w + 5:.0f} x {h + 5:.0f} mm: an offcut that size will do"
+    return text
+
+
+def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what: str, make: str, order: int,
+                sheets=()) -> None:
     """What a person does with each file add_sheets made (it takes no info of its own; any it gives
     is kept): an SVG and a DXF are the same sheet for two kinds of software, a PNG a picture of it."""
     size = f"{sheet[0]:g} x {sheet[1]:g} mm"
     for rel in [r for r in plan.products if r not in before]:
         n = rel.rsplit("sheet", 1)[-1].split(".")[0]
         which = f"sheet {n} of {count}" if n.isdigit() else f"{count} sheet{'s' if count != 1 else ''}"
+        if n.isdigit() and 0 < int(n) <= len(sheets):
+            which += f"; {sheet_use(sheets[int(n) - 1])}"
         kind = rel.rsplit(".", 1)[-1]
         if kind == "png":
             info = dict(what=f"{what}: {material}, {which}, a preview", preview=True, order=order)
@@ -238,3 +287,14 @@ def add_rules_sheet(spec, game, plan: Plan, opts: BuildOptions) -> str:
     if n > 1:
         info["flip"] = "long"
     return add_pdf(plan, f"rules-{opts.paper}.pdf", f"{sheet.title}: rules", pages, opts.cmyk, **info)
+
+
+def add_assembly(plan, stem: str, sheet, opts, what: str, variant: str | None = None) -> str:
+    """The sheet as `<stem>-assembly-<paper>.pdf`, first in the game's print list."""
+    from .layout.assembly import assembly_pages
+    pages = assembly_pages(sheet, opts.paper)
+    info = dict(what=what, stock="paper, 80-100 g/m2", sides=1, paper=opts.paper, order=0,
+                make="print at 100 % and read it before you start; keep it with the game")
+    if variant:
+        info["variant"] = variant
+    return add_pdf(plan, f"{stem}-assembly-{opts.paper}.pdf", sheet.title, pages, opts.cmyk, **info)

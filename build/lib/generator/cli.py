@@ -99,7 +99,8 @@ def _printer(args, say: bool = False) -> None:
 def _options(args, out: Path | None = None) -> BuildOptions:
     return BuildOptions(out=out or Path("output"), paper=args.paper, flip=args.flip, back_offset=args.back_offset,
                         layouts=tuple(args.layout) if getattr(args, "layout", None) else LAYOUTS,
-                        cmyk=args.cmyk, interleave=getattr(args, "interleave", False))
+                        cmyk=args.cmyk, interleave=getattr(args, "interleave", False),
+                        pdfx=getattr(args, "pdfx", False))
 
 
 def _failed(results) -> int:
@@ -416,6 +417,8 @@ def parser() -> argparse.ArgumentParser:
                         "(Ctrl-C stops)")
     b.add_argument("--interleave", action="store_true", help="shop PDF: face, back, face, back... "
                                                              "instead of all faces then all backs")
+    b.add_argument("--pdfx", action="store_true", help="write the print shop's files (-shop, -large, the map's "
+                                                       "halves) as PDF/X-1a:2001: CMYK, with an output intent")
     print_options(b)
     b.set_defaults(func=cmd_build)
 

@@ -17,6 +17,7 @@ class BuildOptions:
     layouts: tuple[str, ...] = LAYOUTS
     cmyk: bool = False
     interleave: bool = False
+    pdfx: bool = False          # the print shop's files as PDF/X-1a:2001 (CMYK, an output intent)
 
     def products_key(self) -> dict:
         """What of these options changes the files a build writes (not where they go)."""

@@ -90,7 +90,8 @@ def spec_jobs(paths: list[Path], root: Path) -> list[Job]:
         game = game_of_kind(spec.kind)
         if game is None:
             raise SpecError(rel, spec.line(("kind",)), "kind", f"no game builds a {spec.kind} spec")
-        jobs.append(Job(game, rel if not os.path.isabs(rel) else os.path.realpath(path)))
+        where = rel if not os.path.isabs(rel) else os.path.realpath(path)
+        jobs += [Job(game, where, part) for part in GAMES[game].parts.get(spec.kind, (None,))]
     return jobs
 
 

@@ -73,8 +73,11 @@ def _wrap(text: str, first: str = "  - ", rest: str = "    ") -> list[str]:
                          break_long_words=False) or [first.rstrip()]
 
 
+PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "tabloid": "Tabloid", "a2": "A2"}
+
+
 def _stock_key(info: dict) -> str:
-    paper = f"{info['paper'].upper()} " if info.get("paper") else ""
+    paper = f"{PAPER_NAMES.get(info['paper'], info['paper'].upper())} " if info.get("paper") else ""
     return f"{paper}{info.get('stock', '')}"
 
 
@@ -216,43 +219,102 @@ def print_list(game: str, title: str, products: list[tuple[str, dict]]) -> str:
 
 
 def print_list_pages(text: str, paper: str) -> list:
-    """The print list on pages, to print and keep with the game: its headings bold, its lines as
-    they are (each under 96 characters, which fit the page at 8.5 pt)."""
+    """The print list as a checklist to print and keep with the game: a box to tick before every
+    file (printed, cut), every stock to have and every step of putting it together; the title and
+    the groups as headings, each file's name bold with what it is and how to make it under it.
+    Its lines are the text's (each under 96 characters, which fit the page at 8.5 pt)."""
     from .colour import Colour
-    from .draw import Drawing
+    from .draw import Drawing, Style
     from .draw.fonts import get_font
     from .units import PAPER_SIZES, pt
     ink = Colour(rgb=(0.1, 0.1, 0.1))
-    size, head = pt(8.5), pt(11)
+    accent = Colour(rgb=(0.18, 0.35, 0.6))
+    size, head, title_size = pt(8.5), pt(11), pt(15)
     lead = size * 1.32
+    box = size * 0.95
     pw, ph = PAPER_SIZES[paper]
     m = 15.0
+    tick_x = m                      # the boxes' column; the text starts after it
+    text_x = m + box + 2.5
     font = get_font("sans")
     lines = text.splitlines()
     pages: list = []
     page, y = None, 0.0
-    for i, line in enumerate(lines):
-        if set(line) <= {"=", "-"} and line:
-            continue                        # a heading's underline: the heading is bold instead
-        heading = i + 1 < len(lines) and lines[i + 1] and set(lines[i + 1]) <= {"=", "-"}
-        need = head * 1.6 + lead * 2 if heading else lead
+
+    def underline(i: int) -> bool:
+        return i + 1 < len(lines) and bool(lines[i + 1]) and set(lines[i + 1]) <= {"=", "-"}
+
+    def tick(yy: float) -> None:
+        page.rect(tick_x, yy - box * 0.85, box, box, Style(stroke=ink, width=pt(0.7)))
+
+    def ensure(need: float) -> None:
+        nonlocal page, y
         if page is None or y + need > ph - m:
             page = Drawing(pw, ph)
             pages.append(page)
             y = m
-        if heading:
-            y += head * 0.6 if y > m else 0.0
-            page.text(m, y + head, line, head, ink, font="sans-bold")
-            y += head * 1.5
-        elif line.strip():
-            indent = len(line) - len(line.lstrip(" "))
-            page.text(m + font.width(" " * indent, size), y + size, line.strip(), size, ink, font="sans")
-            y += lead
-        else:
+    in_steps = False
+    for i, line in enumerate(lines):
+        if set(line) <= {"=", "-"} and line:
+            continue                        # a heading's underline: the heading is drawn instead
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip(" "))
+        if underline(i):
+            big = lines[i + 1].startswith("=")
+            sz = title_size if big else head
+            ensure(sz * 1.8 + lead * 3)
+            y += (sz * 0.7 if y > m else 0.0)
+            page.text(m, y + sz, stripped, sz, accent if big else ink, font="sans-bold")
+            y += sz * 1.35
+            page.line(m, y, pw - m, y, Style(stroke=accent, width=pt(1.2 if big else 0.6), cap="butt"))
+            y += lead * 0.8
+            in_steps = stripped == "How to put it together"
+            continue
+        if not stripped:
             y += lead * 0.6
+            continue
+        step = in_steps and indent and stripped.split(".", 1)[0].isdigit() and ". " in stripped[:5]
+        stock = stripped.startswith("- ") and (i > 0 and any(
+            lines[k].strip().endswith("to have:") or lines[k].strip().startswith("For ")
+            for k in range(max(0, i - 40), i) if lines[k] and not lines[k].startswith(" " * (indent + 1))))
+        is_file = indent == 0 and " " not in stripped.replace(" (or .dxf)", "") and "." in stripped
+        ensure(lead * (2 if is_file else 1))
+        base = y + size
+        if is_file:
+            tick(base)
+            page.text(text_x, base, stripped, size, ink, font="sans-bold")
+        elif step:
+            number, rest = stripped.split(" ", 1)
+            tick(base)
+            page.text(text_x, base, number, size, ink, font="sans-bold")
+            page.text(text_x + font.width("00. ", size), base, rest, size, ink, font="sans")
+        elif stock and _checkable_stock(lines, i):
+            tick(base)
+            page.text(text_x + font.width(" " * max(0, indent - 2), size), base, stripped[2:], size, ink,
+                      font="sans")
+        elif in_steps and indent >= 5:
+            # A step's next line: under its text.
+            page.text(text_x + font.width("00. ", size), base, stripped, size, ink, font="sans")
+        else:
+            x = text_x + font.width(" " * max(0, indent - 2), size) if indent else m
+            bold = stripped.endswith(":") and indent <= 2
+            page.text(x, base, stripped, size, ink, font="sans-bold" if bold else "sans")
+        y += lead
     for k, p in enumerate(pages, 1):
         p.text(pw - m, ph - m / 2, f"{k} / {len(pages)}", size, ink, font="sans", align="right")
     return pages
+
+
+def _checkable_stock(lines: list[str], i: int) -> bool:
+    """Whether line i is a stock to have (under "Paper and card to have:" or "Stock to have:"),
+    not a file's how-to."""
+    for k in range(i - 1, -1, -1):
+        t = lines[k].strip()
+        if not t or (lines[k] and not lines[k].startswith(" ") and not t.startswith("For ")):
+            return t.endswith("to have:")
+        if t.endswith("to have:"):
+            return True
+    return False
 
 
 def write_print_list(root, game: str, title: str, products: list[tuple[str, dict]], paper: str,

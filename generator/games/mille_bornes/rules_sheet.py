@@ -20,11 +20,13 @@ LABELS = {"battle": "Battle pile", "speed": "Speed pile", "distance": "Distance"
 
 
 def deck_fields(deck: MilleBornesDeck, prefix: str = "") -> dict[str, str]:
-    """The deck's numbers, by name: `cards`, `count.ID`, `category.KEY`, `bonus.ID` (a precedence
-    card's), and every entry of its scoring table (`trip`, `points.safety`...)."""
+    """The deck's numbers and names, by name: `cards`, `count.ID`, `name.ID`, `category.KEY`,
+    `bonus.ID` (a precedence card's), and every entry of its scoring table (`trip`,
+    `points.safety`...)."""
     f = {f"{prefix}cards": str(deck.total)}
     for c in deck.cards:
         f[f"{prefix}count.{c.id}"] = str(c.count)
+        f[f"{prefix}name.{c.id}"] = c.name             # as the deck names it (a copy may rename it)
         if c.points:
             f[f"{prefix}bonus.{c.id}"] = str(c.points)
     for key in deck.categories:

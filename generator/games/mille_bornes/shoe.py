@@ -107,6 +107,10 @@ def load_shoe(spec: Spec) -> Shoe:
     if shoe.height - 3 * shoe.bridge < 2:
         raise spec.error(("hinge", "bridge"), f"three bridges of {shoe.bridge:g} mm leave no slit in the "
                                               f"{shoe.height:g} mm high end panels (a slit is at least 1 mm long)")
+    # The ribs that hold the bows stand in the bulge: a bow too shallow leaves them nothing to be.
+    if not ribs(shoe, True) or not ribs(shoe, False):
+        raise spec.error(("dish", "sagitta"), f"a bow of {shoe.sagitta:g} mm leaves no room for the rib inside the "
+                                              "top of each end that holds it (a deeper bow)")
     return shoe
 
 

@@ -18,11 +18,12 @@ cairo is loaded inside the functions: `pnp referee` must start without loading i
 from __future__ import annotations
 
 import math
+import sys
 import threading
 
 from ..colour import Colour
 from ..units import MM_PER_INCH
-from .drawing import IDENTITY, Drawing, Ellipse, Group, Rect, Text
+from .drawing import IDENTITY, Drawing, Ellipse, Group, Image, Rect, Text
 from .fonts import Font, text_outline
 
 # cairosvg's rounded rectangle (from the Cairo cookbook): a quarter circle as one cubic.
@@ -94,7 +95,9 @@ def _append_ops(lib, ctx, ops) -> None:
 class CairoRenderer:
     """Renders display-list items onto a cairo context (a cffi cairo_t pointer)."""
 
-    def __init__(self, ctx):
+    def __init__(self, ctx, greek_px: float | None = None):
+        """greek_px: text whose em is smaller than this many pixels is drawn as a grey bar (a
+        "greeked" line, as page thumbnails show it) rather than letters too small to read."""
         global _glyphs
         from . import cairo_lib as cl
         ffi, lib = cl.cairo()
@@ -108,6 +111,8 @@ class CairoRenderer:
         self._caps = {"butt": cl.LINE_CAP_BUTT, "round": cl.LINE_CAP_ROUND, "square": cl.LINE_CAP_SQUARE}
         self._even_odd, self._winding = cl.FILL_RULE_EVEN_ODD, cl.FILL_RULE_WINDING
         lib.cairo_set_miter_limit(ctx, _SVG_MITER_LIMIT)
+        self.greek_px = greek_px
+        self._xy = ffi.new("double[2]") if greek_px else None
 
     def _source(self, colour: Colour) -> None:
         rgb = self._rgb.get(colour)
@@ -159,6 +164,8 @@ class CairoRenderer:
         """The same outlines as text_outline(item...): each glyph's, scaled to the size and
         set along the baseline by the glyphs' advances."""
         lib, ctx, glyphs = self.lib, self.ctx, self.glyphs
+        if self.greek_px is not None and self._greeked(item):
+            return
         lib.cairo_save(ctx)
         lib.cairo_translate(ctx, item.x, item.y)
         k = item.size / item.font.upm
@@ -170,6 +177,44 @@ class CairoRenderer:
         lib.cairo_restore(ctx)
         self._source(item.fill)
         lib.cairo_fill(ctx)
+
+    def _greeked(self, item: Text) -> bool:
+        """Text smaller than greek_px on the page, drawn as a bar the height of its small letters
+        in its colour, lighter (True); or nothing done (False)."""
+        lib, ctx, xy = self.lib, self.ctx, self._xy
+        xy[0], xy[1] = 0.0, item.size
+        lib.cairo_user_to_device_distance(ctx, xy, xy + 1)
+        if (xy[0] ** 2 + xy[1] ** 2) ** 0.5 >= self.greek_px:
+            return False
+        width = item.font.width(item.text.rstrip(), item.size)
+        lead = len(item.text) - len(item.text.lstrip())
+        x0 = item.x + item.font.width(item.text[:lead], item.size)
+        r, g, b = _svg_rgb(item.fill)
+        lib.cairo_set_source_rgba(ctx, r, g, b, 0.45)
+        lib.cairo_rectangle(ctx, x0, item.y - 0.5 * item.size, width - (x0 - item.x), 0.5 * item.size)
+        lib.cairo_fill(ctx)
+        return True
+
+    def _image(self, item: Image) -> None:
+        """A picture's pixels drawn from its frame, shown within its box, mirrored past the frame's
+        edges by cairo's reflect pattern (as the PDF's mirror images are)."""
+        fx, fy, fw, fh = item.frame
+        if item.w <= 0 or item.h <= 0 or fw <= 0 or fh <= 0:
+            return
+        surface, w, h = _surface(self.lib, self.ffi, item.picture, (fw, fh))
+        lib, ctx = self.lib, self.ctx
+        from . import cairo_lib as cl
+        lib.cairo_save(ctx)
+        lib.cairo_translate(ctx, fx, fy)
+        kx, ky = fw / w, fh / h
+        lib.cairo_scale(ctx, kx, ky)             # pixels from here on: the pattern is the surface's
+        lib.cairo_set_source_surface(ctx, surface, 0, 0)
+        pattern = lib.cairo_get_source(ctx)
+        lib.cairo_pattern_set_extend(pattern, cl.EXTEND_REFLECT)
+        lib.cairo_pattern_set_filter(pattern, cl.FILTER_GOOD)
+        lib.cairo_rectangle(ctx, (item.x - fx) / kx, (item.y - fy) / ky, item.w / kx, item.h / ky)
+        lib.cairo_fill(ctx)
+        lib.cairo_restore(ctx)
 
     def render(self, item) -> None:
         lib, ctx = self.lib, self.ctx
@@ -192,6 +237,8 @@ class CairoRenderer:
             lib.cairo_restore(ctx)
         elif isinstance(item, Text):
             self._text(item)
+        elif isinstance(item, Image):
+            self._image(item)
         else:
             s = item.style
             if s.fill is None and s.stroke is None:
@@ -221,14 +268,59 @@ class CairoRenderer:
             lib.cairo_new_path(ctx)
 
 
-def render_surface(drawing: Drawing, dpi: float):
-    """A cairo_lib.ImageSurface (ARGB32) with the drawing at dpi, transparent where nothing is drawn."""
+_surfaces: dict = {}                 # a picture's pixels as a cairo surface, by what names them
+_surfaces_bytes = [0]
+SURFACE_CACHE_BYTES = 32 * 1024 * 1024
+_surfaces_lock = threading.Lock()
+
+
+def _surface(lib, ffi, picture, frame_mm):
+    """A picture's pixels (images.pixels) as a cairo ARGB32 surface: premultiplied, a native-endian
+    32-bit word a pixel. Kept a while (an icon is on every card), with the buffer it reads from."""
+    from . import cairo_lib as cl
+    from .images import pixels, raster_key
+    key = raster_key(picture, frame_mm)
+    with _surfaces_lock:
+        known = _surfaces.get(key)
+    if known is not None:
+        return known[0], known[1], known[2]
+    rgba = pixels(picture, frame_mm)
+    w, h = rgba.size
+    stride = lib.cairo_format_stride_for_width(cl.FORMAT_ARGB32, w)
+    if sys.byteorder == "little" and stride == 4 * w:
+        buf = rgba.tobytes("raw", "BGRa")           # PIL's premultiplied B, G, R, A: cairo's words
+    else:
+        import numpy as np
+        a = np.asarray(rgba)
+        al = a[:, :, 3:4].astype(np.uint16)
+        rgb = ((a[:, :, :3].astype(np.uint16) * al + 127) // 255).astype(np.uint8)
+        words = np.zeros((h, stride), np.uint8)
+        px = words[:, :4 * w].reshape(h, w, 4)
+        r, g, b, alpha = (2, 1, 0, 3) if sys.byteorder == "little" else (1, 2, 3, 0)
+        px[:, :, r], px[:, :, g], px[:, :, b], px[:, :, alpha] = rgb[:, :, 0], rgb[:, :, 1], rgb[:, :, 2], a[:, :, 3]
+        buf = words.tobytes()
+    surface = ffi.gc(lib.cairo_image_surface_create_for_data(ffi.from_buffer(buf), cl.FORMAT_ARGB32, w, h, stride),
+                     lib.cairo_surface_destroy)
+    with _surfaces_lock:
+        _surfaces[key] = (surface, w, h, buf)
+        _surfaces_bytes[0] += len(buf)
+        while _surfaces_bytes[0] > SURFACE_CACHE_BYTES and len(_surfaces) > 1:
+            old = next(iter(_surfaces))
+            if old == key:
+                break
+            _surfaces_bytes[0] -= len(_surfaces.pop(old)[3])
+    return surface, w, h
+
+
+def render_surface(drawing: Drawing, dpi: float, greek_px: float | None = None):
+    """A cairo_lib.ImageSurface (ARGB32) with the drawing at dpi, transparent where nothing is drawn
+    (text under greek_px pixels drawn as bars: CairoRenderer)."""
     from . import cairo_lib
     width_px, height_px = raster_size(drawing, dpi)
     surface = cairo_lib.ImageSurface(False, width_px, height_px)
     k = width_px / drawing.width   # pixels per mm: the width fits exactly, as in cairosvg
     surface.lib.cairo_scale(surface.ptr, k, k)
-    renderer = CairoRenderer(surface.ptr)
+    renderer = CairoRenderer(surface.ptr, greek_px)
     for child in drawing.root.items:
         renderer.render(child)
     surface.check()   # the first error cairo met while drawing, if any

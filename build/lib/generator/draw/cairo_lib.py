@@ -27,8 +27,13 @@ typedef int cairo_format_t;
 typedef int cairo_fill_rule_t;
 typedef int cairo_line_cap_t;
 typedef int cairo_line_join_t;
+typedef struct _cairo_pattern cairo_pattern_t;
+typedef int cairo_extend_t;
+typedef int cairo_filter_t;
 
 cairo_surface_t *cairo_image_surface_create (cairo_format_t format, int width, int height);
+cairo_surface_t *cairo_image_surface_create_for_data (unsigned char *data, cairo_format_t format, int width, int height, int stride);
+int cairo_format_stride_for_width (cairo_format_t format, int width);
 unsigned char *cairo_image_surface_get_data (cairo_surface_t *surface);
 cairo_format_t cairo_image_surface_get_format (cairo_surface_t *surface);
 int cairo_image_surface_get_width (cairo_surface_t *surface);
@@ -49,6 +54,12 @@ void cairo_transform (cairo_t *cr, const cairo_matrix_t *matrix);
 void cairo_matrix_init (cairo_matrix_t *matrix, double xx, double yx, double xy, double yy, double x0, double y0);
 
 void cairo_set_source_rgb (cairo_t *cr, double red, double green, double blue);
+void cairo_set_source_rgba (cairo_t *cr, double red, double green, double blue, double alpha);
+void cairo_user_to_device_distance (cairo_t *cr, double *dx, double *dy);
+void cairo_set_source_surface (cairo_t *cr, cairo_surface_t *surface, double x, double y);
+cairo_pattern_t *cairo_get_source (cairo_t *cr);
+void cairo_pattern_set_extend (cairo_pattern_t *pattern, cairo_extend_t extend);
+void cairo_pattern_set_filter (cairo_pattern_t *pattern, cairo_filter_t filter);
 void cairo_set_fill_rule (cairo_t *cr, cairo_fill_rule_t fill_rule);
 void cairo_set_line_width (cairo_t *cr, double width);
 void cairo_set_line_cap (cairo_t *cr, cairo_line_cap_t line_cap);
@@ -84,6 +95,8 @@ FORMAT_ARGB32, FORMAT_RGB24 = 0, 1
 FILL_RULE_WINDING, FILL_RULE_EVEN_ODD = 0, 1
 LINE_CAP_BUTT, LINE_CAP_ROUND, LINE_CAP_SQUARE = 0, 1, 2
 LINE_JOIN_MITER, LINE_JOIN_ROUND, LINE_JOIN_BEVEL = 0, 1, 2
+EXTEND_REFLECT = 2
+FILTER_GOOD = 1
 
 # The library's names, as cairocffi looks for them: the usual file names first (no search), then
 # whatever ctypes finds.

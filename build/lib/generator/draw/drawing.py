@@ -136,6 +136,23 @@ class Text:
 
 
 @dataclass
+class Image:
+    """A picture (images.Picture) whose whole lies in `frame` (x, y, w, h, mm), shown within the
+    box x, y, w, h: where the box runs past the frame the picture goes on mirrored at its edge (a
+    card's art carried into the bleed); where the frame runs past the box it is cut (a cover fit)."""
+    x: float
+    y: float
+    w: float
+    h: float
+    picture: object
+    frame: tuple[float, float, float, float]
+
+    @property
+    def fills_frame(self) -> bool:
+        return self.frame == (self.x, self.y, self.w, self.h)
+
+
+@dataclass
 class Group:
     items: list = field(default_factory=list)
     transform: Affine = IDENTITY
@@ -253,6 +270,11 @@ class Drawing:
 
     def polyline(self, points, style: Style):
         return self.path([("M", *points[0])] + [("L", *p) for p in points[1:]], style)
+
+    def image(self, x, y, w, h, picture, frame=None):
+        """A picture stretched to its frame (default: the box), shown within the box (the caller
+        fits it: the frame's proportions are the picture's for an undistorted picture)."""
+        return self.add(Image(x, y, w, h, picture, tuple(frame) if frame is not None else (x, y, w, h)))
 
     # -- text
     def text(self, x, y, text: str, size: float, fill: Colour, font: str = "sans-bold", align: str = "left"):

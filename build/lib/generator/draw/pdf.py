@@ -5,14 +5,19 @@ embedded fonts. With cmyk=True every colour is written as CMYK, as print shops a
 """
 from __future__ import annotations
 
+import io
+from collections import OrderedDict
+from dataclasses import dataclass
+
 from reportlab import rl_config
-from reportlab.pdfbase import pdfmetrics
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from ..colour import Colour
 from ..units import PT_PER_MM, mm_to_pt
-from .drawing import Drawing, Ellipse, Group, Rect, Text
+from .drawing import Drawing, Ellipse, Group, Image, Rect, Text
 from .fonts import Font
 
 # Streams compressed with Flate alone: reportlab also wraps them in ASCII85 by default, which only
@@ -50,8 +55,23 @@ _CAP = {"butt": 0, "round": 1, "square": 2}
 
 def _register(font: Font) -> str:
     if font.name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(font.name, font.path))
+        # A font from a spec's folder comes as the bytes that were read and checked (fonts.py).
+        source = io.BytesIO(font.data) if font.data is not None else font.path
+        pdfmetrics.registerFont(TTFont(font.name, source))
     return font.name
+
+
+def _cmyk_pixels(rgb):
+    """RGB pixels (uint8) as CMYK ones, by the rule Colour.as_cmyk follows (black generated from
+    the darkest channel), so a picture's inks agree with the card's flat colours under --cmyk."""
+    import numpy as np
+    f = rgb.astype(np.float32) / 255.0
+    k = 1.0 - f.max(axis=2)
+    room = np.where(k < 1.0, 1.0 - k, 1.0)
+    cmy = (1.0 - f - k[:, :, None]) / room[:, :, None]
+    cmy[k >= 1.0] = 0.0
+    out = np.concatenate([cmy, k[:, :, None]], axis=2)
+    return np.clip(np.rint(out * 255.0), 0, 255).astype(np.uint8)
 
 
 FORM_EXTENT = 10_000.0   # mm: a form's bounding box, wide enough for any drawing placed in it
@@ -127,6 +147,8 @@ class PdfRenderer:
             for child in item.items:
                 self.render(child)
             c.restoreState()
+        elif isinstance(item, Image):
+            self._image(item)
         elif isinstance(item, Text):
             c.saveState()
             self._fill(item.fill)
@@ -151,15 +173,178 @@ class PdfRenderer:
                        fillMode=FILL_EVEN_ODD if s.even_odd else FILL_NON_ZERO)
 
 
+    def _image(self, item: Image) -> None:
+        """A picture drawn from its frame and shown within its box (mirror images of it beyond
+        the frame's edges where the box runs past them), as an image XObject written once per
+        document however many faces show it."""
+        if item.w <= 0 or item.h <= 0 or item.frame[2] <= 0 or item.frame[3] <= 0:
+            return
+        from .images import tiles
+        c, doc = self.c, self.c._doc
+        stream = _image_stream(item, self.cmyk)
+        name = stream.name
+        reg = doc.getXObjectName(name)
+        if doc.idToObject.get(reg) is None:
+            obj = _ImageObject(name, stream)
+            c._setXObjects(obj)
+            doc.Reference(obj, reg)
+            doc.addForm(name, obj)
+            if stream.alpha is not None:
+                mask = _ImageObject(name + "A", _ImageStream(name + "A", stream.width, stream.height, "DeviceGray",
+                                                             stream.alpha, None, decode=(0, 1)))
+                c._setXObjects(mask)
+                obj.smask = doc.Reference(mask, doc.getXObjectName(mask.name))
+        c.saveState()
+        if not item.fills_frame:
+            box = c.beginPath()
+            box.rect(item.x, item.y, item.w, item.h)
+            c.clipPath(box, stroke=0, fill=0)
+        for tx, ty, tw, th, across, down in tiles((item.x, item.y, item.w, item.h), item.frame):
+            # The image's unit square onto the tile, its rows running down the page (flipped as
+            # a mirror image is).
+            c._code.append(f"q {fp_str(-tw if across else tw)} 0 0 {fp_str(th if down else -th)} "
+                           f"{fp_str(tx + tw if across else tx)} {fp_str(ty if down else ty + th)} cm /{reg} Do Q")
+        c.restoreState()
+        c._formsinuse.append(name)
+
+
+@dataclass(frozen=True)
+class _ImageStream:
+    name: str
+    width: int
+    height: int
+    colour_space: object        # a name, or (base, highest index, lookup) for a palette
+    data: bytes                 # the samples, compressed
+    alpha: bytes | None         # the soft mask's samples (Flate), where any pixel is not opaque
+    bits: int = 8
+    predictor_colours: int | None = None   # PNG rows as they are: FlateDecode's predictor parameters
+    filters: tuple = ("FlateDecode",)
+    columns: int | None = None
+    decode: tuple | None = None
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data) + len(self.alpha or b"")
+
+
+class _ImageObject(pdfdoc.PDFImageXObject):
+    """An image XObject written as reportlab writes its own, with what reportlab's cannot say: a
+    PNG's rows with their predictor, a palette."""
+
+    def __init__(self, name: str, stream: _ImageStream):     # (reportlab's would load a canned picture)
+        self.name, self.stream, self.smask = name, stream, None
+
+    def format(self, document):
+        st = self.stream
+        S = pdfdoc.PDFStream(content=st.data)
+        d = S.dictionary
+        d["Type"] = pdfdoc.PDFName("XObject")
+        d["Subtype"] = pdfdoc.PDFName("Image")
+        d["Width"] = st.width
+        d["Height"] = st.height
+        d["BitsPerComponent"] = st.bits
+        if isinstance(st.colour_space, tuple):
+            base, highest, lookup = st.colour_space
+            d["ColorSpace"] = pdfdoc.PDFArray([pdfdoc.PDFName("Indexed"), pdfdoc.PDFName(base), highest,
+                                               _HexString(lookup)])
+        else:
+            d["ColorSpace"] = pdfdoc.PDFName(st.colour_space)
+        # (the samples are already in their filters' form: a stream with a Filter is written as it is)
+        d["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(f) for f in st.filters])
+        if st.predictor_colours is not None:
+            # (one set of parameters for each filter: Filter is a list, so DecodeParms is one too)
+            d["DecodeParms"] = pdfdoc.PDFArray([pdfdoc.PDFDictionary({
+                "Predictor": 15, "Colors": st.predictor_colours, "BitsPerComponent": st.bits,
+                "Columns": st.columns})])
+        if st.decode is not None:
+            d["Decode"] = pdfdoc.PDFArray(list(st.decode))
+        if self.smask is not None:
+            d["SMask"] = self.smask
+        return S.format(document)
+
+
+class _HexString:
+    """A byte string written in hex (a palette's lookup table)."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+    def format(self, document) -> bytes:
+        return b"<" + self.data.hex().encode("ascii") + b">"
+
+
+IMAGE_ZLIB_LEVEL = 6
+STREAM_CACHE_BYTES = 64 * 1024 * 1024
+_streams: "OrderedDict[tuple, _ImageStream]" = OrderedDict()
+_streams_bytes = [0]
+
+
+def _image_stream(item: Image, cmyk: bool) -> _ImageStream:
+    """A placed picture's samples for a PDF, made once per process (a build writes the same faces
+    into the sheet and the shop pages): a JPEG's data and a PNG's compressed rows as they are
+    where a PDF can show them so, else the decoded pixels, compressed."""
+    import hashlib
+    import zlib
+    from .images import opaque, pixels, png_rows, raster_key
+    picture = item.picture
+    frame_mm = (item.frame[2], item.frame[3])
+    key = (raster_key(picture, frame_mm), cmyk)
+    known = _streams.get(key)
+    if known is not None:
+        _streams.move_to_end(key)
+        return known
+    name = "Im" + hashlib.sha256(repr(key).encode()).hexdigest()[:24]
+    stream = None
+    if not cmyk and picture.kind == "jpeg" and picture.jpeg_upright and picture.jpeg_components in (1, 3):
+        stream = _ImageStream(name, picture.width, picture.height,
+                              "DeviceGray" if picture.jpeg_components == 1 else "DeviceRGB", picture.data, None,
+                              filters=("DCTDecode",))
+    elif not cmyk and picture.kind == "png" and (rows := png_rows(picture)) is not None:
+        facts = picture.png
+        if facts.colour_type == 3:
+            space = ("DeviceRGB", len(facts.palette) // 3 - 1, facts.palette)
+        else:
+            space = "DeviceGray" if facts.colour_type == 0 else "DeviceRGB"
+        stream = _ImageStream(name, picture.width, picture.height, space, rows, None, bits=facts.depth,
+                              predictor_colours=3 if facts.colour_type == 2 else 1, columns=picture.width)
+    if stream is None:
+        rgba = pixels(picture, frame_mm)
+        w, h = rgba.size
+        if cmyk:
+            import numpy as np
+            samples = _cmyk_pixels(np.asarray(rgba)[:, :, :3]).tobytes()
+        else:
+            samples = rgba.tobytes("raw", "RGB")
+        alpha = None if opaque(rgba) else zlib.compress(rgba.tobytes("raw", "A"), IMAGE_ZLIB_LEVEL)
+        stream = _ImageStream(name, w, h, "DeviceCMYK" if cmyk else "DeviceRGB",
+                              zlib.compress(samples, IMAGE_ZLIB_LEVEL), alpha)
+    _streams[key] = stream
+    _streams_bytes[0] += stream.nbytes
+    while _streams_bytes[0] > STREAM_CACHE_BYTES and len(_streams) > 1:
+        _, old = _streams.popitem(last=False)
+        _streams_bytes[0] -= old.nbytes
+    return stream
+
+
 def box_pt(x: float, y: float, w: float, h: float, page_h: float) -> tuple[float, float, float, float]:
     """A box given in mm from the top-left, as PDF points (x1, y1, x2, y2) from the bottom-left."""
     return (mm_to_pt(x), mm_to_pt(page_h - y - h), mm_to_pt(x + w), mm_to_pt(page_h - y))
 
 
-class PdfDocument:
-    """Pages of Drawings; each page may carry a TrimBox and BleedBox (mm, from the top-left)."""
+PDFX_VERSION = "PDF/X-1:2001"
+PDFX_CONFORMANCE = "PDF/X-1a:2001"
+OUTPUT_CONDITION = "pnp generic CMYK: each colour separated as K = 1 - max(R, G, B) from sRGB, no ink limit"
 
-    def __init__(self, path: str, title: str = "", cmyk: bool = False):
+
+class PdfDocument:
+    """Pages of Drawings; each page may carry a TrimBox and BleedBox (mm, from the top-left).
+
+    pdfx=True writes PDF/X-1a:2001 (ISO 15930-1), as print shops ask: PDF 1.3, every colour CMYK,
+    fonts embedded, no transparency, a TrimBox on every page (the caller gives one), the info
+    dictionary's GTS_PDFXVersion and GTS_PDFXConformance, Trapped False, and one OutputIntent
+    (GTS_PDFX) whose DestOutputProfile is the CMYK profile of icc.py, our separation's own."""
+
+    def __init__(self, path: str, title: str = "", cmyk: bool = False, pdfx: bool = False):
         # reportlab opens every page with an initial font; make it an embedded TrueType one,
         # or Helvetica (base-14, not embedded) appears in every page's resources.
         from .fonts import get_font
@@ -167,10 +352,15 @@ class PdfDocument:
         self.canvas = Canvas(path, pageCompression=1, invariant=1, initialFontName=initial)
         self.canvas.setTitle(title)
         self.canvas.setCreator("pnp-generator")
-        self.renderer = PdfRenderer(self.canvas, cmyk)
+        self.pdfx = pdfx
+        self.renderer = PdfRenderer(self.canvas, cmyk or pdfx)
         self.pages = 0
+        if pdfx:
+            _make_pdfx(self.canvas, title)
 
     def add_page(self, drawing: Drawing, trim=None, bleed=None):
+        if self.pdfx and not trim:
+            raise ValueError("a PDF/X page needs its TrimBox")
         c = self.canvas
         w, h = drawing.width, drawing.height
         c.setPageSize((mm_to_pt(w), mm_to_pt(h)))
@@ -188,3 +378,34 @@ class PdfDocument:
 
     def save(self):
         self.canvas.save()
+
+
+def _make_pdfx(canvas: Canvas, title: str) -> None:
+    """The document-level parts of PDF/X-1a:2001: the info dictionary's keys, and the output intent."""
+    from reportlab.pdfbase import pdfdoc
+    from ..icc import DESCRIPTION, cmyk_profile
+    doc = canvas._doc
+    if not title:
+        raise ValueError("a PDF/X file needs its Title")
+
+    class PdfxInfo(pdfdoc.PDFInfo):
+        def format(self, document):
+            d = pdfdoc.PDFInfo.format(self, document)
+            extra = (f"/GTS_PDFXVersion ({PDFX_VERSION}) /GTS_PDFXConformance ({PDFX_CONFORMANCE})"
+                     .encode("ascii"))
+            # The dictionary reportlab formats ends with ">>": the two keys go in before it.
+            return d[:d.rindex(b">>")] + b" " + extra + b" " + d[d.rindex(b">>"):]
+    info = PdfxInfo()
+    info.__dict__.update(doc.info.__dict__)
+    info.trapped = "False"
+    doc.info = info
+    profile = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"N": 4}), cmyk_profile())
+    intent = pdfdoc.PDFDictionary({
+        "Type": pdfdoc.PDFName("OutputIntent"), "S": pdfdoc.PDFName("GTS_PDFX"),
+        "OutputConditionIdentifier": pdfdoc.PDFString("Custom"),
+        "OutputCondition": pdfdoc.PDFString(OUTPUT_CONDITION),
+        "Info": pdfdoc.PDFString(DESCRIPTION),
+        "DestOutputProfile": doc.Reference(profile)})
+    catalog = doc.Catalog
+    catalog.__NoDefault__ = list(catalog.__NoDefault__) + ["OutputIntents"]
+    catalog.OutputIntents = pdfdoc.PDFArray([intent])

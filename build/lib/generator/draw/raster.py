@@ -27,14 +27,15 @@ MAX_SIDE_PX = 30_000        # cairo's images stop at 32,767 pixels a side
 MAX_AREA_PX = 64_000_000    # 256 MB of pixels: a preview, not a print
 
 
-def png_bytes(drawing: Drawing, dpi: float = 96) -> bytes:
+def png_bytes(drawing: Drawing, dpi: float = 96, greek_px: float | None = None) -> bytes:
     """The drawing as a PNG at dpi (its width in pixels rounded from its width in mm); a drawing
-    too large for that (a contact sheet of hundreds of faces) at the highest dpi that fits."""
+    too large for that (a contact sheet of hundreds of faces) at the highest dpi that fits.
+    greek_px: text smaller than that on the picture drawn as bars (cairo_backend.CairoRenderer)."""
     from .cairo_backend import render_surface
     inches_w, inches_h = drawing.width / 25.4, drawing.height / 25.4
     if inches_w > 0 and inches_h > 0:
         dpi = min(dpi, MAX_SIDE_PX / max(inches_w, inches_h), (MAX_AREA_PX / (inches_w * inches_h)) ** 0.5)
-    return surface_png(render_surface(drawing, dpi))
+    return surface_png(render_surface(drawing, dpi, greek_px))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

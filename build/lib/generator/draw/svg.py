@@ -9,7 +9,7 @@ import itertools
 import svgwrite
 
 from ..colour import Colour
-from .drawing import IDENTITY, Drawing, Ellipse, Group, Rect, Text
+from .drawing import IDENTITY, Drawing, Ellipse, Group, Image, Rect, Text
 from .fonts import text_outline
 
 
@@ -54,10 +54,30 @@ class SvgRenderer:
             if item.rx == item.ry:
                 return d.circle((_num(item.cx), _num(item.cy)), _num(item.rx), **self._style(item.style))
             return d.ellipse((_num(item.cx), _num(item.cy)), (_num(item.rx), _num(item.ry)), **self._style(item.style))
+        if isinstance(item, Image):
+            return self._image(item)
         if isinstance(item, Text):
             ops = text_outline(item.font, item.text, item.x, item.y, item.size)
             return d.path(d=path_data(ops) or "M0 0", fill=item.fill.hex())
         return d.path(d=path_data(item.ops), **self._style(item.style))
+
+    def _image(self, item):
+        """The picture's pixels (a PNG inside the file), drawn at its frame and mirrored past it,
+        clipped to its box (as the PDF draws it)."""
+        import base64
+        from .images import pixels, png_of, tiles
+        d = self.dwg
+        fx, fy, fw, fh = item.frame
+        href = "data:image/png;base64," + base64.b64encode(png_of(pixels(item.picture, (fw, fh)))).decode("ascii")
+        cid = f"clip{next(self._ids)}"
+        cp = d.defs.add(d.clipPath(id=cid))
+        cp.add(d.rect((_num(item.x), _num(item.y)), (_num(item.w), _num(item.h))))
+        g = d.g(clip_path=f"url(#{cid})")
+        for tx, ty, tw, th, across, down in tiles((item.x, item.y, item.w, item.h), item.frame):
+            m = (-1 if across else 1, 0, 0, -1 if down else 1, tx + tw if across else tx, ty + th if down else ty)
+            g.add(d.image(href, insert=(0, 0), size=(_num(tw), _num(th)), preserveAspectRatio="none",
+                          transform="matrix(" + " ".join(_num(v) for v in m) + ")"))
+        return g
 
     def render(self, item, parent):
         if isinstance(item, Group):

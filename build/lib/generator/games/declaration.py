@@ -21,7 +21,9 @@ class GameDeclaration:
     specs: tuple[str, ...]                           # its spec files, in the order a build makes them
     build: Callable[..., None]                       # (specs, plan, opts, part) -> None: adds its products
     checks: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)  # spec kind -> its checks
-    parts: Mapping[str, tuple] = field(default_factory=dict)   # a spec built in parts: its parts
+    parts: Mapping[str, tuple] = field(default_factory=dict)   # a spec built in parts: its parts, by the
+                                                               # spec's path (or, for specs found where
+                                                               # they are built, by their kind)
     referee: Callable[[], Any] | None = None         # () -> its RefereeRules, imported when first asked
     play_options: Callable[[Any], None] | None = None          # adds `play`'s options to a parser
     referee_commands: Callable[[Any], dict] | None = None      # adds commands (best, moves) -> handlers

@@ -1,8 +1,12 @@
-"""Nesting parts onto sheets: shelf packing of their (kerf-compensated) bounding boxes.
+"""Nesting parts onto sheets: guillotine packing of their (kerf-compensated) bounding boxes.
 
-Parts are taken tallest first and laid left to right in shelves, turned a quarter turn when that
-makes them lower; a new shelf when a row is full, a new sheet when the sheet is. Simple and
-predictable: every part keeps `spacing` mm from its neighbours and `margin` from the edge.
+Parts are taken tallest first, turned a quarter turn when that makes them lower. Each goes into
+the first free rectangle, on any sheet, that holds it (free rectangles in the order they were
+made: the first sheet's first); what it leaves of that rectangle becomes two: the rest of its row
+(as tall as the part) and everything under it (the rectangle's whole width). So short parts stack
+in the room beside a tall one (the Cubes rings beside the cup layer) and small parts fill the end
+of a row of large ones, where a plain shelf packer started a sheet of their own. Predictable:
+every part keeps `spacing` mm from its neighbours and `margin` from the edge.
 """
 from __future__ import annotations
 
@@ -64,31 +68,33 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
 
     placed = [(p, orient(p)) for p in items]
     placed.sort(key=lambda pr: (-size(pr[0], pr[1])[1], pr[0].name))
-    # Where each part goes (sheet, x, y), from the bounding boxes alone; then the count of sheets
-    # is bounded (generator/limits.py) before any part is moved onto one.
+    # Where each part goes (sheet, x, y), from the bounding boxes alone, by guillotine first fit:
+    # free rectangles [sheet, x, y, w, h], each part taking its size plus the spacing (the usable
+    # area grows by one spacing, which the last part of a row or column leaves blank), so small
+    # parts stack beside a tall one and fill row ends. Then the count of sheets is bounded
+    # (generator/limits.py) before any part is moved onto one.
     where: list[tuple[int, float, float]] = []
-    count = 0
-    x = y = shelf_h = 0.0
+    materials: list[str] = []
+    free: list[list] = []
     for p, rot in placed:
         w, h = size(p, rot)
-        if not count or x + w > usable_w + 1e-9:
-            y += shelf_h + (spacing if count else 0.0)
-            x, shelf_h = 0.0, 0.0
-        if not count or y + h > usable_h + 1e-9:
-            count += 1
-            x = y = shelf_h = 0.0
-        where.append((count - 1, x, y))
-        x += w + spacing
-        shelf_h = max(shelf_h, h)
-    problem = sheets_problem(count, placed[0][0].material if placed else "")
+        ws, hs = w + spacing, h + spacing
+        k = next((i for i, f in enumerate(free) if ws <= f[3] + 1e-9 and hs <= f[4] + 1e-9), None)
+        if k is None:
+            materials.append(p.material)
+            free.append([len(materials) - 1, 0.0, 0.0, usable_w + spacing, usable_h + spacing])
+            k = len(free) - 1
+        n, fx, fy, fw, fh = free.pop(k)
+        rest = [[n, fx + ws, fy, fw - ws, hs], [n, fx, fy + hs, fw, fh - hs]]
+        free[k:k] = [r for r in rest if r[3] > 1e-9 and r[4] > 1e-9]
+        where.append((n, fx, fy))
+    problem = sheets_problem(len(materials), placed[0][0].material if placed else "")
     if problem:
         raise NestError(problem)
-    sheets = [Sheet(sheet_w, sheet_h) for _ in range(count)]
+    sheets = [Sheet(sheet_w, sheet_h, m) for m in materials]
     turned: dict[tuple, tuple] = {}
     for (p, rot), (k, x, y) in zip(placed, where):
         sheet = sheets[k]
-        if not sheet.parts:
-            sheet.material = p.material
         # Put the compensated outline's top-left at (margin + x, margin + y). A part is turned
         # and offset once however many times it is cut (a cube's wall, 180 times): the offset
         # outline is moved with it, as an offset commutes with a move.
@@ -104,3 +110,13 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
         sheet.parts.append(translate_part(t, dx, dy))
         sheet.cut_paths.append(affinity.translate(cut, dx, dy))
     return sheets
+
+
+def material_use(sheet: Sheet) -> tuple[float, float, float]:
+    """(the share of the sheet its parts' material takes, the width and height from the sheet's
+    corner that its parts lie within, mm): what a print list says of a sheet's waste, and the
+    offcut a sparse sheet's parts would fit."""
+    area = sum(p.outline.area for p in sheet.parts)
+    xs = [c.bounds[2] for c in sheet.cut_paths] or [0.0]
+    ys = [c.bounds[3] for c in sheet.cut_paths] or [0.0]
+    return area / (sheet.width * sheet.height), max(xs), max(ys)

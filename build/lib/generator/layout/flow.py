@@ -215,6 +215,11 @@ class Piece:
     """An unbreakable strip of a column: a line of text, a table, a diagram with its caption."""
     height: float
     draw: Callable[[Drawing, float, float], None]      # (drawing, x of the column, top y)
+    ends_sentence: bool = False                        # a line whose last word ends a sentence
+
+
+KEEP_LINES = 5      # a paragraph or list item this short is never split between columns or pages
+SENTENCE_END = (".", ":", ";", "!", "?", ".)", ".\u201d")
 
 
 @dataclass
@@ -237,14 +242,37 @@ def _text_pieces(lines: list[Line], x_off: float, size: float, leading: float, c
     for ln in lines:
         def draw(d, x, y, ln=ln):
             draw_line(d, ln, x + x_off, _baseline(y, leading, size), size, colour, font_map)
-        pieces.append(Piece(leading, draw))
+        last = ln.segments[-1].text.rstrip() if ln.segments else ""
+        pieces.append(Piece(leading, draw, last.endswith(SENTENCE_END)))
     return pieces
+
+
+def balanced_lines(text: Inline, width: float, size: float) -> list[Line]:
+    """Lines as break_lines sets them, but as even as the same number of lines allows: the
+    narrowest width that keeps the count (a heading never leaves one word alone on its last line
+    when the words can share the lines)."""
+    lines = break_lines(text, width, size)
+    if len(lines) < 2:
+        return lines
+    lo, hi = max(ln.width for ln in lines) / len(lines), width
+    for _ in range(24):
+        mid = (lo + hi) / 2
+        try:
+            trial = break_lines(text, mid, size)
+        except LayoutError:
+            lo = mid
+            continue
+        if len(trial) <= len(lines):
+            hi = mid
+        else:
+            lo = mid
+    return break_lines(text, hi, size)
 
 
 def heading_flowable(b: Heading, width: float, t: Typography) -> Flowable:
     size = t.h1 if b.level == 1 else t.h2
     leading = size * 1.2
-    lines = break_lines(b.text, width, size)
+    lines = balanced_lines(b.text, width, size)
     colour = t.heading if b.level == 1 else t.ink
     pieces = _text_pieces(lines, 0.0, size, leading, colour, BOLD_FONTS)
     if b.level == 1:
@@ -261,7 +289,7 @@ def heading_flowable(b: Heading, width: float, t: Typography) -> Flowable:
 def paragraph_flowable(b: Paragraph, width: float, t: Typography) -> Flowable:
     lines = break_lines(b.text, width, t.body)
     return Flowable("text", _text_pieces(lines, 0.0, t.body, t.leading, t.ink), t.paragraph_gap, b.line,
-                    splittable=True)
+                    splittable=len(lines) > KEEP_LINES)
 
 
 def item_flowable(b: Item, width: float, t: Typography, first_in_list: bool) -> Flowable:
@@ -282,7 +310,7 @@ def item_flowable(b: Item, width: float, t: Typography, first_in_list: bool) -> 
         first(d, x, y)
     pieces[0] = Piece(pieces[0].height, draw_first)
     gap = t.paragraph_gap if first_in_list else t.leading * 0.18
-    return Flowable("text", pieces, gap, b.line, splittable=True)
+    return Flowable("text", pieces, gap, b.line, splittable=len(lines) > KEEP_LINES)
 
 
 def note_flowable(b: Note, width: float, t: Typography) -> Flowable:
@@ -496,13 +524,18 @@ def _gap(part: Part, column_empty: bool) -> float:
 
 def _split(part: Part, room: float) -> int | None:
     """How many pieces of a splittable part fit in `room`, leaving min_lines on each side; None
-    if no split is allowed."""
+    if no split is allowed. Of the two last lines that would fit, one that ends a sentence is
+    preferred: a column that ends mid-sentence makes the reader carry the sentence across."""
     f = part.flow
     n = part.end - part.start
-    for k in range(n - f.min_lines, f.min_lines - 1, -1):
-        if f.height(part.start, part.start + k) <= room + EPS:
+    fits = [k for k in range(n - f.min_lines, f.min_lines - 1, -1)
+            if f.height(part.start, part.start + k) <= room + EPS]
+    if not fits:
+        return None
+    for k in fits[:2]:
+        if f.pieces[part.start + k - 1].ends_sentence:
             return k
-    return None
+    return fits[0]
 
 
 def fill_column(queue: list[Part], capacity: float, top_float: bool = True, stop_at_figure: bool = False,

@@ -135,7 +135,9 @@ def cuboid(w: float, d: float, h: float, tab: float | None = None) -> Foldup:
         if k == 0:
             top, bottom = rect(x, 0, x + ww, y0), rect(x, y1, x + ww, y1 + d)
             shapes += [top, bottom]
-            faces += [Face("top", top, 180.0), Face("bottom", bottom)]
+            # The top folds back over the box from the first wall's top edge: its far edge in
+            # the net goes to the back, so its art reads upright from the front, as the walls'.
+            faces += [Face("top", top, 0.0), Face("bottom", bottom)]
             folds += [LineString([(x, y0), (x + ww, y0)]), LineString([(x, y1), (x + ww, y1)])]
         else:
             c = min(tab, ww / 3)
@@ -216,6 +218,9 @@ def draw_foldup(page: Drawing, net: Foldup, ox: float, oy: float, paint: Callabl
             glue_area(page, g, ox, oy)
     for line in net.folds:
         (ax, ay), (bx, by) = line.coords
+        # A pale line under dark dashes: the fold shows on the coloured face and on the white of
+        # a glue area alike (a tint's dashes alone vanished on the white foot).
+        page.line(ox + ax, oy + ay, ox + bx, oy + by, Style(stroke=WHITE, width=pt(1.2), cap="butt"))
         page.line(ox + ax, oy + ay, ox + bx, oy + by, fold_style(fold_colour))
     page.path(polygon_path(net.outline, ox, oy).ops, CUT)
 

@@ -76,6 +76,8 @@ class RulesSheet:
     blocks: list
     diagrams: dict[str, Callable[[float], Drawing]]
     first_line: int | None       # the file line of the text's first line
+    summary: list = field(default_factory=list)     # the turn summary's blocks (`summary:`), if any
+    summary_line: int | None = None
 
 
 # ---------------------------------------------------------------- reading the spec
@@ -88,18 +90,19 @@ def used_spec(spec: Spec, name: str, kinds: tuple[str, ...]) -> Spec:
     return load_related(spec, ("uses", name), kinds)
 
 
-def _text_start(spec: Spec) -> int | None:
-    """The file line where the text's first line is: the line after `text: |`. The text must be a
-    literal block, so that its lines are the file's lines and an error can name one."""
-    key_line = spec.line(("text",))
+def _text_start(spec: Spec, key: str = "text") -> int | None:
+    """The file line where the text's first line is: the line after `text: |` (or `summary: |`).
+    The text must be a literal block, so that its lines are the file's lines and an error can
+    name one."""
+    key_line = spec.line((key,))
     if spec.path is None or key_line is None:
         return None
     raw = read_text(Path(spec.path), spec.file, MAX_SPEC_BYTES).split("\n")
     head = raw[key_line - 1] if key_line - 1 < len(raw) else ""
     after = head.split(":", 1)[1].strip() if ":" in head else ""
     if not re.match(r"^\|[-+]?[1-9]?\s*(#.*)?$", after):
-        raise spec.error(("text",), "write the text as a literal block: `text: |`, then the text indented "
-                                    "on the lines below (so that an error can name its line)")
+        raise spec.error((key,), f"write the {key} as a literal block: `{key}: |`, then the text indented "
+                                 "on the lines below (so that an error can name its line)")
     return key_line + 1
 
 
@@ -136,6 +139,14 @@ def load_rules_sheet(spec: Spec, game: SheetGame) -> RulesSheet:
         blocks = parse(data["text"], game.fields, game.diagrams)
     except MarkupError as exc:
         raise text_error(exc) from None
+    summary, summary_line = [], None
+    if "summary" in data:
+        summary_line = _text_start(spec, "summary")
+        at = summary_line if summary_line is not None else spec.line(("summary",))
+        try:
+            summary = parse(data["summary"], game.fields, {})
+        except MarkupError as exc:
+            raise SpecError(spec.file, (at + exc.line) if at is not None else None, "summary", exc.message) from None
     shown = {b.name for b in blocks if type(b).__name__ == "Figure"}
     for name in data.get("diagrams", {}):
         if name not in shown:
@@ -160,7 +171,7 @@ def load_rules_sheet(spec: Spec, game: SheetGame) -> RulesSheet:
         palette.update({k: named.colour(("palette", k)) for k in named.data.get("palette", {})})
     colours = load_colours(spec, palette)
     return RulesSheet(spec, plain["title"], plain["subtitle"], plain["source"], colours, blocks,
-                      game.diagrams, first)
+                      game.diagrams, first, summary, summary_line)
 
 
 # ---------------------------------------------------------------- diagrams: a game's drawing, legible
@@ -305,11 +316,28 @@ class Typeset:
     pages: list[Drawing]
     body_pt: float
     flows: list = field(default_factory=list)     # the columns of each page (flow.PageFlow)
+    summary: tuple | None = None                  # (frame, column) of the turn summary, on the last page
+
+
+SUMMARY_PAD = 3.5     # mm between the turn summary's panel and its text
+
+
+def _summary_column(sheet: RulesSheet, g: PageGeometry, t: flow.Typography, frame: flow.Frame):
+    """The turn summary set in the last column of page 2, inside its tinted panel: the column, or
+    None if it does not fit there."""
+    if not sheet.summary:
+        return None
+    items = flow.flowables(sheet.summary, g.column_width - 2 * SUMMARY_PAD, t, {})
+    col, left = flow.fill_column([flow._whole(f) for f in items], frame.h - 2 * SUMMARY_PAD)
+    return None if left else col
 
 
 def typeset(sheet: RulesSheet, paper: str) -> Typeset:
     """The sheet's pages on this paper: the largest body size that sets it on one page, else on
-    two (a spec error at its text if even 9 pt needs more)."""
+    two (a spec error at its text if even 9 pt needs more). On two pages, a sheet with a turn
+    summary sets its text in the first three columns and the summary, in a panel, in the fourth:
+    page 2 of a rules sheet is otherwise half empty, and what a player looks up during a game
+    (what a turn is, how it scores) then stands on its own."""
     g = PageGeometry(*PAPER_SIZES[paper])
     width = g.column_width
     drawn: dict[str, Drawing] = {}
@@ -324,8 +352,14 @@ def typeset(sheet: RulesSheet, paper: str) -> Typeset:
     set_at: dict[float, list] = {}
     best: tuple[float, list] | None = None
     last_error = None
-    for pages_wanted in range(1, MAX_PAGES + 1):
-        room = sum(fr.h for k in range(pages_wanted) for fr in g.frames(k))
+    # Two pages with the summary in the fourth column, then without (a summary too long for it).
+    tries = [(1, False)] + ([(MAX_PAGES, True)] if sheet.summary else []) + [(MAX_PAGES, False)]
+    summary = None
+    for pages_wanted, with_summary in tries:
+        def frames(k, pages_wanted=pages_wanted, with_summary=with_summary):
+            fr = g.frames(k)
+            return fr[:1] if with_summary and k == pages_wanted - 1 else fr
+        room = sum(fr.h for k in range(pages_wanted) for fr in frames(k))
         for body in BODY_SIZES_PT:
             t = typography(sheet, body)
             try:
@@ -334,7 +368,13 @@ def typeset(sheet: RulesSheet, paper: str) -> Typeset:
                 items = set_at[body]
                 if sum(f.height() for f in items) > room:      # cannot fit, whatever the breaks
                     raise flow.LayoutError(f"the text does not fit on {pages_wanted} page(s)")
-                flows = flow.paginate(items, g.frames, pages_wanted)
+                flows = flow.paginate(items, frames, pages_wanted)
+                if with_summary:
+                    if len(flows) < pages_wanted:
+                        raise flow.LayoutError(f"the text does not fit on {pages_wanted} page(s) with its summary")
+                    summary = _summary_column(sheet, g, t, g.frames(pages_wanted - 1)[-1])
+                    if summary is None:
+                        break                      # the summary does not fit its column: without it
             except flow.LayoutError as exc:
                 if "does not fit on" not in str(exc):
                     raise _layout_error(sheet, exc) from None
@@ -348,14 +388,21 @@ def typeset(sheet: RulesSheet, paper: str) -> Typeset:
         raise _layout_error(sheet, last_error)
     body, flows = best
     pages = []
+    placed_summary = None
     for k, pf in enumerate(flows):
         d = Drawing(g.width, g.height)
         d.rect(0, 0, g.width, g.height, Style(fill=WHITE))
         (_band if k == 0 else _running_head)(d, sheet, g)
         flow.render_columns(d, pf)
+        if summary is not None and k == len(flows) - 1:
+            fr = g.frames(k)[-1]
+            d.rect(fr.x, fr.y, fr.w, summary.height + 2 * SUMMARY_PAD, Style(fill=sheet.colours.tint), r=1.5)
+            inner = flow.Frame(fr.x + SUMMARY_PAD, fr.y + SUMMARY_PAD, fr.w - 2 * SUMMARY_PAD, fr.h - 2 * SUMMARY_PAD)
+            flow.render_columns(d, flow.PageFlow([(inner, summary)]))
+            placed_summary = (inner, summary)
         _footer(d, sheet, g, k, len(flows))
         pages.append(d)
-    return Typeset(pages, body, flows)
+    return Typeset(pages, body, flows, placed_summary)
 
 
 def _layout_error(sheet: RulesSheet, exc: flow.LayoutError) -> SpecError:

@@ -136,15 +136,18 @@ def tile_pages(art: Drawing, page_w: float, page_h: float, overlap: float = 12.0
                 jy = (t.row + 1) * plan.stride_y
                 for v in _targets_along(t.w):
                     registration_mark(d, t.x + v, jy)
-            # Joins with the previous sheet (left, above): the cut edge, and the same targets on it.
-            if t.col > 0:
-                d.line(t.x, t.y, t.x, t.y + t.h, CUT_STYLE)
-                for v in _targets_along(t.h):
-                    registration_mark(d, t.x, t.y + v)
-            if t.row > 0:
-                d.line(t.x, t.y, t.x + t.w, t.y, CUT_STYLE)
-                for v in _targets_along(t.w):
-                    registration_mark(d, t.x + v, t.y)
+            # Joins with the previous sheet (left, above): the cut edge, and the same targets on it,
+            # their inner halves only: the outer halves would be trimmed away with the edge, and
+            # would print in the sheet's blank margin.
+            with d.group(clip=Rect(t.x, t.y, t.w, t.h, Style())):
+                if t.col > 0:
+                    d.line(t.x, t.y, t.x, t.y + t.h, CUT_STYLE)
+                    for v in _targets_along(t.h):
+                        registration_mark(d, t.x, t.y + v)
+                if t.row > 0:
+                    d.line(t.x, t.y, t.x + t.w, t.y, CUT_STYLE)
+                    for v in _targets_along(t.w):
+                        registration_mark(d, t.x + v, t.y)
         # The caption across the sheet under its window (nothing stands beside a window).
         d.fit_text(p.x, p.y + t.h + 2.0, plan.page_w - 2 * SAFE_MARGIN, CAPTION_SIZE * 0.73,
                    _caption(t, plan, title), GREY, font="sans", align="left")

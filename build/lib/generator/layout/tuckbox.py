@@ -136,6 +136,7 @@ class Net:
     folds: list[LineString] = field(default_factory=list)
     glue: list[Polygon] = field(default_factory=list)
     panels: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
+    notch: float = 0.0               # the thumb notch's radius (its depth) in the front's top edge
 
     @property
     def size(self) -> tuple[float, float]:
@@ -228,7 +229,7 @@ def _piece(box: TuckBox, columns: list[str]) -> Net:
         outline = outline.difference(Point(fx + fw / 2, y0).buffer(box.notch, 32))
     if not isinstance(outline, Polygon) or not outline.is_valid:
         raise LayoutError("the tuck box's net is not one piece (a bug in its sizes)")
-    return Net(outline, folds, glue, panels)
+    return Net(outline, folds, glue, panels, box.notch if "front" in panels else 0.0)
 
 
 # ---------------------------------------------------------------- the art
@@ -255,15 +256,11 @@ def draw_net(page: Drawing, net: Net, art: BoxArt, ox: float, oy: float) -> None
     with page.group(clip=polygon_path(bleed, ox, oy)):
         page.rect(ox - 10, oy - 10, net.size[0] + 20, net.size[1] + 20, Style(fill=bg))
         if "front" in net.panels:
-            x, y, w, h = net.panels["front"]
-            cw, ch = art.size.width, art.size.height
-            s = max(w / cw, h / ch)
-            # The deck's back, scaled to cover the panel, centred; its bleed runs over the cut edges
-            # (left, top, bottom) but stops at the fold to the side.
-            clip = Rect(ox + x - BLEED, oy + y - BLEED, w + BLEED, h + 2 * BLEED, Style())
-            t = compose(translate(ox + x + (w - cw * s) / 2, oy + y + (h - ch * s) / 2), scale(s))
-            with page.group(clip=clip):     # a group's clip is in its own coordinates: the page's here
-                page.place(art.back, t)
+            x, y, w, h, s = front_art_box(net, art, net.notch)
+            t = compose(translate(ox + x, oy + y), scale(s))
+            # The deck's back, whole, under the thumb notch: the notch would bite into its frame
+            # or its colours; the box's own colour (the back's) fills round it.
+            page.place(art.back, t)
         if "back" in net.panels:
             _back_panel(page, art, *net.panels["back"], ox, oy)
         for name, (x, y, w, h) in net.panels.items():
@@ -282,6 +279,19 @@ def draw_net(page: Drawing, net: Net, art: BoxArt, ox: float, oy: float) -> None
         page.line(ox + ax, oy + ay, ox + bx, oy + by, fold)
     path = polygon_path(net.outline, ox, oy)
     page.path(path.ops, cut_style(bg))
+
+
+NOTCH_CLEAR = 1.5     # mm between the thumb notch and the front's art
+
+
+def front_art_box(net: Net, art: "BoxArt", notch: float) -> tuple[float, float, float, float, float]:
+    """Where the deck's back goes on the front: (x, y, width, height, scale), the back whole and as
+    large as fits the panel below the notch (and NOTCH_CLEAR), centred across it."""
+    x, y, w, h = net.panels["front"]
+    cw, ch = art.size.width, art.size.height
+    room = h - notch - NOTCH_CLEAR
+    s = min(w / cw, room / ch)
+    return x + (w - cw * s) / 2, y + notch + NOTCH_CLEAR + (room - ch * s) / 2, cw * s, ch * s, s
 
 
 def _spine(page: Drawing, art: BoxArt, x: float, y: float, w: float, h: float) -> None:
@@ -369,15 +379,20 @@ def instructions(box: TuckBox, art: BoxArt, pieces: int) -> tuple[str, list[str]
 
 
 def _text_height(head: str, lines: list[str], width: float, size: float) -> float:
-    h = size * 1.6
+    h = _head_height(head, width, size) + size * 0.5
     for line in lines:
         h += text_block_height(line, size, width, leading=1.2) + size * 0.7
     return h + 12.0 + size     # the legend and the scale bar
 
 
+def _head_height(head: str, width: float, size: float) -> float:
+    """The heading's height, wrapped to the column (a long title does not run off the page)."""
+    return text_block_height(head, size * 1.15, width, font="sans-bold", leading=1.2) + size * 0.45
+
+
 def _draw_text(page: Drawing, x: float, y: float, width: float, head: str, lines: list[str], size: float) -> None:
-    page.text(x, y + size, head, size * 1.15, INK, font="sans-bold")
-    y += size * 1.6 + size * 0.5
+    page.text_block(x, y, width, head, size * 1.15, INK, font="sans-bold", leading=1.2)
+    y += _head_height(head, width, size) + size * 0.5
     for line in lines:
         y += page.text_block(x, y, width, line, size, INK, leading=1.2) + size * 0.7
     # A legend, and a bar to check the print's scale.

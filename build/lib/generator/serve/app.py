@@ -152,11 +152,15 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
         return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-store"})
 
     # ------------------------------------------------------------ games
+    # The games played at the table: those with a referee (a game of printed cards only, the
+    # `deck` kind, is none of them).
+    played = [g for g, d in GAMES.items() if d.referee is not None]
+
     async def games(request):
-        return JSONResponse(list(GAMES))
+        return JSONResponse(played)
 
     async def titles(request):
-        return JSONResponse({g: d.title for g, d in GAMES.items()})
+        return JSONResponse({g: GAMES[g].title for g in played})
 
     async def controls_js(request):
         g = request.path_params["game"]

@@ -146,7 +146,29 @@ def marker_places(wm: WorldMap, row: int, col: int, sites: list[Country]) -> lis
     return [(x + small + 0.7, y + step * (order.index(k) + 0.5), small, "right") for k in range(len(sites))]
 
 
-def draw_board(wm: WorldMap) -> Drawing:
+MARKER_NUMBER = 2.5    # mm (7 pt): a marker's bracket number
+
+
+def draw_marker(d: Drawing, wm: WorldMap, bracket: int, mx: float, my: float, r: float, number: bool = True) -> None:
+    """A capital's marker: a disc in its population bracket's colour with the bracket's number on
+    it (the United Nations' "UN"), so that brackets told apart by colour alone (3 and 4, 5 and 6
+    look alike to a colour-blind player) read by number too. Without the number (a diagram too
+    small to print it at 6.5 pt), a dot: the opening the peg goes in."""
+    from ...colour import WHITE, readable_on
+    ink = wm.palette["ink"]
+    fill = wm.deck.bracket_colour(bracket)
+    d.circle(mx, my, r, Style(fill=fill, stroke=ink, width=0.25))
+    if not number:
+        d.circle(mx, my, r * 0.28, Style(fill=ink))
+        return
+    text, size = (str(bracket), MARKER_NUMBER) if bracket else ("UN", 2.2)
+    f = get_font("sans-bold")
+    d.text(mx, my + f.cap_height * size / 2, text, size, readable_on(fill, WHITE, ink), font="sans-bold",
+           align="centre")
+
+
+def draw_board(wm: WorldMap, markers: bool = True) -> Drawing:
+    """The map; without its markers and their names (a diagram draws its own, clear of walls)."""
     p = wm.palette
     ink, paper = p["ink"], p["paper"]
     proj, sq, m = wm.projection, wm.square, wm.margin
@@ -183,15 +205,17 @@ def draw_board(wm: WorldMap) -> Drawing:
     for r in range(proj.rows):
         for x in (m - 10, m + mw + 2):
             d.fit_text(x, m + r * sq + sq / 2 - 2.5, 8, 5, chr(65 + r), p["frame"], max_size=6)
-    # The markers: one per capital (and the Vatican and the UN), coloured by population bracket.
-    markers = []
+    # The markers: one per capital (and the Vatican and the UN), coloured and numbered by
+    # population bracket; the key under the grid, off the playable squares.
+    _legend(d, wm)
+    if not markers:
+        return d
+    placed = []
     for (row, col), sites in sorted(wm.sites.items()):
         for c, (mx, my, r, where) in zip(sites, marker_places(wm, row, col, sites)):
-            markers.append((c, mx, my, r, where))
-            d.circle(mx, my, r, Style(fill=wm.deck.bracket_colour(c.bracket), stroke=ink, width=0.25))
-            d.circle(mx, my, r * 0.28, Style(fill=ink))          # the opening the peg goes in
-    legend = _legend(d, wm)
-    for label in place_labels(wm, markers, [legend]):
+            placed.append((c, mx, my, r, where))
+            draw_marker(d, wm, c.bracket, mx, my, r)
+    for label in place_labels(wm, placed):
         if label.leader is not None:
             d.line(*label.leader, Style(stroke=ink, width=0.2))
         d.text(label.x, label.baseline, label.text, wm.label_size, ink, font="sans")
@@ -303,27 +327,37 @@ def place_labels(wm: WorldMap, markers, keep_out=()) -> list[Label]:
 
 
 def _legend(d: Drawing, wm: WorldMap) -> tuple[float, float, float, float]:
-    """Title and marker key, in the empty South Pacific (columns 1-5, rows R-Y)."""
+    """The board's key in one line under the grid's bottom margin, off the playable squares (it
+    once covered some thirty squares of the South Pacific): the title, the markers by population
+    bracket, what the squares are."""
+    from .data import KEY_HEIGHT
     p, sq, m = wm.palette, wm.square, wm.margin
-    x, y, w = m + 0.5 * sq, m + 17.5 * sq, 4.5 * sq
-    h = 25 + 6.2 * (len(wm.deck.brackets) + 1) + 10
+    mw, mh = wm.projection.columns * sq, wm.projection.rows * sq
+    x, y, w, h = m, m + mh + m, mw, KEY_HEIGHT - 2.0
     d.rect(x, y, w, h, Style(fill=p["paper"], stroke=p["frame"], width=0.5), r=2)
-    d.fit_text(x + 3, y + 4, w - 6, 8, wm.title.upper(), p["frame"])
-    d.fit_text(x + 3, y + 14, w - 6, 2.4, "THE WORLD IN OCTOBER 1961", p["ink"], font="sans")
-    d.fit_text(x + 3, y + 19, w - 6, 2.2, "MARKERS BY POPULATION (MILLIONS)", p["ink"], font="sans-bold")
+    cy = y + h / 2
+    size = wm.title.upper()
+    title_w = get_font("sans-bold").width(size, 6.0)
+    d.text(x + 4, cy + 2.2, size, 6.0, p["frame"], font="sans-bold")
+    xx = x + 4 + title_w + 6
+    d.text(xx, cy + 1.0, "THE WORLD IN OCTOBER 1961", 2.8, p["ink"], font="sans")
+    xx += get_font("sans").width("THE WORLD IN OCTOBER 1961", 2.8) + 10
+    head = "MARKERS BY POPULATION (MILLIONS):"
+    d.text(xx, cy + 1.0, head, 2.8, p["ink"], font="sans-bold")
+    xx += get_font("sans-bold").width(head, 2.8) + 5
     low = 0.0
-    yy = y + 25
-    for bracket, below, colour in wm.deck.brackets:
-        label = f"{bracket}:  {low:g} to {below:g}" if below is not None else f"{bracket}:  over {low:g}"
-        d.circle(x + 6, yy, 2.1, Style(fill=colour, stroke=p["ink"], width=0.25))
-        d.fit_text(x + 10, yy - 1.3, w - 14, 2.6, label, p["ink"], font="sans", align="left")
+    keys = []
+    for bracket, below, _ in wm.deck.brackets:
+        keys.append((bracket, f"{low:g} to {below:g}" if below is not None else f"over {low:g}"))
         low = below if below is not None else low
-        yy += 6.2
-    d.circle(x + 6, yy, 2.1, Style(fill=wm.deck.un_colour, stroke=p["ink"], width=0.25))
-    d.fit_text(x + 10, yy - 1.3, w - 14, 2.6, "United Nations", p["ink"], font="sans", align="left")
-    d.text_block(x + 3, yy + 5, w - 6, "Squares of 5 degrees; rows A-Y, columns 1-56. "
-                 "Coastlines: Natural Earth (public domain).", 2.2, p["ink"], leading=1.2)
-    return (x - 0.5, y - 0.5, x + w + 0.5, y + h + 0.5)
+    keys.append((0, "United Nations"))
+    for bracket, label in keys:
+        draw_marker(d, wm, bracket, xx + wm.marker_radius, cy, wm.marker_radius)
+        d.text(xx + 2 * wm.marker_radius + 1.5, cy + 1.0, label, 2.8, p["ink"], font="sans")
+        xx += 2 * wm.marker_radius + 1.5 + get_font("sans").width(label, 2.8) + 6
+    d.text(x + w - 4, cy + 1.0, "Squares of 5 degrees; rows A-Y, columns 1-56. Coastlines: Natural Earth "
+           "(public domain).", 2.4, p["ink"], font="sans", align="right")
+    return (x, y, x + w, y + h)
 
 
 def halves(wm: WorldMap, board: Drawing) -> list[tuple[Drawing, tuple, None]]:

@@ -183,7 +183,11 @@ class WorldMap:
 
     @property
     def height(self) -> float:
-        return self.projection.rows * self.square + 2 * self.margin
+        """The grid, its margins, and under them the key (title and markers), off the grid."""
+        return self.projection.rows * self.square + 2 * self.margin + KEY_HEIGHT
+
+
+KEY_HEIGHT = 13.0    # mm under the bottom margin for the board's key: kept off the playable squares
 
 
 # The land's points and polygons in all: 25 times the shipped file's 4,125 points and 40 times its

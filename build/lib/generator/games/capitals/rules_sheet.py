@@ -13,7 +13,7 @@ from ...layout.rules_sheet import SheetGame, place_legible, used_spec
 from ...referee.contract import Refused
 from ...spec import Spec
 from ...units import pt
-from .board import draw_board
+from .board import draw_board, draw_marker, marker_places, square_box
 from .data import WorldMap, load_board
 from .geo import parse_square
 from .rules import Board, Card, Position, play_turn, rect_name
@@ -94,12 +94,14 @@ class Example:
     def fields(self) -> dict[str, str]:
         """The example's outcome, for the caption: each enclosure closed, who closed it, and its
         markers (`enclosure.rect`, `enclosure.player`, `enclosure.markers`: the last one closed)."""
-        out = {}
+        out = {"example.players": " and ".join(self.position.players)}
+        for n, (player, _) in enumerate(self.turns, 1):
+            out[f"turn.{n}.player"] = player
         if self.position.enclosures:
             last = self.position.enclosures[-1]
             markers = sum(len(self.position.board.sites.get(sq, ())) for sq in last.squares())
-            out = {"enclosure.rect": rect_name(last.rect), "enclosure.player": last.player,
-                   "enclosure.markers": str(markers), "enclosure.turn": str(last.turn)}
+            out.update({"enclosure.rect": rect_name(last.rect), "enclosure.player": last.player,
+                        "enclosure.markers": str(markers), "enclosure.turn": str(last.turn)})
         return out
 
     def draw(self, width: float) -> Drawing:
@@ -115,8 +117,31 @@ class Example:
         d = Drawing(width, tm + rows * cell + 0.4)
         bx, by = m + c0 * sq, m + r0 * sq
         win = (bx, by, bx + cols * sq, by + rows * sq)
-        place_legible(d, draw_board(wm), compose(translate(lm, tm), compose(scale(s), translate(-bx, -by))),
+        to_diagram = compose(translate(lm, tm), compose(scale(s), translate(-bx, -by)))
+        place_legible(d, draw_board(wm, markers=False), to_diagram,
                       clip=Rect(bx, by, cols * sq, rows * sq, Style()), window=win)
+        # The markers, drawn here rather than with the map: one that a wall of the example would
+        # cover is moved into its square, clear of the wall (the map's names are too small to
+        # print at this scale, so nothing else moves with it).
+        wall_w = 1.9 / s                        # the walls as drawn below (with their white edge), map mm
+        lines = []
+        for _, walls in self.turns:
+            for w in walls:
+                (ra, ca), (rb, cb) = w.ends()
+                lines.append((m + ca * sq, m + ra * sq, m + cb * sq, m + rb * sq))
+        markers = []
+        for (row, col), sites in sorted(wm.sites.items()):
+            if not (r0 <= row <= r1 and c0 <= col <= c1):
+                continue
+            x, y, size, _ = square_box(wm, row, col)
+            for c, (mx, my, r, _) in zip(sites, marker_places(wm, row, col, sites)):
+                mx, my = _clear_of(lines, mx, my, r + wall_w / 2 + 0.25, (x, y, x + size, y + size))
+                markers.append((c, mx, my, r))
+        from .board import MARKER_NUMBER
+        with d.group(to_diagram):
+            for c, mx, my, r in markers:
+                # The bracket's number where it prints at 6.5 pt at this scale, else the dot.
+                draw_marker(d, wm, c.bracket, mx, my, r, number=MARKER_NUMBER * s >= pt(6.5))
         d.rect(lm, tm, cols * cell, rows * cell, Style(stroke=p["frame"], width=0.35))
         for i in range(cols):
             d.text(lm + (i + 0.5) * cell, tm - 1.0, str(c0 + i + 1), label, p["frame"], font="sans-bold",
@@ -148,15 +173,43 @@ class Example:
 
         def enclosed(r, c):
             return any(t <= r <= b and lft <= c <= rt for t, lft, b, rt in inside)
+        # A badge goes beside its wall, outside any enclosure, where it is farthest from every
+        # marker and every badge already placed (a badge over a capital hides it).
+        taken = [(apply_point(to_diagram, mx, my), r * s + 1.75) for _, mx, my, r in markers]
         for n, (player, walls) in enumerate(self.turns, 1):
             for w in walls:
                 (ra, ca), (rb, cb) = w.ends()
-                mr, mc = (ra + rb) / 2, (ca + cb) / 2
-                sides = [(mr - 0.42, mc), (mr + 0.42, mc)] if w.horizontal else [(mr, mc - 0.42), (mr, mc + 0.42)]
-                free = [p_ for p_ in sides if not enclosed(*p_)] or sides
-                centre = ((r0 + r1 + 1) / 2, (c0 + c1 + 1) / 2)
-                br, bc = max(free, key=lambda p_: (p_[0] - centre[0]) ** 2 + (p_[1] - centre[1]) ** 2)
+                spots = []
+                for k in range(1, 10):
+                    t = k / 10
+                    mr, mc = ra + (rb - ra) * t, ca + (cb - ca) * t
+                    sides = [(mr - 0.42, mc), (mr + 0.42, mc)] if w.horizontal else [(mr, mc - 0.42), (mr, mc + 0.42)]
+                    spots += [p_ for p_ in sides if r0 <= p_[0] <= r1 + 1 and c0 <= p_[1] <= c1 + 1]
+                free = [p_ for p_ in spots if not enclosed(*p_)] or spots
+
+                def room(p_):
+                    x, y = at(*p_)
+                    return min(((x - q[0]) ** 2 + (y - q[1]) ** 2) ** 0.5 - reach for q, reach in taken)
+                br, bc = max(free, key=room)
                 mx, my = at(br, bc)
+                taken.append(((mx, my), 1.75))
                 d.circle(mx, my, 1.75, Style(fill=ink, stroke=WHITE, width=0.3))
                 d.text(mx, my + label * 0.36, str(n), label, WHITE, font="sans-bold", align="centre")
         return d
+
+
+def apply_point(m, x: float, y: float) -> tuple[float, float]:
+    a, b, c, d, e, f = m
+    return (a * x + c * y + e, b * x + d * y + f)
+
+
+def _clear_of(lines, mx: float, my: float, keep: float, square) -> tuple[float, float]:
+    """A marker's centre moved the least way out of reach of the walls (each an axis-aligned
+    segment), within its square."""
+    x0, y0, x1, y1 = square
+    for ax, ay, bx, by in lines:
+        if ax == bx and min(ay, by) - keep < my < max(ay, by) + keep and abs(mx - ax) < keep:
+            mx = ax + keep if mx >= ax else ax - keep
+        elif ay == by and min(ax, bx) - keep < mx < max(ax, bx) + keep and abs(my - ay) < keep:
+            my = ay + keep if my >= ay else ay - keep
+    return min(max(mx, x0 + 0.3), x1 - 0.3), min(max(my, y0 + 0.3), y1 - 0.3)

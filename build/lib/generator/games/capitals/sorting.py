@@ -24,8 +24,8 @@ def footprint(ws: WallSet) -> float:
     return ws.top + 2 * ws.flange
 
 
-def rack_pages(ws: WallSet) -> list[Drawing]:
-    pw, ph = sorted(PAPER_SIZES[ws.paper], reverse=True)      # landscape: the longest piece fits along
+def rack_pages(ws: WallSet, paper: str) -> list[Drawing]:
+    pw, ph = sorted(PAPER_SIZES[paper], reverse=True)      # landscape: the longest piece fits along
     lane_h = footprint(ws) + 1.0
     gap = 1.5
     label_w = 22.0
@@ -62,9 +62,9 @@ def rack_pages(ws: WallSet) -> list[Drawing]:
 
 def add_rack(ws: WallSet, stem: str, plan, opts) -> None:
     from ...build import add_pdf
-    pages = rack_pages(ws)
-    add_pdf(plan, f"{stem}-rack-{ws.paper}.pdf", f"{ws.title}: sorting rack", pages, opts.cmyk,
+    pages = rack_pages(ws, opts.paper)
+    add_pdf(plan, f"{stem}-rack-{opts.paper}.pdf", f"{ws.title}: sorting rack", pages, opts.cmyk,
             what=f"{ws.title}: a rack to sort the {sum(ws.counts.values())} pieces by length (optional)",
-            stock="paper, any", sides=1, paper=ws.paper, order=46,
+            stock="paper, any", sides=1, paper=opts.paper, order=46,
             make="print at 100 %; lay the folded pieces on the lanes of their lengths",
             step="Wall pieces: sort them on the rack, one lane a length (the count says when a set is whole).")

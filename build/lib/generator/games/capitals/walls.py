@@ -26,6 +26,8 @@ CUT = Style(stroke=Colour(rgb=(0, 0, 0)), width=pt(0.6), join="miter")
 FOLD = Style(stroke=Colour(rgb=(0.45, 0.45, 0.45)), width=pt(0.5), dash=(1.5, 1.0), cap="butt")
 TICK = Style(stroke=Colour(rgb=(0.75, 0.1, 0.1)), width=pt(0.8), cap="butt")
 INK = Colour(rgb=(0.1, 0.1, 0.1))
+HOME_PAPERS = ("a4", "letter")     # what --paper offers
+PRINT_MARGIN = 10.0                # mm of blank paper round the printed pieces
 
 
 @dataclass
@@ -37,7 +39,6 @@ class WallSet:
     flange: float
     extension: float
     clearance: float
-    paper: str
     counts: dict[int, int]          # units -> pieces
     laser: dict
 
@@ -66,13 +67,16 @@ def load_walls(spec: Spec) -> WallSet:
         raise spec.error(("spares",), f"{pieces:,} pieces in all (one a card, and the spares); a set has at "
                                       f"most {MAX_WALL_PIECES:,}")
     ws = WallSet(d["title"], wm.square, t["top"], t["side"], t["flange"], d["extension"], d["notch_clearance"],
-                 d["paper"], dict(sorted(counts.items())), d["laser"])
+                 dict(sorted(counts.items())), d["laser"])
     if ws.notch >= wm.square / 2:
         raise spec.error(("trough", "top"), f"the notch ({ws.notch:g} mm) must be under half a square "
                                             f"({wm.square / 2:g} mm), or a one-unit piece has no sides left")
+    # The pieces are printed on the build's paper (--paper): the longest must lie along either.
     longest = max(ws.counts) * wm.square + 2 * ws.extension
-    if longest > max(PAPER_SIZES[ws.paper]) - 20:
-        raise spec.error(("paper",), f"the longest piece ({longest:g} mm) does not fit across a {ws.paper} sheet")
+    room = min(max(PAPER_SIZES[p]) for p in HOME_PAPERS) - 2 * PRINT_MARGIN
+    if longest > room:
+        raise spec.error(("extension",), f"the longest piece ({longest:g} mm) does not fit across a Letter sheet "
+                                         f"({room:g} mm inside its margins): the map's squares are too large")
     if ws.extension >= wm.square / 2:
         raise spec.error(("extension",), f"must be under half a square ({wm.square / 2:g} mm)")
     return ws
@@ -140,11 +144,13 @@ def wall_parts(ws: WallSet) -> list[Part]:
     return parts
 
 
-def print_pages(ws: WallSet) -> list[Drawing]:
-    """The strips on home-printer sheets, longest first, in rows; the unit count is printed on
-    the first unit's top panel and every unit boundary is ticked in red."""
-    pw, ph = sorted(PAPER_SIZES[ws.paper], reverse=True)   # landscape: the longest piece fits along
-    m, gap = 10.0, 3.0
+def print_pages(ws: WallSet, paper: str) -> list[Drawing]:
+    """The strips on home-printer sheets of the build's paper, longest first, in rows; the unit
+    count is printed on the first unit's top panel and every unit boundary is ticked in red. The
+    pieces are at full size on any paper (the map's unit is the square): a narrower sheet takes
+    more of them."""
+    pw, ph = sorted(PAPER_SIZES[paper], reverse=True)   # landscape: the longest piece fits along
+    m, gap = PRINT_MARGIN, 3.0
     strips = [u for u, c in sorted(ws.counts.items(), reverse=True) for _ in range(c)]
     total = len(strips)
     avail = pw - 2 * m
@@ -190,24 +196,3 @@ def _draw_net(page: Drawing, ws: WallSet, net: WallNet, ox: float, oy: float) ->
 
 def walls_summary(ws: WallSet) -> str:
     return ", ".join(f"{c} x {u}" for u, c in ws.counts.items())
-
-
-def add_walls(spec: Spec, plan, opts) -> WallSet:
-    """The wall pieces to print and fold, and to cut: the pieces made (their rack is sorting.py's)."""
-    from ...build import add_laser_kit, add_pdf, stem_of
-    ws = load_walls(spec)
-    stem = stem_of(spec)
-    total = sum(ws.counts.values())
-    add_pdf(plan, f"{stem}-print-{ws.paper}.pdf", f"{ws.title} ({walls_summary(ws)})", print_pages(ws), opts.cmyk,
-            what=f"{ws.title}: {total} pieces to cut and fold ({walls_summary(ws)}: pieces x units)",
-            stock="card, 160-250 g/m2 (it must fold crisply)", sides=1, paper=ws.paper, order=45,
-            make="print at 100 %; cut on the solid lines, fold down on the dashed ones (top up)",
-            step=f"Wall pieces: cut out the {total} strips and fold each into a trough, flanges out, the top "
-                 f"running past both ends (or cut them with a laser).",
-            tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring"])
-    lz = ws.laser
-    add_laser_kit(spec, wall_parts(ws), tuple(lz["sheet"]), lz["kerf"], lz.get("margin", 5),
-                  lz.get("spacing", 2), plan, stem, what=f"{ws.title} to cut ({total})", order=61,
-                  make="cut, and score the folds; fold each into a trough as the printed pieces",
-                  stock={ws.laser["material"].replace(" ", "_"): ws.laser["material"]})
-    return ws

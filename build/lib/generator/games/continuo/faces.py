@@ -42,17 +42,25 @@ def draw_tile(deck: ContinuoDeck, number: int, tile: Tile) -> Drawing:
     d = Drawing(W, H)
     cell = W / 4
     _compartments(d, deck, tile, 0, 0, cell, b, numbers=deck.variant == "count-continuo")
-    # The tile's number, on the grid crossing nearest its top-left corner: how a record names
-    # the tile, and how a player reads its rotation (at 0 degrees the badge is top-left). There it
-    # stays well inside the cut and clear of the compartments' own numbers.
-    d.circle(cell, cell, 2.3, Style(fill=WHITE, stroke=INK, width=0.2))
-    d.fit_text(cell - 1.8, cell - 0.9, 3.6, 1.8, str(number), INK, font="sans-bold")
+    # The playing face is the pattern alone: the tile's number (how a record names it) is on its
+    # back (draw_back), where it changes nothing a player matches.
     return d
 
 
-def draw_back(deck: ContinuoDeck) -> Drawing:
+NUMBER = 2.3        # mm (6.5 pt): a tile's number on its back
+
+
+def draw_back(deck: ContinuoDeck, number: int | None = None) -> Drawing:
+    """The pack's back; with a tile's number in its top-right corner: behind the face's top-left
+    corner, so a card turned over sideways shows which way up it lay (rotation 0: the number's
+    corner is the face's top-left)."""
     W, H, b = deck.size.width, deck.size.height, deck.size.bleed
     d = Drawing(W, H)
+    if number is not None:
+        d.place(draw_back(deck))
+        d.text(W - MARGIN, MARGIN + NUMBER * 0.73, str(number), NUMBER, deck.back["ink"], font="sans-bold",
+               align="right")
+        return d
     d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=deck.back["colour"]))
     cell = 5.0
     letters = list(deck.colours)
@@ -116,7 +124,8 @@ def draw_example(deck: ContinuoDeck) -> Drawing:
     r0, c0 = min(rows), min(cols)
     n_rows, n_cols = max(rows) - r0 + 1, max(cols) - c0 + 1
     explain = ("Cards 2, 3 and 4 are laid in turn. Each chain through the new card and another "
-               "card scores its " + ("numbers' sum." if deck.numbers else "number of squares."))
+               "card scores its " + ("numbers' sum." if deck.numbers else "number of squares.")
+               + " Its cards are not from the pack.")
     text_h = text_block_height(explain, SMALLEST, W - 2 * MARGIN, leading=1.15)
     # The layout in the middle, its labels beside it: "card n" and its score outside the tile, at
     # SMALLEST and larger, in the margins the labels need.
@@ -136,7 +145,7 @@ def draw_example(deck: ContinuoDeck) -> Drawing:
         left = x + 2 * cell < mid
         lx, align = (ox - 0.8, "right") if left else (ox + cell * n_cols + 0.8, "left")
         d.text(lx, y + 2 * cell - 0.6, f"card {n}", SMALLEST, INK, font="sans", align=align)
-        score = "start" if p.opening else f"+{sum(ch.value for ch in chains)}"
+        score = "opening" if p.opening else f"+{sum(ch.value for ch in chains)}"
         d.text(lx, y + 2 * cell + 2.6, score, 2.8 if not p.opening else SMALLEST, INK, font="sans-bold", align=align)
     d.text_block(MARGIN, oy + n_rows * cell + 1.5, W - 2 * MARGIN, explain, SMALLEST, INK, font="sans",
                  align="centre", leading=1.15)

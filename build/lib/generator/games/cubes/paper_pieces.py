@@ -205,3 +205,7 @@ def add_paper_pieces(spec: Spec, four: bool, plan, opts) -> None:
             step="Pieces: fold and glue the cubes and king cubes (seam tab first, then the ends) and the pawns; "
                  "set them up as the last sheet shows.",
             tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring", "glue stick"])
+    from ...build import add_assembly
+    from .assembly import pieces_assembly
+    add_assembly(plan, f"paper-pieces-{tag}", pieces_assembly(pp, opts.paper), opts, variant=f"{k.players} players",
+                 what=f"{k.title}, {k.players} players: how to fold the paper pieces (steps with drawings, checks)")

@@ -42,5 +42,10 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             add_laser_kit(spec, shoe_parts(shoe), shoe.sheet, shoe.kerf, shoe.margin, shoe.spacing,
                           plan.sub("shoe"), "mille-bornes-shoe", what="The card shoe (patent Figs. 25-27)",
                           make="cut; glue the long walls and the partition into the base, bend the living-hinge "
-                               "ends round the arched base ends, glue them and their ribs (project README)",
+                               "ends round the arched base ends, glue them and their ribs, as "
+                               f"shoe-assembly-{opts.paper}.pdf shows",
                           stock={"panels": shoe.material})
+            from ...build import add_assembly
+            from .shoe_assembly import shoe_assembly
+            add_assembly(plan, "shoe", shoe_assembly(shoe, shoe.n_cards), opts,
+                         what="The card shoe: how to put it together (parts, steps with drawings, checks)")

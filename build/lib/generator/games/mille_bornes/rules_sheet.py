@@ -20,11 +20,13 @@ LABELS = {"battle": "Battle pile", "speed": "Speed pile", "distance": "Distance"
 
 
 def deck_fields(deck: MilleBornesDeck, prefix: str = "") -> dict[str, str]:
-    """The deck's numbers, by name: `cards`, `count.ID`, `category.KEY`, `bonus.ID` (a precedence
-    card's), and every entry of its scoring table (`trip`, `points.safety`...)."""
+    """The deck's numbers and names, by name: `cards`, `count.ID`, `name.ID`, `category.KEY`,
+    `bonus.ID` (a precedence card's), and every entry of its scoring table (`trip`,
+    `points.safety`...)."""
     f = {f"{prefix}cards": str(deck.total)}
     for c in deck.cards:
         f[f"{prefix}count.{c.id}"] = str(c.count)
+        f[f"{prefix}name.{c.id}"] = c.name             # as the deck names it (a copy may rename it)
         if c.points:
             f[f"{prefix}bonus.{c.id}"] = str(c.points)
     for key in deck.categories:
@@ -92,7 +94,10 @@ def draw_tableau(deck: MilleBornesDeck, piles: dict[str, list], width: float) ->
     row1 = ch + peek * (max(len(piles.get(p, [])) for p in ("battle", "speed")) - 1 if any(
         piles.get(p) for p in ("battle", "speed")) else 0)
     dist = piles.get("distance", [])
-    step = cw * 0.42
+    # Side by side where the column holds them, else overlapping no more than the numeral allows:
+    # every card's distance must read whole ("200", not "2").
+    step = min(cw + 1.5, (width - cw) / max(1, len(dist) - 1)) if len(dist) > 1 else cw
+    step = max(step, cw * 0.8)
     row2 = ch if dist else 0.0
     height = row1 + label * 1.9 + (row2 + label * 1.9 + 2.0 if dist else 0.0)
     d = Drawing(width, height)
@@ -101,6 +106,11 @@ def draw_tableau(deck: MilleBornesDeck, piles: dict[str, list], width: float) ->
         t = compose(translate(x, y), scale(k)) if not turn else \
             compose(translate(x + ch, y), compose(rotate(90), scale(k)))
         place_legible(d, draw_face(c, deck), t)
+        if c.category.key == "immunity":
+            # The face's name is too small to print at this scale: its index word, legible, in the
+            # name's box (which would otherwise stand empty).
+            with d.group(t):
+                d.text(W / 2, 64.0, c.index, pt(7) / k, c.category.ink, font="sans-bold", align="centre")
         if not turn:
             d.rect(x, y, cw, ch, Style(stroke=ink, width=0.2), r=deck.corner_radius * k)
         else:

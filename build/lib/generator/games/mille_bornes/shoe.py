@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from shapely.geometry import LineString, Point, Polygon, box
+from shapely import affinity
+from shapely.geometry import LineString, MultiLineString, Point, Polygon, box
 from shapely.ops import unary_union
 
 from ...laser.joints import Edge, finger_count, panel_outline
@@ -106,6 +107,10 @@ def load_shoe(spec: Spec) -> Shoe:
     if shoe.height - 3 * shoe.bridge < 2:
         raise spec.error(("hinge", "bridge"), f"three bridges of {shoe.bridge:g} mm leave no slit in the "
                                               f"{shoe.height:g} mm high end panels (a slit is at least 1 mm long)")
+    # The ribs that hold the bows stand in the bulge: a bow too shallow leaves them nothing to be.
+    if not ribs(shoe, True) or not ribs(shoe, False):
+        raise spec.error(("dish", "sagitta"), f"a bow of {shoe.sagitta:g} mm leaves no room for the rib inside the "
+                                              "top of each end that holds it (a deeper bow)")
     return shoe
 
 
@@ -139,6 +144,46 @@ def _arc_points(s: Shoe, right: bool, n: int = 48) -> list[tuple[float, float]]:
         else:
             pts.append((cx - R * math.cos(a), W / 2 - R * math.sin(a)))
     return pts if right else pts[::-1]
+
+
+# ---------------------------------------------------------------- labels
+
+LABEL_CLEAR = 0.6     # mm from a label's strokes to any cut (its part's edge, a slit)
+
+
+def fitted_label(text: str, shape, centre: tuple[float, float], size: float, upright: bool = True,
+                 keep_out=None) -> list[LineString]:
+    """A scored label centred on `centre`, read along x (upright) or turned to read up the part,
+    as large as `size` and no larger than fits: every stroke inside `shape` and LABEL_CLEAR from
+    its edge and from `keep_out` (the slits of a living hinge). Nothing if even 1.2 mm does not."""
+    room = shape.buffer(-LABEL_CLEAR)
+    if keep_out is not None:
+        room = room.difference(keep_out.buffer(LABEL_CLEAR))
+    k = size
+    while k >= 1.2:
+        lines = text_score_lines(text, 0, 0, k)
+        x0, y0, x1, y1 = MultiLineString(lines).bounds
+        lines = [affinity.translate(ln, -(x0 + x1) / 2, -(y0 + y1) / 2) for ln in lines]
+        if not upright:
+            lines = [affinity.rotate(ln, -90, origin=(0, 0)) for ln in lines]
+        lines = [affinity.translate(ln, *centre) for ln in lines]
+        if all(room.contains(ln) for ln in lines):
+            return lines
+        k = round(k - 0.2, 2)
+    return []
+
+
+def copies(part: Part, count: int, label: str, place) -> list[Part]:
+    """`count` copies of a part, each scored "label k of count" (one label on two parts, "x2", read
+    as four); place(part, text) -> its score lines."""
+    out = []
+    for k in range(1, count + 1):
+        text = f"{label} {k} of {count}" if count > 1 else label
+        p = Part(part.name, part.outline, list(part.score), label=text, quantity=1, material=part.material,
+                 cuts=list(part.cuts))
+        p.score += place(p, text)
+        out.append(p)
+    return out
 
 
 # ---------------------------------------------------------------- parts
@@ -180,11 +225,14 @@ def long_wall_pieces(s: Shoe) -> list[Part]:
     parts = []
     for k, g in enumerate(pieces):
         name = "wall, reserve end" if k == 0 else "wall"
-        label = "wall, reserve x2" if k == 0 else "long wall x2"
-        p = Part(name, g, material="panels", quantity=2, label=label)
         x0, _, x1, _ = g.bounds
-        p.score = text_score_lines(label, x0 + (3 if k else 1.5), H / 2, 3.5 if k else 2.0)
-        parts.append(p)
+        if k == 0:      # a narrow piece: its label reads up it
+            def place(p, text, g=g, x0=x0, x1=x1):
+                return fitted_label(text, g, ((x0 + x1) / 2, H * 0.45), 2.6, upright=False)
+        else:           # beyond the partition's mortises, in the discard half
+            def place(p, text, g=g):
+                return fitted_label(text, g, ((s.a + s.t + s.length) / 2, H / 2), 3.5)
+        parts += copies(Part(name, g, material="panels"), 2, "reserve wall" if k == 0 else "long wall", place)
     return parts
 
 
@@ -226,12 +274,19 @@ def end_panel(s: Shoe, reserve: bool) -> list[Part]:
     for g in pieces:
         mine = [c for c in cuts if g.contains(c)]
         name = "end, reserve (half)" if reserve else "end, discard"
-        label = "reserve end x2" if reserve else "discard end"     # the reserve end is cut in two halves
-        p = Part(name, g, material="panels", quantity=2 if reserve else 1, label=label, cuts=mine)
         gx0 = g.bounds[0]
-        # In the top bridge, above the slits' ends (a label scored across the slits would weaken them).
-        p.score = text_score_lines(label, gx0 + s.hinge_margin, min(2.4, s.bridge - 0.4), min(2.0, s.bridge * 0.66))
-        parts.append(p)
+        slits = MultiLineString([list(c.coords) for c in mine]) if mine else None
+
+        # Up the end margin, where there are no slits: a label scored on a bridge (the wood
+        # between a slit's end and the edge, all that holds the hinge together) would weaken it.
+        # The strip's own ends (not a half's end at the notch, where the slits run on).
+        end_x = gx0 + s.hinge_margin / 2 if gx0 < 1e-9 else g.bounds[2] - s.hinge_margin / 2
+
+        def place(p, text, g=g, end_x=end_x, slits=slits):
+            return fitted_label(text, g, (end_x, H / 2), 2.2, upright=False, keep_out=slits)
+        base = Part(name, g, material="panels", cuts=mine)
+        # The reserve end is cut in two halves, one drawing cut twice.
+        parts += copies(base, 2, "reserve end", place) if reserve else copies(base, 1, "discard end", place)
     return parts
 
 
@@ -245,12 +300,22 @@ def ribs(s: Shoe, reserve: bool) -> list[Part]:
     if reserve:
         rib = rib.difference(box(-s.sagitta - 1, W / 2 - s.notch_w / 2, 1.0, W / 2 + s.notch_w / 2))
     pieces = list(rib.geoms) if hasattr(rib, "geoms") else [rib]
-    pieces = [g for g in pieces if g.area > 1.0]
+    pieces = [g for g in pieces if g.area > 1.0][:1]
     name = "rib, reserve (half)" if reserve else "rib, discard"
-    return [Part(name, g, material="panels", quantity=2 if reserve else 1, label=name) for g in pieces[:1]]
+    out = []
+    for g in pieces:
+        # Along the rib's middle, reading up it: the three ribs are told apart by their labels.
+        c = g.intersection(box(-s.sagitta - 1, (g.bounds[1] + g.bounds[3]) / 2 - 0.5, 1.0,
+                               (g.bounds[1] + g.bounds[3]) / 2 + 0.5)).centroid
+        def place(p, text, g=g, c=c):
+            return fitted_label(text, g, (c.x, c.y), 2.2, upright=False)
+        out += copies(Part(name, g, material="panels"), 2, "reserve rib", place) if reserve else \
+            copies(Part(name, g, material="panels"), 1, "discard rib", place)
+    return out
 
 
 def shoe_parts(s: Shoe) -> list[Part]:
-    # The reserve end's halves (and its rib's) are mirror images: one drawing, cut twice.
-    return ([base(s)] + long_wall_pieces(s) + [partition(s)] + end_panel(s, True)[:1] + end_panel(s, False)
+    # The reserve end's halves (and its rib's) are mirror images: one drawing, cut twice, each
+    # copy scored "1 of 2", "2 of 2".
+    return ([base(s)] + long_wall_pieces(s) + [partition(s)] + end_panel(s, True)[:2] + end_panel(s, False)
             + ribs(s, True) + ribs(s, False))

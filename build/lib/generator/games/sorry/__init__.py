@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..declaration import GameDeclaration
 
 TITLE = "Sorry"
-SPECS = ["decks/sorry.yaml", "boards/sorry.yaml", "decks/sorry_rules.yaml"]
+SPECS = ["decks/sorry.yaml", "boards/sorry.yaml", "boards/sorry_1930.yaml", "decks/sorry_rules.yaml"]
 
 
 def _check_deck(spec):

@@ -93,6 +93,7 @@ def cell_of(g: Geometry, i: int) -> tuple[int, int]:
 # all place them here.
 START_IN = 1.65
 HOME_PAST = 1.5
+START_RADIUS = 1.05      # squares
 
 
 def start_spot(g: Geometry, k: int) -> tuple[float, float]:
@@ -117,7 +118,16 @@ def side_colours(spec: Spec) -> dict[str, Colour]:
     return {s["name"]: spec.colour(("sides", k, "colour"), pal) for k, s in enumerate(spec.data["sides"])}
 
 
-def draw_board(spec: Spec) -> Drawing:
+def start_place(g: Geometry, k: int) -> tuple[float, float, float]:
+    """Side k's start circle in board squares from the grid's top-left: its centre and radius.
+    It lies just inside the track, opposite the division it opens onto."""
+    u, v = start_spot(g, k)
+    return u + 0.5, v + 0.5, START_RADIUS
+
+
+def draw_board(spec: Spec, centre: bool = True, start_label: bool = True) -> Drawing:
+    """The board; without its centre (the title and the card spaces) or the word START in the
+    starts, for a diagram of a corner (which labels a start beside it, clear of its men)."""
     g = load_geometry(spec)
     d = spec.data
     pal, colour = palette(spec), side_colours(spec)
@@ -157,15 +167,33 @@ def draw_board(spec: Spec) -> Drawing:
         hx, hy = xy(*home_spot(g, k))
         out.circle(hx + q / 2, hy + q / 2, q * 1.15, Style(fill=c.mix(paper, 0.35), stroke=ink, width=0.6))
         out.fit_text(hx + q / 2 - q * 0.8, hy + q / 2 - 2.5, q * 1.6, 5, "HOME", ink)
-        cx, cy = xy(*start_spot(g, k))
-        out.circle(cx + q / 2, cy + q / 2, q * 1.05, Style(fill=c, stroke=ink, width=0.6))
-        out.fit_text(cx + q / 2 - q * 0.8, cy + q / 2 - 2.5, q * 1.6, 5, "START", paper)
+        # The start "opens" onto its division (the patent's "start 3 opening in the side of the
+        # track"): a mouth as wide as the division's middle joins the circle to the track.
+        u, v, rad = start_place(g, k)
+        cx, cy = margin + u * q, margin + v * q
+        r = q * rad
+        half = q * 0.32
+        reach = r * (1 - (half / r) ** 2) ** 0.5          # from the centre to where the mouth meets the circle
+        sx, sy = cell_of(g, s.exit)
+        ex0, ey0 = margin + (sx + 0.5) * q, margin + (sy + 0.5) * q
+        edge = (ex0 + dx * q / 2, ey0 + dy * q / 2)        # the track's inner edge at that division
+        px, py = -dy, dx
+        mouth = [(edge[0] + px * half, edge[1] + py * half), (cx + px * half - dx * reach, cy + py * half - dy * reach),
+                 (cx - px * half - dx * reach, cy - py * half - dy * reach), (edge[0] - px * half, edge[1] - py * half)]
+        out.circle(cx, cy, r, Style(fill=c, stroke=ink, width=0.6))
+        out.polygon(mouth, Style(fill=c))
+        for a, b in ((mouth[0], mouth[1]), (mouth[3], mouth[2])):
+            out.line(*a, *b, Style(stroke=ink, width=0.6, cap="butt"))
+        if start_label:
+            out.fit_text(cx - q * 0.8, cy - 2.5, q * 1.6, 5, "START", paper)
         # arrows: from the safety entry towards home, and the way round at each corner
         ax, ay = xy(ex + dx * 0.5, ey + dy * 0.5)
         out.polygon(_arrow(ax + q / 2, ay + q / 2, dx, dy, q * 0.3), Style(fill=c))
         cxx, cyy = xy(*cell_of(g, s.corner))
         along = [(1, 0), (0, 1), (-1, 0), (0, -1)][k]   # the way round, clockwise, on this side
         out.polygon(_arrow(cxx + q / 2, cyy + q / 2, *along, q * 0.25), Style(fill=ink))
+    if not centre:
+        return out
     # the central spaces for the pack and the turned-up cards
     mid = size / 2
     cw, ch = 63 + 6, 88 + 6

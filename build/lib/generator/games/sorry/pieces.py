@@ -80,9 +80,8 @@ def men_pages(men: Men, paper: str, title: str) -> list[Drawing]:
     for name, colour in men.colours:
         paint = _paint_man(men, name, colour)
         for _ in range(MEN_PER_COLOUR):
-            items.append(Item(w, h, lambda page, x, y, paint=paint: draw_foldup(page, net, x, y, paint,
-                                                                                  men.paper.mix(colour, 0.3)),
-                              STANDEES))
+            items.append(Item(w, h, lambda page, x, y, paint=paint, colour=colour:
+                              draw_foldup(page, net, x, y, paint, colour.mix(men.ink, 0.6)), STANDEES))
     for name, colour in men.colours:
         for k in range(MEN_PER_COLOUR):
             items.append(Item(men.token, men.token, _token(men, name, colour), TOKENS, new_row=k == 0))
@@ -119,3 +118,36 @@ def add_men(spec: Spec, plan, opts) -> None:
             step="Men: cut out the sixteen standees, fold each at the head and fold its feet in, glue them "
                  "(or cut out the tokens).",
             tools=["craft knife or scissors", "glue stick"])
+    from ...build import add_assembly
+    add_assembly(plan, f"{stem_of(spec)}-men", men_assembly(men, title, opts.paper), opts,
+                 what=f"{title}: how to fold the men (steps with drawings, checks)")
+
+
+def men_assembly(men: Men, title: str, paper: str):
+    """The men's assembly sheet: the standee's net as printed, folded."""
+    from ...layout.assembly import Assembly, Step, net_plan, tent_scene
+    net = standee(men)
+    face = net.face("front").region.bounds
+    stands = standing_height(men.width, men.depth, face[3] - face[1])
+    name, colour = men.colours[0]
+    folded = tent_scene(net, stands, men.depth, colour)
+    folded.callout("the head: a fold", (0, 0, stands), 10, -5)
+    glued = tent_scene(net, stands, men.depth, colour)
+    glued.callout("feet glued one on the other", (0, 0, 0), 14, 6)
+    n = MEN_PER_COLOUR * len(men.colours)
+    steps = [
+        Step(f"Cut round each man on his solid line ({n} men, {MEN_PER_COLOUR} of each colour). Score the three "
+             "dashed lines along a ruler: the top of his head and his two feet.",
+             net_plan(net, colour, colour.mix(men.ink, 0.6))),
+        Step("Fold the head's line away from the print: his two faces come together, back to back.", folded),
+        Step(f"Fold both feet in under him and glue the hatched foot on the other: the floor, "
+             f"{men.width:g} x {men.depth:g} mm. He stands {stands:.0f} mm tall.", glued),
+    ]
+    checks = [f"A man stands inside a {men.square:g} mm division, and four stand in a start.",
+              "He stands upright without leaning on anything; his letter reads from both sides."]
+    return Assembly(f"{title}: the men's assembly",
+                    f"How to make the men of sorry-men-{paper}.pdf (its first sheet; the second has flat tokens to "
+                    "cut out instead).",
+                    [(str(MEN_PER_COLOUR), f"{side} man", "card stock") for side, _ in men.colours],
+                    ["craft knife or scissors", "metal ruler", "a blunt knife or an empty pen to score", "glue stick"],
+                    steps, checks)

@@ -23,5 +23,17 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             from .rules_sheet import sheet_game
             add_rules_sheet(spec, sheet_game(spec), plan, opts)
         if spec.kind == "sorry-board":
-            add_board(draw_board(spec), plan, f"{stem_of(spec)}-board", f"{spec.data['title']} board", opts)
-            add_men(spec, plan, opts)
+            from .board import load_geometry
+            g = load_geometry(spec)
+            per_side = len(g.slides) // len(g.sides)
+            # The classic board and the patent's (one slide a side) are alternatives: the print
+            # list totals each.
+            variant = "the patent's board (one slide a side)" if per_side == 1 else \
+                f"the classic board ({per_side} slides a side)"
+            before = set(plan.products)
+            title = f"{spec.data['title']} board" + (", the patent's" if per_side == 1 else "")
+            add_board(draw_board(spec), plan, f"{stem_of(spec)}-board", title, opts)
+            for rel in set(plan.products) - before:
+                plan.products[rel].info.setdefault("variant", variant)
+            if "men" in spec.data:          # the men fit either board: made once, with the board that sizes them
+                add_men(spec, plan, opts)

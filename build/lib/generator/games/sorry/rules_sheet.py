@@ -11,7 +11,8 @@ from ...layout.rules_sheet import SheetGame, place_legible, used_spec
 from ...referee.contract import Refused
 from ...spec import Spec
 from ...units import pt
-from .board import INWARD, Geometry, cell_of, draw_board, home_spot, load_geometry, palette, side_colours, start_spot
+from .board import (INWARD, Geometry, cell_of, draw_board, home_spot, load_geometry, palette, side_colours,
+                    start_place)
 from .deck import load_deck
 from .rules import Position, loc_name, parse_loc, play, step_back, step_forward
 
@@ -28,6 +29,14 @@ def sheet_game(spec: Spec) -> SheetGame:
         fields[f"count.{c['marking'].lower()}"] = str(c["count"])
     # the numbered cards, counted as the deck has them (4 each of 1, 2, 3...)
     fields["counts.numbers"] = counted([(c["marking"], c["count"]) for c in deck.cards if c["marking"].isdigit()])
+    if "patent_board" in spec.data["uses"]:
+        pg = load_geometry(used_spec(spec, "patent_board", ("sorry-board",)))
+        lengths = sorted({s.length for s in pg.slides})
+        first = pg.slides[0].start - pg.sides[0].corner          # divisions after the corner
+        per_side = len(pg.slides) // len(pg.sides)
+        fields.update({"patent.slides": {1: "one", 2: "two", 3: "three"}.get(per_side, str(per_side)),
+                       "patent.slide": " or ".join(str(n) for n in lengths),
+                       "patent.slide_after": str(first - (pg.sides[0].exit - pg.sides[0].corner))})
     diagrams = {}
     params = spec.data.get("diagrams", {})
     if "corner" in params:
@@ -104,8 +113,11 @@ class Corner:
         ex, ey = cell_of(g, side.entry)
         if loc[0] == "safety":
             return ex + dx * (loc[1] + 1) + 0.5, ey + dy * (loc[1] + 1) + 0.5
-        cx, cy = home_spot(g, at) if loc[0] == "home" else start_spot(g, at)
-        cx, cy = cx + 0.5, cy + 0.5
+        if loc[0] == "home":
+            cx, cy = home_spot(g, at)
+            cx, cy = cx + 0.5, cy + 0.5
+        else:
+            cx, cy, _ = start_place(g, at)
         offsets = [(-0.42, -0.42), (0.42, -0.42), (-0.42, 0.42), (0.42, 0.42)]
         ox, oy = offsets[k % 4]
         return cx + ox, cy + oy
@@ -116,7 +128,7 @@ class Corner:
 
     def draw(self, width: float) -> Drawing:
         g, spec = self.g, self.board_spec
-        board = draw_board(spec)
+        board = draw_board(spec, centre=False, start_label=False)
         q, m = spec.data["square"], spec.data.get("margin", 10)
         pal, colour = palette(spec), side_colours(spec)
         ink = pal.get("ink", Colour(rgb=(0.1, 0.1, 0.1)))
@@ -129,20 +141,11 @@ class Corner:
 
         def at(u, v):                                   # board squares -> diagram mm
             return (m + u * q - x0) * s, (m + v * q - y0) * s
-        # The window is the track along the top and the left, and the first side's start, safety
-        # track and home inside: the rest of the board (the centre, the next side's home) is cut
-        # away, leaving the corner's own shape.
-        # In board squares: the start circle's right edge (board.py draws it 1.05 squares round),
-        # then, lower down, the home circle's (1.15 round).
-        sx, _ = cell_of(g, side0.exit)
-        ex_, ey_ = cell_of(g, side0.entry)
-        inner = sx + 0.5 + 1.05 + 0.12
-        home_top = ey_ + g.safety_length + 1.5 + 0.5 - 1.15
-        home_right = ex_ + 0.5 + 1.15 + 0.2
-        clip = [(x0, y0), (x0 + win_w, y0), (x0 + win_w, m + 1.08 * q), (m + inner * q, m + 1.08 * q),
-                (m + inner * q, m + (home_top + 0.45) * q), (m + home_right * q, m + (home_top + 0.45) * q),
-                (m + home_right * q, y0 + win_h), (x0, y0 + win_h)]
-        clip_path = Path(PathBuilder().polygon(clip).ops, Style())
+        # The window: the track along the top and the left, and the first side's start, safety
+        # track and home inside, a plain rectangle of the board without its centre (the title
+        # and the card spaces).
+        clip_path = Path(PathBuilder().polygon([(x0, y0), (x0 + win_w, y0), (x0 + win_w, y0 + win_h),
+                                                (x0, y0 + win_h)]).ops, Style())
         place_legible(d, board, compose(scale(s), translate(-x0, -y0)), clip=clip_path)
         cell = q * s
         # The division numbers the moves are written with, legible (the board's own are too small here).
@@ -152,9 +155,10 @@ class Corner:
                 x, y = at(col, row)
                 d.text(x + cell * 0.08, y + cell * 0.94, str(i + 1), pt(6.5), ink, font="sans")
         label = pt(7.5)
-        sc = at(*self._centre(side0.name, ("start",), 3))
-        sc = (sc[0] - cell * 0.42, sc[1] - cell * 0.42)
-        d.text(sc[0], sc[1] + label * 0.36, "START", label, WHITE, font="sans-bold", align="centre")
+        # START beside its circle, not on it: the men in it would cover the word.
+        su, sv, srad = start_place(g, 0)
+        sx_, sy_ = at(su + srad + 0.15, sv)
+        d.text(sx_, sy_ + label * 0.36, "start", label, ink, font="sans-bold")
         hc = at(*self._centre(side0.name, ("home",), 3))
         hc = (hc[0] - cell * 0.42, hc[1] - cell * 0.42)
         d.text(hc[0], hc[1] + label * 0.36, "HOME", label, ink, font="sans-bold", align="centre")
@@ -170,15 +174,32 @@ class Corner:
                     d.circle(x, y, r, Style(fill=colour[c].mix(WHITE, 0.7), stroke=ink, width=0.25, dash=(0.8, 0.6)))
         # Each move: the squares stepped on, then the slide (a dashed arrow along the slide's outer
         # edge), and the move's number where it began.
+        # Every man before and after, and every slide's marks: what a move's badge must not cover.
+        busy = [at(*self._centre(c, loc, k)) for c, locs in self.men.items() for k, loc in enumerate(locs)
+                if loc[0] != "start"]
+        busy += [at(*self._centre(c, loc, k)) for c, locs in finals.items() for k, loc in enumerate(locs)
+                 if loc[0] != "start"]
+        busy += [at(*self._centre(side0.name, ("track", i))) for sl in g.slides for i in sl.squares(g.track)]
+        for i in range(g.track):                        # the division numbers, at each square's foot
+            col, row = cell_of(g, i)
+            if col < self.columns and row < self.rows and (row == 0 or col == 0):
+                x, y = at(col, row)
+                busy.append((x + cell * 0.2, y + cell * 0.85))
         for n, (c, card, text, path, fx, before) in enumerate(self.moves, 1):
             pts = [at(*self._centre(c, loc)) for loc in path]
             pb = PathBuilder().move(*pts[0])
             for p in pts[1:-1]:
                 pb.line(*p)
-            end = _short(pts[-2], pts[-1], r * 1.1)
+            # The arrow stops at the man's edge; on a slide it stops at the division's edge, clear
+            # of the slide's triangle (the man is drawn where the slide took him). It is drawn in
+            # a dark shade of the man's colour on a white edge, so it shows on any track.
+            end = _short(pts[-2], pts[-1], cell * 0.5 if fx.slides else r * 1.1)
             pb.line(*end)
-            d.path(pb, Style(stroke=ink, width=0.5))
-            _arrow_head(d, pts[-2], end, ink, cell * 0.24)
+            shade = colour[c].mix(ink, 0.35)
+            d.path(pb, Style(stroke=WHITE, width=1.3))
+            d.path(pb, Style(stroke=shade, width=0.6))
+            _arrow_head(d, pts[-2], end, shade, cell * 0.26)
+            busy += pts
             for a, b, sent in fx.slides:
                 la, lb = parse_loc(a, g), parse_loc(b, g)
                 pa, pe = at(*self._centre(c, la)), at(*self._centre(c, lb))
@@ -188,9 +209,16 @@ class Corner:
                 b2 = _short(a2, (pe[0] + ox * off, pe[1] + oy * off), r * 0.6)
                 d.line(*a2, *b2, Style(stroke=ink, width=0.5, dash=(1.0, 0.7)))
                 _arrow_head(d, a2, b2, ink, cell * 0.24)
+            # The move's number beside where it began, where it is farthest from men, paths and
+            # slides (a badge on a slide's triangle reads as part of the board).
             bx, by = pts[0]
-            badge = (bx - cell * 0.36, by - cell * 0.36)
-            d.circle(*badge, cell * 0.19, Style(fill=ink))
+            around = [(bx + cell * 0.5 * u, by + cell * 0.5 * v) for u, v in
+                      ((-1, -1), (1, -1), (-1, 1), (1, 1), (0, -1.3), (-1.3, 0), (1.3, 0), (0, 1.3))]
+            inside = [p for p in around if cell * 0.2 <= p[0] <= d.width - cell * 0.2
+                      and cell * 0.2 <= p[1] <= d.height - cell * 0.2] or around
+            badge = max(inside, key=lambda p: min(((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5 for q in busy))
+            busy.append(badge)
+            d.circle(*badge, cell * 0.19, Style(fill=ink, stroke=WHITE, width=0.3))
             d.text(badge[0], badge[1] + pt(7) * 0.36, str(n), pt(7), WHITE, font="sans-bold", align="centre")
         # The men after the moves; a man sent back to start is crossed out where he stood.
         for c, locs in finals.items():

@@ -1,0 +1,29 @@
+"""Your own deck (`kind: deck`): any card game's cards, from a list in the spec or a CSV beside it,
+drawn by named layouts of shapes, text, pictures and icons, with everything the project's own decks
+get (the sheet with duplex backs, the shop pages, the contact sheet, the tuck box, the print list).
+README "Your own deck" is the spec's reference; `starter/` is a small deck showing every feature.
+
+No spec of this kind ships with the project (`specs` is empty): a deck is built where it is named.
+A deck's build may run as two jobs side by side, one for each of PARTS (its PDFs, its contact
+sheet), or whole as one (part None).
+"""
+from __future__ import annotations
+
+from ..declaration import GameDeclaration
+
+TITLE = "Your own deck"
+PARTS = ("print", "contact")     # as products.PARTS (kept here: the package stays light to import)
+
+
+def check(spec):
+    from .load import load_deck
+    return load_deck(spec)
+
+
+def build(specs, plan, opts, part=None) -> None:
+    from .products import build
+    build(specs, plan, opts, part)
+
+
+GAMES = (GameDeclaration(id="deck", title=TITLE, specs=(), build=build, checks={"deck": check},
+                         parts={"deck": PARTS}),)

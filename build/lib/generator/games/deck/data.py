@@ -1,0 +1,151 @@
+"""A deck's cards: a YAML list in the spec, or rows of a CSV file beside it, as one list of Cards.
+
+A CSV is a stranger's file like any spec: read bounded (its size, its rows, its columns, each
+cell), UTF-8 only (a byte-order mark is allowed: Excel's "CSV UTF-8" writes one), a header row
+naming the fields. Every cell is text: a cell that looks like a spreadsheet formula (=SUM(A1:A3))
+is printed as written, never evaluated. Errors name the CSV's file, the line its row starts on,
+and the column: `cards.csv:7: count: expected a whole number from 0 to 1000, got "x"`.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+
+from ...errors import SpecError, show
+from ...inputs import decode_text, read_bytes
+
+MAX_CARDS = 2000              # cards in a deck (with their counts), as build.MAX_CARDS
+MAX_ROWS = 2000               # rows of a CSV
+MAX_COLUMNS = 64
+MAX_CELL = 4000               # characters in one cell, as a spec's text
+MAX_CSV_BYTES = 8 * 1024 * 1024
+MAX_COUNT = 1000
+FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass
+class Card:
+    """One row of the deck: its fields as text, its count, and where it was written (for errors)."""
+    number: int                               # from 1, in the deck's order
+    fields: dict[str, str]
+    count: int
+    file: str                                 # the spec, or the CSV, as errors name it
+    line: int | None
+    field_lines: dict[str, int | None] = field(default_factory=dict)
+    path: tuple = ()                          # the card's path in the spec (("cards", 3)); () for a CSV row
+
+    def label(self) -> str:
+        """How messages name the card: its number, and its name where it has one."""
+        for key in ("name", "title", "Name", "Title"):
+            if self.fields.get(key):
+                return f"card {self.number} {show(self.fields[key], 40)}"
+        return f"card {self.number}"
+
+    def error(self, fieldname: str, message: str) -> SpecError:
+        """An error at this card's line (the field's own line where it has one), naming the field."""
+        if self.path:        # a card of the spec: its field's path, as the spec's errors write it
+            from ...spec.loader import format_field
+            name = format_field(self.path + ((fieldname,) if fieldname else ()))
+        else:
+            name = fieldname
+        return SpecError(self.file, self.field_lines.get(fieldname, self.line) or self.line, name, message)
+
+
+def text_of(value) -> str:
+    """A spec's value as a card's text: numbers as they read (2, 2.5), text as it is."""
+    if isinstance(value, float):
+        return f"{value:g}" if value != int(value) or abs(value) >= 1e15 else str(int(value))
+    return str(value)
+
+
+def cards_of_spec(spec) -> list[Card]:
+    cards = []
+    for i, raw in enumerate(spec.data.get("cards", [])):
+        path = ("cards", i)
+        fields = {k: text_of(v) for k, v in raw.items() if k != "count"}
+        lines = {k: spec.line(path + (k,)) for k in raw}
+        cards.append(Card(0, fields, raw.get("count", 1), spec.file, spec.line(path), lines, path))
+    return cards
+
+
+def read_csv(path, display: str, delimiter: str = ",", problems=None) -> list[Card]:
+    """The cards of a CSV file: a header row, then one card a row (blank rows skipped). A row's
+    errors are added to `problems` (a list) and its card left out, so every bad row is reported;
+    what stops the reading (not UTF-8, a row the CSV reader cannot read, the header) is raised."""
+    problems = [] if problems is None else problems
+    data = read_bytes(path, display, MAX_CSV_BYTES)
+    try:
+        text = decode_text(data, display)
+    except SpecError as exc:
+        if "UTF-8" in exc.message:
+            exc.message += ": save the CSV as UTF-8 (a spreadsheet's \"CSV UTF-8\")"
+        raise
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    header: list[str] | None = None
+    cards: list[Card] = []
+    end = 0                                    # the line the previous row ended on
+    while True:
+        start = end + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            why = "a cell opened with a double quote is never closed" if "end of data" in str(exc) else str(exc)
+            raise SpecError(display, start, "", f"not a CSV row we can read ({why})") from None
+        end = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue                           # a blank line, or a row of empty cells
+        if header is None:
+            header = _header(row, display, start)
+            continue
+        if len(cards) >= MAX_ROWS:
+            raise SpecError(display, start, "", f"more than {MAX_ROWS:,} rows of cards (a deck has at most "
+                                                f"{MAX_CARDS:,} cards)")
+        before = len(problems)
+        extra = [c for c in row[len(header):] if c.strip()]
+        if extra:
+            problems.append(SpecError(display, start, "", f"{len(row)} cells, but the header names {len(header)} "
+                                                          "columns (a comma inside a cell needs the cell in double "
+                                                          "quotes)"))
+        cells = {name: (row[k] if k < len(row) else "").strip() for k, name in enumerate(header)}
+        for name, value in cells.items():
+            if len(value) > MAX_CELL:
+                problems.append(SpecError(display, start, name, f"expected at most {MAX_CELL:,} characters, got "
+                                                                f"{len(value):,}"))
+        count = 1
+        if "count" in cells and cells["count"] != "":
+            raw = cells["count"]
+            if not re.fullmatch(r"[0-9]{1,4}", raw) or int(raw) > MAX_COUNT:
+                problems.append(SpecError(display, start, "count", f"expected a whole number from 0 to {MAX_COUNT} "
+                                                                   f"(copies of the card), got {show(raw)}"))
+            else:
+                count = int(raw)
+        if len(problems) == before:
+            fields = {k: v for k, v in cells.items() if k != "count"}
+            cards.append(Card(0, fields, count, display, start))
+    if header is None:
+        raise SpecError(display, 1, "", "an empty CSV: the first row names the fields (name,count,...), "
+                                        "then one card a row")
+    return cards
+
+
+def _header(row: list[str], display: str, line: int) -> list[str]:
+    names = [cell.strip() for cell in row]
+    while names and names[-1] == "":
+        names.pop()                             # trailing empty cells, as spreadsheets write them
+    if len(names) > MAX_COLUMNS:
+        raise SpecError(display, line, "", f"{len(names)} columns; at most {MAX_COLUMNS}")
+    seen: dict[str, int] = {}
+    for k, name in enumerate(names):
+        if not name:
+            raise SpecError(display, line, "", f"column {k + 1} has no name in the header row")
+        if not FIELD_NAME.match(name) or len(name) > 40:
+            raise SpecError(display, line, "", f"column {k + 1}: {show(name)} is not a field's name (letters, "
+                                               "digits and _, not starting with a digit, at most 40)")
+        if name in seen:
+            raise SpecError(display, line, "", f"column {k + 1}: {show(name)} is also column {seen[name] + 1}")
+        seen[name] = k
+    return names

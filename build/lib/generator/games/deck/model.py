@@ -1,0 +1,418 @@
+"""A `kind: deck` spec read whole: its cards (from the spec and its CSV), its fonts, icons and
+pictures (files in the spec's own folder, read bounded and checked), and its layouts with every
+`extends` resolved and every element's keys and fields checked (load.py then draws the cards).
+
+What a spec names is read only from its own folder: a file's name (or one made from a card's
+fields, `art/{name}.png`) is a relative path that must stay inside it, links included
+(inputs.confined); a font that is not a font, a picture that is not a picture, is the spec's error
+at the line that names it.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...colour import Colour, parse_colour
+from ...errors import SpecError, show
+from ...inputs import MAX_DATA_BYTES, ReferenceError_, confined, read_bytes
+from ...layout.cardsize import CardSize
+from ...spec.loader import SpecErrors, format_field
+from .data import MAX_CARDS, Card, cards_of_spec, read_csv
+from .text import Family
+
+SHIPPED = {"sans": Family("sans", "sans-bold", "sans-italic", "sans-bold-italic")}
+FIELD = re.compile(r"\\([{}])|\{([A-Za-z_][A-Za-z0-9_]*)\}")
+MAX_ERRORS_SHOWN = 25
+
+# What each element type takes: (required keys, optional keys); every type also takes id, type,
+# when and rotate.
+COMMON_KEYS = {"id", "type", "when", "rotate"}
+KEYS = {
+    "rect": ({"x", "y", "w", "h"}, {"radius", "fill", "stroke", "stroke_width", "dash"}),
+    "circle": ({"cx", "cy", "r"}, {"fill", "stroke", "stroke_width", "dash"}),
+    "line": ({"x1", "y1", "x2", "y2"}, {"stroke", "stroke_width", "dash"}),
+    "polygon": ({"points"}, {"fill", "stroke", "stroke_width", "dash"}),
+    "text": ({"x", "y", "w", "h", "text"}, {"font", "size", "min_size", "colour", "align", "valign", "leading",
+                                            "bold", "italic"}),
+    "image": ({"x", "y", "w", "h", "file"}, {"fit"}),
+    "icon": ({"x", "y", "w", "h", "icon"}, set()),
+}
+TEMPLATE_KEYS = ("fill", "stroke", "colour", "text", "file", "icon")   # the string values {field} works in
+
+
+def fields_in(template: str) -> list[str]:
+    return [m.group(2) for m in FIELD.finditer(template) if m.group(2)]
+
+
+def substitute(template: str, values: dict[str, str]) -> str:
+    """`{field}` replaced by the card's value (empty where the card has none), `\\{` by `{`."""
+    if "{" not in template and "\\" not in template:
+        return template
+    return FIELD.sub(lambda m: m.group(1) or values.get(m.group(2), ""), template)
+
+
+@dataclass
+class Element:
+    """One element of a layout, its keys merged from the layouts it extends: each key's value and
+    the spec path it was written at (its line, for errors)."""
+    layout: str
+    name: str                        # its id, or its place in the layout ("element 3")
+    values: dict
+    paths: dict
+
+    @property
+    def type(self) -> str:
+        return self.values.get("type", "")
+
+    def fields(self, key: str) -> list[str]:
+        value = self.values.get(key)
+        return fields_in(value) if isinstance(value, str) else []
+
+
+@dataclass
+class Layout:
+    name: str
+    background: str | None
+    background_path: tuple
+    elements: list[Element]
+
+
+@dataclass
+class Deck:
+    spec: object
+    title: str
+    size: CardSize
+    folder: Path
+    palette: dict[str, Colour]
+    families: dict[str, Family]
+    icons: dict[str, object]                 # name -> images.Picture
+    cards: list[Card]
+    known: set[str]                          # every field a card has (and count)
+    layouts: dict[str, Layout]
+    face_template: str
+    back_template: str
+    pictures: dict[str, object] = field(default_factory=dict)   # image file (relative) -> Picture, or its error
+    art: object = None                       # the cards drawn (faces.DeckDrawn), once checked
+
+    def where(self, path: tuple) -> str:
+        line = self.spec.line(path)
+        return f"{self.spec.file}:{line}" if line else self.spec.file
+
+
+class Problems:
+    """Errors found while a deck is read and drawn: each once, in the order found, all raised at
+    the end (so `validate` lists them all, the first MAX_ERRORS_SHOWN and a count of the rest)."""
+
+    def __init__(self):
+        self.errors: list[SpecError] = []
+        self._seen: set[str] = set()
+
+    def add(self, error: SpecError) -> None:
+        key = str(error)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.errors.append(error)
+
+    def raise_any(self) -> None:
+        if not self.errors:
+            return
+        # In file order: each file's errors by line, the files in the order their errors were found.
+        files = {e.file: k for k, e in reversed(list(enumerate(self.errors)))}
+        ordered = sorted(self.errors, key=lambda e: (files[e.file], e.line or 0))
+        shown = ordered[:MAX_ERRORS_SHOWN]
+        if len(self.errors) > MAX_ERRORS_SHOWN:
+            first = ordered[0]
+            shown.append(SpecError(first.file, None, "", f"{len(self.errors) - MAX_ERRORS_SHOWN:,} more errors not "
+                                                         f"shown (the first {MAX_ERRORS_SHOWN} found are above)"))
+        raise SpecErrors(shown)
+
+
+def read_deck(spec, problems: Problems) -> Deck:
+    """The spec read: its files, cards and layouts, every problem found added to `problems`
+    (raised as soon as what follows cannot be checked without what failed)."""
+    d = spec.data
+    folder = Path(spec.path or spec.file).resolve().parent
+    palette = spec.palette() if "palette" in d else {}
+    deck = Deck(spec, d["title"], CardSize.of(d["card"]), folder, palette, dict(SHIPPED), {}, [], set(),
+                {}, d.get("layout", "face"), d.get("back", "back"))
+    _fonts(deck, problems)
+    _icons(deck, problems)
+    _cards(deck, problems)
+    problems.raise_any()           # without cards, fonts and icons nothing else can be checked
+    _layouts(deck, problems)
+    for key, default in (("layout", "face"), ("back", "back")):
+        _check_template(deck, d.get(key, default), (key,), problems, layout_names=True)
+    problems.raise_any()
+    return deck
+
+
+# ---------------------------------------------------------------- files in the spec's folder
+
+def read_file(deck: Deck, rel: str, limit: int = MAX_DATA_BYTES) -> tuple[bytes, str]:
+    """(bytes, display name) of a file the spec names, relative to the spec, inside its folder:
+    ReferenceError_ or SpecError (naming the file) if it cannot be."""
+    path = confined(deck.folder, rel)
+    display = str(Path(deck.spec.file).parent / rel)
+    return read_bytes(path, display, limit), display
+
+
+def _file_error(spec, path: tuple, rel: str, exc: Exception) -> SpecError:
+    if isinstance(exc, ReferenceError_):
+        return spec.error(path, f"expected {exc}, got {show(rel)}")
+    if isinstance(exc, SpecError):
+        reason = exc.message.replace("cannot read: ", "")
+        if "No such file" in reason:
+            reason = "no such file"
+        return spec.error(path, f"{show(rel)}: {reason}")
+    return spec.error(path, f"{show(rel)}: {exc}")
+
+
+def _fonts(deck: Deck, problems: Problems) -> None:
+    from ...draw.fonts import FontFileError, font_from_bytes
+    spec = deck.spec
+    for name, files in spec.data.get("fonts", {}).items():
+        if name in SHIPPED:
+            problems.add(spec.error(("fonts", name), f"{show(name)} is the shipped font's name; give yours another"))
+            continue
+        loaded: dict[str, str] = {}
+        for style in ("regular", "bold", "italic", "bold_italic"):
+            rel = files.get(style)
+            if rel is None:
+                continue
+            path = ("fonts", name, style)
+            try:
+                data, _ = read_file(deck, rel)
+                loaded[style] = font_from_bytes(data).name
+            except (ReferenceError_, SpecError) as exc:
+                problems.add(_file_error(spec, path, rel, exc))
+            except FontFileError as exc:
+                problems.add(spec.error(path, f"{show(rel)}: {exc}"))
+        if "regular" in loaded:
+            r = loaded["regular"]
+            deck.families[name] = Family(r, loaded.get("bold", r), loaded.get("italic", r),
+                                         loaded.get("bold_italic", loaded.get("bold", r)))
+
+
+def load_picture(deck: Deck, rel: str):
+    """The picture in a file of the spec's folder (read once a deck), or the exception saying why not."""
+    from ...draw.images import PictureError, picture_from_bytes
+    known = deck.pictures.get(rel)
+    if known is None:
+        try:
+            data, display = read_file(deck, rel)
+            known = picture_from_bytes(data, display)
+        except (ReferenceError_, SpecError, PictureError) as exc:
+            known = exc
+        deck.pictures[rel] = known
+    return known
+
+
+def picture_problem(exc: Exception, rel: str) -> str:
+    """Why a picture file cannot be used, in words for a message about it."""
+    from ...draw.images import PictureError
+    if isinstance(exc, ReferenceError_):
+        return f"expected {exc}, got {show(rel)}"
+    if isinstance(exc, SpecError):
+        reason = exc.message.replace("cannot read: ", "")
+        return f"{show(rel)}: {'no such file' if 'No such file' in reason else reason}"
+    if isinstance(exc, PictureError):
+        return f"{show(rel)}: {exc}"
+    return f"{show(rel)}: {exc}"
+
+
+def _icons(deck: Deck, problems: Problems) -> None:
+    spec = deck.spec
+    for name, rel in spec.data.get("icons", {}).items():
+        got = load_picture(deck, rel)
+        if isinstance(got, Exception):
+            problems.add(spec.error(("icons", name), picture_problem(got, rel)))
+        elif not 0.05 <= got.aspect <= 20:
+            problems.add(spec.error(("icons", name), f"{show(rel)}: {got.width} x {got.height}, too long and "
+                                                     "thin for an icon (at most 20 times as wide as high)"))
+        else:
+            deck.icons[name] = got
+
+
+# ---------------------------------------------------------------- cards
+
+def _cards(deck: Deck, problems: Problems) -> None:
+    spec = deck.spec
+    cards = cards_of_spec(spec)
+    if "csv" in spec.data:
+        rel = spec.data["csv"]
+        try:
+            path = confined(deck.folder, rel)
+            display = str(Path(spec.file).parent / rel)
+            rows: list[SpecError] = []
+            cards += read_csv(path, display, spec.data.get("csv_delimiter", ","), rows)
+            for error in rows:
+                problems.add(error)
+            if rows:
+                return
+        except ReferenceError_ as exc:
+            problems.add(_file_error(spec, ("csv",), rel, exc))
+            return
+        except SpecError as exc:
+            if exc.line is None and exc.file == display:     # the file itself: missing, too large
+                problems.add(_file_error(spec, ("csv",), rel, exc))
+            else:
+                problems.add(exc)
+            return
+    if not cards:
+        problems.add(spec.error(("cards",), "no cards: list them under cards:, or name a CSV file with csv:"))
+        return
+    for k, card in enumerate(cards):
+        card.number = k + 1
+    total = sum(c.count for c in cards)
+    if total > MAX_CARDS:
+        problems.add(spec.error(("csv",) if "csv" in spec.data else ("cards",),
+                                f"{total:,} cards in all (the counts added up); a deck has at most {MAX_CARDS:,}"))
+    elif total == 0:
+        problems.add(spec.error(("csv",) if "csv" in spec.data else ("cards",), "every card's count is 0"))
+    deck.cards = [c for c in cards if c.count > 0]
+    deck.known = {"count"} | {k for c in cards for k in c.fields}
+
+
+# ---------------------------------------------------------------- layouts
+
+def _layouts(deck: Deck, problems: Problems) -> None:
+    spec = deck.spec
+    raw = spec.data["layouts"]
+    done: dict[str, Layout] = {}
+
+    def resolve(name: str, trail: tuple) -> Layout | None:
+        if name in done:
+            return done[name]
+        lay = raw[name]
+        here = ("layouts", name)
+        background, background_path = lay.get("background"), here + ("background",)
+        elements: list[Element] = []
+        if "extends" in lay:
+            parent = lay["extends"]
+            if parent not in raw:
+                guess = difflib.get_close_matches(parent, list(raw), n=1)
+                hint = f" (did you mean '{guess[0]}'?)" if guess else f"; the layouts are: {', '.join(raw)}"
+                problems.add(spec.error(here + ("extends",), f"no layout named {show(parent)}{hint}"))
+                return None
+            if parent == name or parent in trail:
+                problems.add(spec.error(here + ("extends",), "layouts that extend each other in a loop: "
+                                                             + " -> ".join((*trail, name, parent))))
+                return None
+            base = resolve(parent, trail + (name,))
+            if base is None:
+                return None
+            elements = [Element(name, e.name, dict(e.values), dict(e.paths)) for e in base.elements]
+            if background is None:
+                background, background_path = base.background, base.background_path
+        by_id = {e.values["id"]: e for e in elements if "id" in e.values}
+        own_ids: dict[str, int] = {}
+        for i, el in enumerate(lay.get("elements", [])):
+            path = here + ("elements", i)
+            eid = el.get("id")
+            if eid is not None and eid in own_ids:
+                problems.add(spec.error(path + ("id",), f"two elements of this layout have the id {show(eid)} "
+                                                        f"(the other is elements[{own_ids[eid]}])"))
+                continue
+            if eid is not None:
+                own_ids[eid] = i
+            if eid is not None and eid in by_id:          # an element of the layout extended: changed
+                target = by_id[eid]
+                for k, v in el.items():
+                    target.values[k] = v
+                    target.paths[k] = path + (k,)
+                continue
+            element = Element(name, eid or f"elements[{i}]", dict(el), {k: path + (k,) for k in el})
+            element.paths.setdefault("", path)
+            elements.append(element)
+            if eid is not None:
+                by_id[eid] = element
+        layout = Layout(name, background, background_path, elements)
+        done[name] = layout
+        return layout
+
+    for name in raw:
+        resolve(name, ())
+    for name, layout in done.items():
+        if layout.background is not None:
+            _check_template(deck, layout.background, layout.background_path, problems, colour=True)
+        for el in layout.elements:
+            _check_element(deck, el, problems)
+    deck.layouts = done
+
+
+def _element_path(el: Element, key: str = "") -> tuple:
+    return el.paths.get(key) or el.paths.get("") or next(iter(el.paths.values()))
+
+
+def _check_element(deck: Deck, el: Element, problems: Problems) -> None:
+    spec = deck.spec
+    kind = el.values.get("type")
+    if kind is None:
+        problems.add(spec.error(_element_path(el, "id"), f"layout {el.layout}: element {el.name} has no type "
+                                                         "(and extends no element of that id)"))
+        return
+    required, optional = KEYS[kind]
+    for key in sorted(required - set(el.values)):
+        problems.add(spec.error(_element_path(el, "type") + (key,), f"missing required key (a {kind} needs "
+                                                                   f"{', '.join(sorted(required))})"))
+    for key in el.values:
+        if key not in required | optional | COMMON_KEYS:
+            problems.add(spec.error(_element_path(el, key), f"a {kind} has no {key} (it takes "
+                                                             f"{', '.join(sorted(required | optional))}, and "
+                                                             "id, type, when, rotate)"))
+    v = el.values
+    if kind == "text":
+        font = v.get("font", "sans")
+        if font not in deck.families:
+            guess = difflib.get_close_matches(font, list(deck.families), n=1)
+            hint = f" (did you mean '{guess[0]}'?)" if guess else ""
+            problems.add(spec.error(_element_path(el, "font"), f"no font named {show(font)}{hint}; the fonts are "
+                                                                f"{', '.join(sorted(deck.families))}"))
+        if v.get("min_size", 6) > v.get("size", 10):
+            problems.add(spec.error(_element_path(el, "min_size"), f"min_size {v['min_size']:g} pt is larger than "
+                                                                    f"the size, {v.get('size', 10):g} pt"))
+    for key in TEMPLATE_KEYS:
+        if isinstance(v.get(key), str):
+            _check_template(deck, v[key], _element_path(el, key), problems, colour=key in ("fill", "stroke", "colour"))
+    when = v.get("when")
+    if when is not None:
+        names = [when] if isinstance(when, str) else list(when)
+        for name in names:
+            if name not in deck.known:
+                problems.add(spec.error(_element_path(el, "when"), _unknown_field(name, deck.known)))
+
+
+def _unknown_field(name: str, known) -> str:
+    guess = difflib.get_close_matches(name, sorted(known), n=1)
+    hint = f" (did you mean {{{guess[0]}}}?)" if guess else ""
+    listed = ", ".join(sorted(known)) if len(known) <= 24 else f"{len(known)} of them"
+    return f"no card has a field {show(name)}{hint}; the cards' fields are: {listed}"
+
+
+def _check_template(deck: Deck, template: str, path: tuple, problems: Problems, colour: bool = False,
+                    layout_names: bool = False) -> None:
+    """A template's fields are fields some card has; one without fields is checked at once."""
+    spec = deck.spec
+    names = fields_in(template)
+    for name in names:
+        if name not in deck.known:
+            problems.add(spec.error(path, _unknown_field(name, deck.known)))
+    if names:
+        return
+    if colour:
+        try:
+            parse_colour(template, deck.palette)
+        except ValueError as exc:
+            problems.add(spec.error(path, str(exc)))
+    if layout_names and substitute(template, {}) not in deck.layouts:
+        name = substitute(template, {})
+        guess = difflib.get_close_matches(name, list(deck.layouts), n=1)
+        hint = f" (did you mean '{guess[0]}'?)" if guess else ""
+        problems.add(spec.error(path, f"no layout named {show(name)}{hint}; the layouts are: "
+                                      f"{', '.join(deck.layouts)}"))
+
+
+def field_name(path: tuple) -> str:
+    return format_field(path)

@@ -1,0 +1,300 @@
+"""Text on a card: a small markup (**bold**, *italic*, :icon:), wrapped to a box, aligned, and
+shrunk until it fits, never below its minimum (6 pt at the least: README "Print details").
+
+Text is measured with the fonts' own advance widths (draw/fonts.py), as every backend draws it.
+A line breaks at spaces (and at a line break in the text); a word wider than the box does not fit
+at that size. The box holds the block from the first line's cap height to the last line's
+descender, so nothing printed leaves it. The size is the largest, in steps of 0.1 pt from the
+element's size down to its minimum, at which the text fits; if it fits at none, that is the spec's
+error, never clipped or smaller text.
+
+An inline icon is as tall as ICON_SCALE times the font's cap height, its middle on the middle of
+the capitals, its width from its picture's proportions: it sits in the line like a letter.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...units import MM_PER_INCH
+
+PT = MM_PER_INCH / 72          # mm in a point
+ICON_SCALE = 1.3               # an inline icon's height, in cap heights
+STEP = 0.1                     # pt: the sizes tried
+ICON_NAME = re.compile(r":([A-Za-z][A-Za-z0-9_-]*):")
+
+
+class TextError(ValueError):
+    """What is wrong with a text's markup (an unknown icon, an unclosed **)."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A font family: the Font names for regular, bold, italic and bold italic."""
+    regular: str
+    bold: str
+    italic: str
+    bold_italic: str
+
+    def of(self, bold: bool, italic: bool) -> str:
+        return (self.bold_italic if bold and italic else self.bold if bold else self.italic if italic
+                else self.regular)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A run of text in one style, or an icon (text is None), inside a word."""
+    text: str | None
+    bold: bool = False
+    italic: bool = False
+    icon: str | None = None
+
+
+Word = tuple[Piece, ...]
+BREAK = None                   # a line break in the text, among the words
+
+
+# What the markup reads, in the order tried: an escaped character, emphasis, an icon, a line
+# break, spaces; anything else is text.
+_TOKEN = re.compile(r"(\\[*:\\]|\*{1,3}|:[A-Za-z][A-Za-z0-9_-]*:|\n|[ \t\r]+)")
+
+
+def parse(text: str, icons) -> list:
+    """The words of a marked-up text (each a tuple of Pieces), with BREAK where a line breaks.
+    `icons`: the names an :icon: may use. A backslash before * : or \\ writes the character."""
+    words: list = []
+    current: list[Piece] = []
+    buf: list[str] = []
+    bold = italic = False
+    opened = {"**": None, "*": None}
+    at = 0
+    for k, token in enumerate(_TOKEN.split(text)):
+        if k % 2 == 0:                       # text between the marks
+            if token:
+                buf.append(token)
+            at += len(token)
+            continue
+        first = token[0]
+        if first == "\\":
+            buf.append(token[1])
+        elif first == "*":
+            if buf:
+                current.append(Piece("".join(buf), bold, italic))
+                buf.clear()
+            if len(token) >= 2:
+                bold = not bold
+                opened["**"] = at if bold else None
+            if len(token) != 2:
+                italic = not italic
+                opened["*"] = at if italic else None
+        elif first == ":":
+            name = token[1:-1]
+            if name not in icons:
+                from difflib import get_close_matches
+                guess = get_close_matches(name, list(icons), n=1)
+                hint = f" (did you mean :{guess[0]}:?)" if guess else \
+                    (f"; the icons are {', '.join(sorted(icons))}" if icons else "; the spec has no icons:")
+                raise TextError(f"unknown icon :{name}:{hint}" + ("" if guess else "; write \\: for a colon"))
+            if buf:
+                current.append(Piece("".join(buf), bold, italic))
+                buf.clear()
+            current.append(Piece(None, bold, italic, icon=name))
+        else:                                # a line break or spaces: the word ends
+            if buf:
+                current.append(Piece("".join(buf), bold, italic))
+                buf.clear()
+            if current:
+                words.append(tuple(current))
+                current = []
+            if first == "\n":
+                words.append(BREAK)
+        at += len(token)
+    if buf:
+        current.append(Piece("".join(buf), bold, italic))
+    if current:
+        words.append(tuple(current))
+    for mark, where in opened.items():
+        if where is not None:
+            raise TextError(f"{mark} opened at character {where + 1} is never closed")
+    return words
+
+
+@dataclass
+class Placed:
+    """A piece set at its place: x from the line's left end (mm), in its font, or an icon."""
+    x: float
+    width: float
+    piece: Piece
+    font: str | None
+
+
+@dataclass
+class Setting:
+    """Text set in a box: its size (pt), its lines (each placed pieces and a width), and the
+    block's height (mm)."""
+    size_pt: float
+    lines: list[tuple[list[Placed], float]]
+    height: float
+
+
+class Measure:
+    """Widths of words at a size, for one family and icon set (icons: name -> aspect w/h)."""
+
+    def __init__(self, family: Family, base_bold: bool, base_italic: bool, icons: dict[str, float]):
+        from ...draw.fonts import get_font
+        self.family, self.icons = family, icons
+        self.base_bold, self.base_italic = base_bold, base_italic
+        self.get_font = get_font
+        regular = get_font(family.of(base_bold, base_italic))
+        self.cap = regular.cap_height
+        self.descent = -regular.descent
+
+    def font_of(self, piece: Piece) -> str:
+        return self.family.of(piece.bold or self.base_bold, piece.italic ^ self.base_italic)
+
+    def unit_width(self, text: str, font: str) -> float:
+        return _unit_width(text, font)
+
+    def icon_height(self, size_mm: float) -> float:
+        return ICON_SCALE * self.cap * size_mm
+
+    def piece_unit(self, piece: Piece) -> float:
+        """A piece's width at a size of 1 mm (every width grows with the size)."""
+        if piece.icon is not None:
+            return ICON_SCALE * self.cap * self.icons[piece.icon]
+        return _unit_width(piece.text, self.font_of(piece))
+
+    def missing_glyphs(self, words) -> str:
+        """Characters of the text its fonts have no glyph for ("" if none)."""
+        missing = []
+        for word in words:
+            for piece in word or ():
+                if piece.icon is None:
+                    cmap = _cmap(self.font_of(piece))
+                    missing += [c for c in piece.text if ord(c) not in cmap and c not in missing]
+        return "".join(missing)
+
+
+_widths: dict[tuple[str, str], float] = {}
+_cmaps: dict[str, object] = {}
+
+
+def _unit_width(text: str, font: str) -> float:
+    key = (text, font)
+    w = _widths.get(key)
+    if w is None:
+        from ...draw.fonts import get_font
+        if len(_widths) > 200_000:
+            _widths.clear()
+        w = _widths[key] = get_font(font).width(text, 1.0)
+    return w
+
+
+def _cmap(font: str):
+    cmap = _cmaps.get(font)
+    if cmap is None:
+        from ...draw.fonts import get_font
+        cmap = _cmaps[font] = get_font(font).tt.getBestCmap()
+    return cmap
+
+
+@dataclass
+class Prepared:
+    """A text's words measured once, at a size of 1 mm: each word's width and the width of the
+    space after it (in the font of the word's end), BREAK where a line breaks."""
+    words: list
+    widths: list                 # per word: (width, space after) or None for a BREAK
+
+
+def prepare(words, measure: Measure) -> Prepared:
+    widths = []
+    for word in words:
+        if word is BREAK:
+            widths.append(None)
+            continue
+        widths.append((sum(measure.piece_unit(p) for p in word), _unit_width(" ", measure.font_of(word[-1]))))
+    return Prepared(words, widths)
+
+
+def count_lines(prepared: Prepared, limit: float) -> int | None:
+    """Lines the words break into within `limit` (the width over the size), or None if a word is
+    wider than that."""
+    lines, x, gap = 1, 0.0, None
+    limit += 1e-9
+    for wg in prepared.widths:
+        if wg is None:
+            lines, x, gap = lines + 1, 0.0, None
+            continue
+        w, space = wg
+        if w > limit:
+            return None
+        if gap is not None and x + gap + w > limit:
+            lines, x = lines + 1, w
+        else:
+            x += (gap or 0.0) + w
+        gap = space
+    return lines
+
+
+def set_lines(prepared: Prepared, measure: Measure, size_pt: float, width: float, leading: float) -> Setting | None:
+    """The words broken into lines at size_pt within width (mm), every piece placed; None if a
+    word is wider."""
+    s = size_pt * PT
+    lines: list[tuple[list[Placed], float]] = []
+    line: list[Placed] = []
+    x, gap = 0.0, None
+    limit = width / s + 1e-9
+    for word, wg in zip(prepared.words, prepared.widths):
+        if wg is None:
+            lines.append((line, x * s))
+            line, x, gap = [], 0.0, None
+            continue
+        w, space = wg
+        if w > limit:
+            return None
+        if gap is not None and x + gap + w > limit:
+            lines.append((line, x * s))
+            line, x = [], 0.0
+        elif gap is not None:
+            x += gap
+        for p in word:
+            pw = measure.piece_unit(p)
+            line.append(Placed(x * s, pw * s, p, None if p.icon is not None else measure.font_of(p)))
+            x += pw
+        gap = space
+    lines.append((line, x * s))
+    height = (measure.cap + measure.descent) * s + (len(lines) - 1) * leading * s
+    return Setting(size_pt, lines, height)
+
+
+def fit(words, measure: Measure, size_pt: float, min_pt: float, width: float, height: float,
+        leading: float) -> Setting | None:
+    """The largest size from size_pt down to min_pt (in STEPs) at which the words fit the box, or
+    None. Sizes are searched by halving: a text that fits at a size fits at every smaller one
+    (every width shrinks with the size, so a line holds as many words or more, and the block is
+    lower), so the largest is found in a few tries, each a count of lines."""
+    prepared = prepare(words, measure)
+    unit_height = measure.cap + measure.descent
+    steps = int(round((size_pt - min_pt) / STEP))
+
+    def size_at(k: int) -> float:
+        return size_pt if k >= steps else round(min_pt + k * STEP, 3)
+
+    def fits(k: int) -> bool:
+        s = size_at(k) * PT
+        n = count_lines(prepared, width / s)
+        return n is not None and (unit_height + (n - 1) * leading) * s <= height + 1e-6
+    if fits(steps):
+        best = steps
+    elif not fits(0):
+        return None
+    else:
+        lo, hi = 0, steps          # fits at lo, not at hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if fits(mid):
+                lo = mid
+            else:
+                hi = mid
+        best = lo
+    return set_lines(prepared, measure, size_at(best), width, leading)
