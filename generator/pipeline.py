@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .signals import STOPPING, Terminated
+from .signals import STOPPING, Terminated, deferred
 from .errors import SpecError, WorkerDied, one_line
 from .options import BuildOptions
 
@@ -477,7 +477,8 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
                     process = context.Process(target=_worker, daemon=True,
                                               args=(theirs, os.getpid(), held, [ours] + [c for _, c in workers]))
                     workers.append((process, ours))     # listed before it starts: stopped whatever happens
-                    process.start()
+                    with deferred():                    # and known by its pid once started
+                        process.start()
                     theirs.close()
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)   # a signal held meanwhile lands here
                 waiting = list(order)

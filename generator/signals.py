@@ -49,7 +49,35 @@ def _send_again(signum: int) -> None:
         pass
 
 
+_deferred: list[int] = []     # signals come while a short step must not be broken (see deferred)
+_deferring = [0]
+
+
+class deferred:
+    """A short step that a stopping signal must not break in the middle: a worker forked but not yet
+    known by its pid, which nobody would then stop or reap. The process's signal mask does not
+    cover it: a signal sent to the process may be taken by another thread (a library's), and
+    Python then runs our handler in the main thread whatever that thread blocks. A signal that
+    comes meanwhile is kept, and raised when the step is over."""
+
+    def __enter__(self):
+        _deferring[0] += 1
+        return self
+
+    def __exit__(self, *exc):
+        _deferring[0] -= 1
+        if not _deferring[0] and _deferred and exc[0] is None:
+            signum = _deferred[0]
+            del _deferred[:]
+            stopped_by.append(signum)
+            raise _stopping(signum)
+        return False
+
+
 def _handler(signum, frame) -> None:
+    if _deferring[0] and not stopped_by:
+        _deferred.append(signum)
+        return
     if stopped_by:
         # Already stopping: a second Ctrl-C (or a signal re-sent) while the first unwinds must not
         # break off the tidying up; it is remembered, and the first one ends the command.
