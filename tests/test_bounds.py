@@ -307,6 +307,10 @@ def test_validate_answers_a_signal_while_geos_computes(sig, tmp_path):
      "leaves the 30 mm ring less than 1 mm of wood each side of its hole"),
     ("boards/cubes_kit.yaml", "rails: {height: 0.5, width: 1.0,", "rails: {height: 0.5, width: 3.9,", ":49: rails.width:",
      "a peg's notches (4.2 mm: the rail and 0.3 mm) must be narrower than the peg (4 mm)"),
+    # Found by the fuzz campaign: a pawn plate thicker than its pawn's neck split in two (exit 70).
+    ("boards/cubes_kit.yaml", "pawn: {name: birch plywood 3 mm, thickness: 3}",
+     "pawn: {name: birch plywood 3 mm, thickness: 8}", ":59: materials.pawn.thickness:",
+     "a 8 mm pawn plate needs a neck of 12.6 mm round its slot, as wide as the 12 mm pawn or wider"),
     ("boards/sorry.yaml", "square: 30", "square: 200", ":15: square:",
      "the board would be 3,224 x 3,224 mm; a board is at most 2,000 mm a side"),
     ("boards/capitals_world_map.yaml", "square: 14 ", "square: 40 ", ":24: square:",

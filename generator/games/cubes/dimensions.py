@@ -99,6 +99,13 @@ def load_kit(spec: Spec, four_player: bool = False) -> Kit:
         # The peg's notches are the rail's width and 0.3 mm of play (kit.cube_parts).
         raise spec.error(("rails", "width"), f"a peg's notches ({rails['width'] + 0.3:g} mm: the rail and 0.3 mm) "
                                              f"must be narrower than the peg ({cups['peg_diameter']:g} mm)")
+    pawn_t, pawn_d = mats["pawn"]["thickness"], d["pawn"]["diameter"]
+    if pawn_t + 4.6 >= pawn_d:
+        # A pawn is a cross of two plates slotted into each other: its neck keeps 2.3 mm of wood
+        # each side of the other plate's slot (kit.pawn_plates).
+        raise spec.error(("materials", "pawn", "thickness"), f"a {pawn_t:g} mm pawn plate needs a neck of "
+                                                             f"{pawn_t + 4.6:g} mm round its slot, as wide as the "
+                                                             f"{pawn_d:g} mm pawn or wider")
     las = d["laser"]
     # What the numbers call for, bounded before any part is drawn (generator/limits.py): the
     # cubes' walls and their fingers, and the board's size.
