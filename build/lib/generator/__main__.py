@@ -1,5 +1,0 @@
-import sys
-
-from .entry import main
-
-sys.exit(main())

@@ -1,1 +1,0 @@
-"""Print layout: imposition of cards on sheets, shop pages, marks, duplex backs, tiling."""
