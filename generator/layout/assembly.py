@@ -83,9 +83,21 @@ class Callout:
 
 
 class Figure:
-    """A drawing of a step: its natural size (mm, at scale 1) and how to draw it at a scale."""
-    width: float
-    height: float
+    """A drawing of a step: its natural size (mm, at scale 1, from its bounds) and how to draw it at
+    a scale."""
+
+    def _bounds(self) -> tuple[float, float, float, float]:
+        raise NotImplementedError
+
+    @property
+    def width(self) -> float:
+        b = self._bounds()
+        return b[2] - b[0]
+
+    @property
+    def height(self) -> float:
+        b = self._bounds()
+        return b[3] - b[1]
 
     def draw(self, page: Drawing, x: float, y: float, s: float) -> None:
         raise NotImplementedError
@@ -178,16 +190,6 @@ class Scene(Figure):
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         return min(xs), min(ys), max(xs), max(ys)
 
-    @property
-    def width(self) -> float:
-        b = self._bounds()
-        return b[2] - b[0]
-
-    @property
-    def height(self) -> float:
-        b = self._bounds()
-        return b[3] - b[1]
-
     def draw(self, page: Drawing, x: float, y: float, s: float) -> None:
         x0, y0, _, _ = self._bounds()
 
@@ -234,16 +236,6 @@ class Plan(Figure):
             return self.fixed
         bs = [g.bounds for g, _ in self.items if not g.is_empty]
         return min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs)
-
-    @property
-    def width(self) -> float:
-        b = self._bounds()
-        return b[2] - b[0]
-
-    @property
-    def height(self) -> float:
-        b = self._bounds()
-        return b[3] - b[1]
 
     def draw(self, page: Drawing, x: float, y: float, s: float) -> None:
         x0, y0, x1, y1 = self._bounds()

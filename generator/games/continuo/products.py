@@ -21,6 +21,8 @@ def deck_art(spec: Spec) -> DeckArt:
     if deck.example:
         art.faces.append((draw_example(deck), 1, "scoring example"))
         art.backs.append((art.back, "back"))
+    # The tiles' backs differ only by their numbers: the contact sheet shows one, and the plain back.
+    art.contact_backs = [(art.backs[0][0], "a tile's back (1)"), (art.back, "back")]
     return art
 
 
