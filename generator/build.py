@@ -272,10 +272,16 @@ def add_tuck_box(spec, art: BoxArt, plan, opts) -> None:
             step="Tuck box: cut it out, score and fold, glue the side tab and the bottom flap; the cards go "
                  "in from the top.",
             tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring", "glue stick"])
+    before = set(plan.products)
     add_laser_kit(spec, parts, settings.sheet, settings.kerf, CUT_MARGIN, 3.0, plan, f"{art.stem}-tuckbox",
                   what=f"{art.title}: the tuck box to cut", order=60,
                   make="cut red, score blue (a plotter's scoring tool, or a laser at low power); "
                        "fold and glue as the printed box")
+    from .layout.tuckbox_assembly import tuck_box_assembly
+    cut = [rel.rsplit("/", 1)[-1] for rel in plan.products if rel not in before and rel.endswith(".svg")]
+    add_assembly(plan, f"{art.stem}-tuckbox", tuck_box_assembly(box, art, pieces, opts.paper, art.stem,
+                                                                ", ".join(cut) or "its cut file"),
+                 opts, f"{art.title}: how to fold and glue the tuck box, step by step", order=19)
 
 
 def add_rules_sheet(spec, game, plan: Plan, opts: BuildOptions) -> str:
@@ -293,11 +299,12 @@ def add_rules_sheet(spec, game, plan: Plan, opts: BuildOptions) -> str:
     return add_pdf(plan, f"rules-{opts.paper}.pdf", f"{sheet.title}: rules", pages, opts.cmyk, **info)
 
 
-def add_assembly(plan, stem: str, sheet, opts, what: str, variant: str | None = None) -> str:
-    """The sheet as `<stem>-assembly-<paper>.pdf`, first in the game's print list."""
+def add_assembly(plan, stem: str, sheet, opts, what: str, variant: str | None = None, order: int = 0) -> str:
+    """The sheet as `<stem>-assembly-<paper>.pdf`: first in the game's print list (a kit's), or just
+    before the piece it explains (order)."""
     from .layout.assembly import assembly_pages
     pages = assembly_pages(sheet, opts.paper)
-    info = dict(what=what, stock="paper, 80-100 g/m2", sides=1, paper=opts.paper, order=0,
+    info = dict(what=what, stock="paper, 80-100 g/m2", sides=1, paper=opts.paper, order=order,
                 make="print at 100 % and read it before you start; keep it with the game")
     if variant:
         info["variant"] = variant

@@ -94,6 +94,7 @@ def test_the_deck_validates_and_counts_its_cards():
 def test_products_pages_and_boxes(built):
     names = sorted(p.name for p in built.iterdir())
     assert names == ["delve-contact.png", "delve-sheet-a4.pdf", "delve-shop.pdf", "delve-tuckbox-a4.pdf",
+                     "delve-tuckbox-assembly-a4.pdf",
                      "delve-tuckbox-card-stock-0.3-mm-sheet1.dxf", "delve-tuckbox-card-stock-0.3-mm-sheet1.png",
                      "delve-tuckbox-card-stock-0.3-mm-sheet1.svg"]
     sheet = PdfReader(built / "delve-sheet-a4.pdf")

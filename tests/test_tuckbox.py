@@ -231,3 +231,50 @@ def test_the_front_art_stays_clear_of_the_thumb_notch(size, cards):
     assert fx - 1e-9 <= x and x + w <= fx + fw + 1e-9 and y + h <= fy + fh + 1e-9
     assert (w, h) == pytest.approx((size.width * s, size.height * s))        # whole, not cropped
     assert max(w / fw, h / (fh - box.notch - NOTCH_CLEAR)) == pytest.approx(1.0)   # as large as fits
+
+
+# ---------------------------------------------------------------- the assembly sheet
+
+@pytest.mark.parametrize("cards", [44, 106, 200])
+def test_the_folded_box_drawn_is_the_box_the_net_makes(cards):
+    """Every part of the net turned about its folds (all at 90 degrees) lands on the box: the whole
+    is the panels' W x D x H, the lid closes the top and the bottom the foot, and the tabs that are
+    glued lie inside the front, within its width."""
+    from generator.layout.tuckbox_assembly import FOLDED, FoldedBox
+    box = deck_box(POKER, cards, BoxSettings())
+    W, H, D = box.panels
+    folded = FoldedBox(box)
+
+    def points(name):
+        o, u, v = folded.place(name, FOLDED)
+        return [tuple(o[i] + x * u[i] + y * v[i] for i in range(3)) for x, y in folded.regions[name].exterior.coords]
+    every = [p for name in folded.regions for p in points(name)]
+    for axis, size in enumerate((W, D, H)):
+        assert min(p[axis] for p in every) == pytest.approx(0, abs=1e-6)
+        assert max(p[axis] for p in every) == pytest.approx(size, abs=1e-6)
+    assert all(p[2] == pytest.approx(H, abs=1e-6) for p in points("lid"))
+    assert all(p[2] == pytest.approx(0, abs=1e-6) for p in points("bottom"))
+    for glued in ("glue tab", "glue flap", "tuck flap"):       # in the front's plane, across it
+        assert all(p[1] == pytest.approx(D, abs=1e-6) and -1e-6 <= p[0] <= W + 1e-6 for p in points(glued)), glued
+    # Flat (no fold turned) the net is where the front's plane is, every part of it.
+    assert all(folded.place(n, {})[0][1] == pytest.approx(D, abs=1e-6) for n in folded.regions)
+
+
+@pytest.mark.parametrize("game,stem,cards", DECKS)
+def test_every_tuck_box_has_an_assembly_sheet_before_it(output, game, stem, cards):
+    """One page of the build's paper, named for its box and its cut file, listed just before the box
+    in the print list; steps with drawings, and the box's inside measure."""
+    folder = output / game
+    pdf = PdfReader(folder / f"{stem}-tuckbox-assembly-a4.pdf")
+    assert len(pdf.pages) == 1
+    w, h = (float(v) / 72 * 25.4 for v in pdf.pages[0].mediabox[2:])
+    assert (round(w), round(h)) == (210, 297)
+    text = " ".join(pdf.pages[0].extract_text().split())
+    size = CardSize(48, 48, 3) if "continuo" in stem else POKER
+    inner = f"{size.width + 1:g} x {size.height + 1:g} x {cards * 0.3 + 1:.1f} mm"
+    assert f"{stem}-tuckbox-a4.pdf" in text and f"{stem}-tuckbox-card-stock-0.3-mm-sheet1.svg" in text
+    assert inner in text and "Checks" in text
+    ops = re.findall(rb"(?m)(?:^| )(f\*?|B\*?)$", pdf.pages[0].get_contents().get_data())
+    assert len(ops) > 40                   # the net and three folded boxes drawn, faces filled and outlined
+    listing = (folder / "README.txt").read_text()
+    assert listing.index(f"{stem}-tuckbox-assembly-a4.pdf") < listing.index(f"{stem}-tuckbox-a4.pdf")
