@@ -5,7 +5,8 @@ half-written, and end it with a line and 128 + the signal's number, never a trac
 moment entry.py installs the handlers, before the command's imports (a few tenths of a second, and
 a signal may land in them). One that lands inside an import is held until the import is over, for
 at most HOLD_S (a library stopped halfway through its import is broken for the rest of the
-process, and numpy prints a traceback). A second signal while the first unwinds is only noted. A
+process, and numpy prints a traceback), or HOLD_C_S inside the import of a library of C extensions
+(numpy, shapely...: under load, their import alone can take over a second). A second signal while the first unwinds is only noted. A
 signal is remembered, in case it still comes out of a library as some other error. Once a build is
 swapped in, it is done: signals from then on are held, and then ignored.
 """
@@ -27,6 +28,9 @@ class Terminated(BaseException):
 
 RETRY_S = 0.05       # how soon a signal held back from an import is looked at again
 HOLD_S = 1.0         # and how long at most: an import that does not end does not keep the signal
+HOLD_C_S = 5.0       # the same inside a C-extension library's import, which a signal breaks with a traceback
+# Libraries whose import, broken by an exception, prints a traceback or leaves them unusable.
+C_LIBRARIES = ("numpy", "shapely", "PIL", "cairocffi", "reportlab", "fontTools", "ezdxf", "jsonschema")
 STOPPING = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())
 
 _held: dict = {}     # the signal held back from an import: {"signum", "since", "timer"}
@@ -38,6 +42,17 @@ def _in_import(frame) -> bool:
             return True
         frame = frame.f_back
     return False
+
+
+def _import_hold(frame) -> float:
+    """How long a signal landing at this frame may be held: HOLD_C_S in a C-extension library's own
+    code (its import, under way), else HOLD_S."""
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "") if frame.f_globals else ""
+        if name.split(".", 1)[0] in C_LIBRARIES:
+            return HOLD_C_S
+        frame = frame.f_back
+    return HOLD_S
 
 
 def _send_again(signum: int) -> None:
@@ -88,7 +103,7 @@ def _handler(signum, frame) -> None:
         _held["timer"].cancel()
         _held.clear()
     since = _held.get("since", now)
-    if _in_import(frame) and now - since < HOLD_S:
+    if _in_import(frame) and now - since < _import_hold(frame):
         # Raised inside a library's import, the exception would leave the library half made
         # (numpy's C extensions print it as a traceback and fail every later import of numpy):
         # the signal is looked at again shortly, to land once the import is over (within HOLD_S).

@@ -519,3 +519,20 @@ def test_a_palette_missing_a_colour_the_drawing_needs(project):
     code, _, err, _ = run_cli(["validate", "boards/capitals_world_map.yaml"], project)
     assert code == 1 and err.startswith("boards/capitals_world_map.yaml:") and "palette: " in err \
         and "ink" in err, err
+
+
+def test_a_signal_in_a_c_library_import_is_held_longer_than_in_another():
+    """A signal landing in numpy's (or shapely's) import is held while that import lasts, up to
+    HOLD_C_S (under load their import alone can take over HOLD_S, and a KeyboardInterrupt inside it
+    prints numpy's traceback); one landing in any other import, HOLD_S."""
+    from generator import signals
+
+    def frame_of(module_name):
+        namespace = {"__name__": module_name, "sys": sys}
+        exec("frame = sys._getframe()", namespace)
+        return namespace["frame"]
+    assert signals._import_hold(frame_of("numpy.core.multiarray")) == signals.HOLD_C_S
+    assert signals._import_hold(frame_of("shapely.geometry.base")) == signals.HOLD_C_S
+    assert signals._import_hold(frame_of("generator.games.sorry.pieces")) == signals.HOLD_S
+    assert signals._import_hold(frame_of("numpyish")) == signals.HOLD_S
+    assert signals.HOLD_S < signals.HOLD_C_S <= 5.0
