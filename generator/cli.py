@@ -352,8 +352,10 @@ def cmd_calibrate(args) -> int:
               "every build in this folder uses them", file=sys.stderr)
     root = project_root()
     out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper}-{args.flip}.pdf"
-    write_pdf(out, f"Duplex calibration, {args.paper.upper()}, flip on {args.flip} edge",
-              calibration_pages(args.paper, args.flip, args.back_offset), args.cmyk)
+    from .outputs import OutputFolder
+    pages = calibration_pages(args.paper, args.flip, args.back_offset)
+    with OutputFolder.between_builds(out.parent):
+        write_pdf(out, f"Duplex calibration, {args.paper.upper()}, flip on {args.flip} edge", pages, args.cmyk)
     print(display_path(out, Path.cwd()))
     return 0
 

@@ -485,6 +485,19 @@ class OutputFolder:
             raise
         self._lock_fd = fd
 
+    @classmethod
+    @contextmanager
+    def between_builds(cls, folder: Path):
+        """For a file written into `folder` outside a build (calibrate's sheet): the folder's build
+        lock, held for the block, if builds write that folder (its lock is there); a build's swap
+        would otherwise throw away a file written while it ran."""
+        folder = Path(os.path.abspath(folder))
+        if not os.path.isfile(folder.parent / f".{folder.name}{cls.LOCK}"):
+            yield
+            return
+        with cls(folder).locked():
+            yield
+
     def unlock(self) -> None:
         if self._lock_fd is not None:
             os.close(self._lock_fd)       # closing the descriptor lets go of the lock

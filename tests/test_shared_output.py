@@ -410,3 +410,25 @@ def test_a_failed_build_into_a_new_folder_makes_nothing(project):
     code, _, err, _ = run_cli(["build", "continuo", "--out", "new/deep/out"], project)
     assert code == 1 and err.startswith("decks/continuo.yaml:"), err
     assert tree(project) == before
+
+
+def test_calibrate_waits_for_a_build_writing_its_folder(project, monkeypatch):
+    """`pnp calibrate` writes into output/ too: while a build holds the folder's lock (its swap would
+    throw the sheet away) it waits, then is refused in one line, nothing written; free, it writes.
+    Into a folder no build writes, it leaves no lock behind."""
+    monkeypatch.setattr(outputs, "LOCK_WAIT_S", 0.3)
+    code, _, err, _ = run_cli(["build", "continuo"], project)
+    assert code == 0 and (project / ".output.pnp-lock").is_file(), err
+    sheet = project / "output" / "calibrate-a4-long.pdf"
+    fd = hold(project / ".output.pnp-lock")
+    try:
+        code, out, err, _ = run_cli(["calibrate"], project)
+    finally:
+        os.close(fd)
+    assert code == 2 and not out and not sheet.exists(), err
+    assert err.strip().splitlines()[-1].startswith("pnp: --out ") and "another build is writing it" in err, err
+    code, out, err, _ = run_cli(["calibrate"], project)
+    assert code == 0 and sheet.is_file(), err
+    code, out, err, _ = run_cli(["calibrate", "--out", "elsewhere/cal.pdf"], project)
+    assert code == 0 and (project / "elsewhere" / "cal.pdf").is_file(), err
+    assert not (project / ".elsewhere.pnp-lock").exists()
