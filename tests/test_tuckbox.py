@@ -235,13 +235,14 @@ def test_the_front_art_stays_clear_of_the_thumb_notch(size, cards):
 
 # ---------------------------------------------------------------- the assembly sheet
 
-@pytest.mark.parametrize("cards", [44, 106, 200])
-def test_the_folded_box_drawn_is_the_box_the_net_makes(cards):
+@pytest.mark.parametrize("size,cards", [(POKER, 44), (POKER, 106), (POKER, 200),
+                                        (CardSize(120.7, 147.1, 3), 23)])   # a panel's part came with a sliver
+def test_the_folded_box_drawn_is_the_box_the_net_makes(size, cards):
     """Every part of the net turned about its folds (all at 90 degrees) lands on the box: the whole
     is the panels' W x D x H, the lid closes the top and the bottom the foot, and the tabs that are
     glued lie inside the front, within its width."""
     from generator.layout.tuckbox_assembly import FOLDED, FoldedBox
-    box = deck_box(POKER, cards, BoxSettings())
+    box = deck_box(size, cards, BoxSettings())
     W, H, D = box.panels
     folded = FoldedBox(box)
 

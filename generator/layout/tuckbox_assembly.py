@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from shapely import affinity
-from shapely.geometry import box as rect
+from shapely.geometry import Polygon, box as rect
 
 from ..colour import Colour, relative_luminance
 from ..draw import Style
@@ -44,6 +44,13 @@ def _rotate(p: Vec, a: Vec, k: Vec, angle: float) -> Vec:
             a[2] + z * c + cz * s + k[2] * dot * (1 - c))
 
 
+def _largest(geom) -> Polygon:
+    """A panel's part of the outline: the intersection may come with slivers along its edges (a
+    line, a point where the outline touches the panel's box): the largest polygon."""
+    polygons = [g for g in getattr(geom, "geoms", [geom]) if isinstance(g, Polygon) and not g.is_empty]
+    return max(polygons, key=lambda g: g.area) if polygons else Polygon()
+
+
 class FoldedBox:
     """The one-piece net of a box in space: flat, its printed face towards +y and its front from z 0
     (bottom) to H, then folded by `angles` (degrees from flat; 90 is folded home, away from the
@@ -54,7 +61,7 @@ class FoldedBox:
         self.net = box_nets(box, 1)[0]
         _, y0, _, _ = self.net.panels["front"]
         self.top = y0 + box.panels[1]            # net y at z 0: the front's bottom edge
-        self.regions = {name: self.net.outline.intersection(rect(x, y, x + w, y + h))
+        self.regions = {name: _largest(self.net.outline.intersection(rect(x, y, x + w, y + h)))
                         for name, (x, y, w, h) in self.net.panels.items()}
 
     def flat(self, px: float, py: float) -> Vec:
