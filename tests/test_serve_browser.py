@@ -411,6 +411,15 @@ def test_each_game_upright_and_on_its_side(server, phones, game):
     left, top, right, bottom, w, h = _box(a, "#enter")
     assert bottom <= h, "Enter below the fold"
     a.save_screenshot(str(SHOTS / f"{game}-upright.png"))
+    # The board's place is kept before its picture arrives (the page's first moment, on a slow
+    # line): without the picture, the stage is already as tall as the board will be, so nothing
+    # below it moves when it comes (a tap meant for a card once landed on "Who plays").
+    shown = a.execute_script("const r = $('stage').getBoundingClientRect(); return [r.width, r.height]")
+    unloaded = a.execute_script("const img = $('position'); const src = img.src; img.removeAttribute('src'); "
+                                "const r = $('stage').getBoundingClientRect(); img.src = src; "
+                                "return [r.width, r.height, table.drawing.width / table.drawing.height]")
+    assert unloaded[1] == pytest.approx(shown[1], abs=1.5) and unloaded[1] > 50, (shown, unloaded)
+    assert unloaded[0] / unloaded[1] == pytest.approx(unloaded[2], rel=0.02)
     a.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, "deviceScaleFactor": 2,
                                                              "mobile": True, "screenOrientation":
                                                              {"type": "landscapePrimary", "angle": 90}})
