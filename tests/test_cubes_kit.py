@@ -337,6 +337,32 @@ def test_a_kit_without_a_variants_setup_is_the_specs_error(tmp_path):
     assert exc.value.field == "setup" and "four-player setup" in exc.value.message
 
 
+@pytest.mark.parametrize("what", ["players", "kings", "pawns"])
+def test_a_setup_short_of_a_player_is_the_specs_error(tmp_path, what):
+    """Found by the fuzz campaign (the kit cut off after two of the four-player setup's pawn lists):
+    a player with no pieces was an internal error in the 4p build (IndexError); a setup gives every
+    player of its kit a name, a king and pawns, else it is the spec's error at that list's line."""
+    from generator.games.cubes import CHECKS
+    text = KIT_YAML.read_text()
+    start = text.index("  four_player:\n    players: [South")
+    block = text[start:]
+    lines = block.splitlines(keepends=True)
+    if what == "pawns":       # the last two pawn lists gone
+        at = [i for i, line in enumerate(lines) if line.startswith("      - [")]
+        lines = lines[:at[2]] + lines[at[3] + 1:]
+    else:                     # the last name, or king, of the list
+        i = next(i for i, line in enumerate(lines) if line.startswith(f"    {what}: ["))
+        lines[i] = lines[i][:lines[i].rindex(",")] + "]\n"
+    path = tmp_path / "cubes_kit.yaml"
+    path.write_text(text[:start] + "".join(lines))
+    spec = load_spec(path)
+    with pytest.raises(SpecError) as exc:
+        CHECKS["cubes-kit"](spec)
+    assert exc.value.field == f"setup.four_player.{what}" and "4 players: one each" in exc.value.message
+    written = path.read_text()
+    assert exc.value.line == written[:written.index(f"    {what}:", start)].count("\n") + 1
+
+
 def _checked_kit(tmp_path, replacements):
     """The kit spec with these (old, new) edits, checked as a build checks it: its error."""
     from generator.games.cubes import CHECKS
@@ -392,3 +418,20 @@ def test_pnp_validate_says_the_inset_in_one_line(tmp_path):
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "engrave_inset: 0.7" in row)
     assert code == 1 and "Traceback" not in err
     assert f"boards/cubes_kit.yaml:{line}: laser.engrave_inset: the engraving of the frame comes 0.61 mm" in err
+
+
+@pytest.mark.parametrize("names,problem", [('[White, "white"]', 'two players named "White" and "white"'),
+                                           ('[White, "Black: x"]', "a name"),
+                                           ('[White, "Bl\\u202eack"]', "a name")])
+def test_the_kits_default_names_pass_the_one_name_check(tmp_path, names, problem):
+    """A record without `players` plays with the kit's setup names: they pass the check every name
+    passes (issue 23), else the kit spec's error at their line (they once gave a game of "White"
+    against "white")."""
+    from generator.games.cubes import CHECKS
+    text = KIT_YAML.read_text().replace("    players: [White, Black]", f"    players: {names}", 1)
+    path = tmp_path / "cubes_kit.yaml"
+    path.write_text(text)
+    with pytest.raises(SpecError) as exc:
+        CHECKS["cubes-kit"](load_spec(path))
+    assert exc.value.field == "setup.two_player.players" and problem in exc.value.message, exc.value
+    assert exc.value.line == text[:text.index(f"    players: {names}")].count("\n") + 1

@@ -271,3 +271,20 @@ def test_a_start_opens_onto_its_division():
                   and len(it.ops) == 5 and sum(((op[1] - edge[0]) ** 2 + (op[2] - edge[1]) ** 2) ** 0.5 <= q * 0.33
                                                for op in it.ops if op[0] in ("M", "L")) == 2]
         assert mouths, side.name  # ... and the mouth joins it to the track
+@pytest.mark.parametrize("old,new,field,problem", [
+    ("name: blue", "name: Red", "sides", "told apart without regard to case"),
+    ("name: blue", 'name: "blue: x"', "sides[1].name", "a name"),
+    ("name: blue", 'name: "bl\\u202eue"', "sides[1].name", "a name")])
+def test_a_sides_name_passes_the_one_name_check(tmp_path, old, new, field, problem):
+    """A side's name is the colour a player plays by (records, the prompt, the phones): it passes the
+    check every player's name passes, else it is the board spec's error at its line."""
+    from generator.errors import SpecError
+    from generator.games.sorry.board import load_geometry
+    from generator.spec import load_spec
+    text = (ROOT / "boards" / "sorry.yaml").read_text()
+    assert old in text
+    path = tmp_path / "sorry.yaml"
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(SpecError) as exc:
+        load_geometry(load_spec(path))
+    assert exc.value.field == field and problem in exc.value.message, exc.value

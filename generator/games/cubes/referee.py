@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...errors import SpecError
-from ...referee.contract import RefereeRules, Refused, TurnReport, names, record_reference
+from ...referee.contract import RefereeRules, Refused, TurnReport, check_names, names, record_reference
 from ...spec import load_spec
 from .dimensions import load_kit
 from .rules import Position, PawnMove, cell_name, parse_cell, parse_turn, play_turn
@@ -46,6 +46,16 @@ def setup_position(kit_spec, four: bool) -> tuple[Position, tuple[str, ...]]:
     s0 = (n - kit.start_square) // 2
     pos = Position(n, {(c, r) for c in range(s0, s0 + kit.start_square) for r in range(s0, s0 + kit.start_square)})
     path = ("setup", key)
+    # One name, one king and one list of pawns a player, as many players as the kit has: a list
+    # short of one (a spec cut off) otherwise gave a player with no pieces, and a build's crash.
+    for what in ("players", "kings", "pawns"):
+        if len(setup[what]) != kit.players:
+            raise kit_spec.error(path + (what,), f"{len(setup[what])} given; the {key.replace('_', '-')} kit has "
+                                                 f"{kit.players} players: one each")
+    try:      # the default names a record without `players` plays with: the same check as any name
+        check_names({"players": setup["players"]})
+    except Refused as exc:
+        raise kit_spec.error(path + ("players",), exc.message) from None
     try:
         for p, king in enumerate(setup["kings"]):
             pos.kings[p] = parse_cell(king, n)

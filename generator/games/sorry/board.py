@@ -11,6 +11,7 @@ from ...colour import Colour
 from ...draw import Drawing, Style
 from ...layout.marks import BOARD_BLEED
 from ...limits import board_size_problem
+from ...referee.contract import name_problem
 from ...spec import Spec
 
 INWARD = [(0, 1), (-1, 0), (0, -1), (1, 0)]   # towards the centre from the top, right, bottom, left sides
@@ -70,9 +71,15 @@ def load_geometry(spec: Spec) -> Geometry:
             if sl["offset"] + sl["length"] > per:
                 raise spec.error(("slides", j), "a slide must stay on its side")
             slides.append(Slide((c + sl["offset"]) % n, sl["length"], s["name"]))
-    names = [s.name for s in sides]
-    if len(set(names)) != len(names):
-        raise spec.error(("sides",), "each side needs its own name")
+    # A side's name is the colour a player plays by, in records, at the prompt and on the phones:
+    # the same check as any player's name (one that told "red" from "Red" apart no player could).
+    for k, side in enumerate(sides):
+        problem = name_problem(side.name)
+        if problem:
+            raise spec.error(("sides", k, "name"), problem)
+    folded = [s.name.casefold() for s in sides]
+    if len(set(folded)) != len(folded):
+        raise spec.error(("sides",), "each side needs its own name (told apart without regard to case)")
     size = per * d["square"] + 2 * d.get("margin", 10)
     problem = board_size_problem(size, size)
     if problem:
