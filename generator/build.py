@@ -18,6 +18,7 @@ from .layout.marks import BOARD_BLEED
 from .options import LAYOUTS, BuildOptions  # noqa: F401  (build options are named here too)
 from .outputs import Plan, ProductInfo, atomic_path, safe_name
 from .units import PAPER_SIZES
+from .errors import show
 
 MAX_CARDS = 2000   # cards in one deck: a count beyond this is a typo, not a game
 
@@ -195,7 +196,7 @@ def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float
         name = safe_name(material.replace("_", "-"), "material") if material else ""
         if name in names:
             raise SpecError(spec.file, spec.line(("laser",)), "laser",
-                            f"materials {names[name]!r} and {material!r} would share the file name {name!r}")
+                            f"materials {show(names[name])} and {show(material)} would share the file name {show(name)}")
         names[name] = material
         try:
             sheets = nest(group, *sheet, kerf=kerf, margin=margin, spacing=spacing)

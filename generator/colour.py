@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from .errors import show
 
 _HEX = re.compile(r"^#([0-9a-fA-F]{6})$")
 _NUM = r"\s*(\d+(?:\.\d+)?)\s*"
@@ -54,7 +55,7 @@ REGISTRATION = Colour(cmyk=(1.0, 1.0, 1.0, 1.0))
 def parse_colour(text: str, palette: dict[str, Colour] | None = None) -> Colour:
     """Parse a colour string; raises ValueError with a short reason."""
     if not isinstance(text, str):
-        raise ValueError(f"expected a colour, got {text!r}")
+        raise ValueError(f"expected a colour, got {show(text)}")
     s = text.strip()
     if m := _HEX.match(s):
         h = m.group(1)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Callable
 
-from .errors import UsageError
+from .errors import UsageError, show
 
 # A file or folder name we write: letters, digits and . _ + -, not starting with a dot. Names
 # from specs (a material, a stem) are made of these before they get here, or refused at their line.
@@ -42,7 +42,7 @@ class UnsafeName(ValueError):
 
 def check_name(name: str) -> str:
     if not isinstance(name, str) or not SAFE_NAME.match(name) or name in (".", ".."):
-        raise UnsafeName(f"not a safe file name: {name!r}")
+        raise UnsafeName(f"not a safe file name: {show(name)}")
     return name
 
 
@@ -63,7 +63,7 @@ def output_path(root: Path, rel: str) -> Path:
     real_root = os.path.realpath(root)
     real = os.path.realpath(path)
     if os.path.commonpath([real_root, real]) != real_root:
-        raise UnsafeName(f"{rel!r} leads outside the output folder")
+        raise UnsafeName(f"{show(rel)} leads outside the output folder")
     return path
 
 
@@ -260,7 +260,7 @@ class Plan:
         for part in rel.split("/"):
             check_name(part)
         if rel in self.products:
-            raise UnsafeName(f"two products named {rel!r}")
+            raise UnsafeName(f"two products named {show(rel)}")
         self.products[rel] = Product(rel, write, ProductInfo.of(info).as_dict())
         return rel
 

@@ -536,3 +536,22 @@ def test_a_signal_in_a_c_library_import_is_held_longer_than_in_another():
     assert signals._import_hold(frame_of("generator.games.sorry.pieces")) == signals.HOLD_S
     assert signals._import_hold(frame_of("numpyish")) == signals.HOLD_S
     assert signals.HOLD_S < signals.HOLD_C_S <= 5.0
+
+
+def test_a_value_quoted_in_a_message_is_shown_as_the_spec_wrote_it_not_as_python_repr():
+    """Found by the fuzz campaign: a colour given as a mapping ({a: 1}) came back as "got {'a': 1}"
+    and a flag colour as "no flag colour {'complex': None}". Messages quote input with show() (a
+    string in double quotes, a mapping as "a mapping"); no message of the package quotes with !r."""
+    from generator.colour import parse_colour
+    with pytest.raises(ValueError) as exc:
+        parse_colour({"a": 1})
+    assert str(exc.value) == "expected a colour, got a mapping"
+    with pytest.raises(ValueError) as exc:
+        parse_colour("nocolour")
+    assert str(exc.value).endswith(', got "nocolour"')
+    quoted = [f"{p.relative_to(ROOT)}:{n}" for p in sorted((ROOT / "generator").rglob("*.py"))
+              for n, line in enumerate(p.read_text().splitlines(), 1)
+              if "!r}" in line and ("Error(" in line or "Refused(" in line or "error(" in line)
+              and "TypeError" not in line and "$ref" not in line and "flip must be" not in line
+              and "declared twice" not in line]
+    assert quoted == []

@@ -138,3 +138,34 @@ def test_labels_lie_inside_their_parts_and_off_the_hinges_bridges():
                         max(c.bounds[2] for c in p.cuts) + LABEL_CLEAR, S.height)
             labels = [ln for ln in p.score]
             assert not any(ln.intersects(hinge) for ln in labels), p.label
+
+
+@pytest.mark.parametrize("depth,problem", [(181, "leave under 10 mm between them"),
+                                           (44, "leave under 10 mm between them"),
+                                           (21, "within 10 mm of the notches in its sides")])
+def test_a_notch_that_would_cut_the_base_in_pieces_is_the_specs_error(tmp_path, depth, problem):
+    """Found by the fuzz campaign (base_depth 18 -> 181): the notches cut the base in pieces and the
+    kit's assembly sheet ended in exit 70. The notches must leave 10 mm of base between them, the
+    spec's error at notch.base_depth otherwise; and every part the check makes is one piece."""
+    from generator.errors import SpecError
+    from generator.games.mille_bornes import CHECKS
+    text = (ROOT / "boards" / "mille_bornes_shoe.yaml").read_text()
+    old = "notch: {width: 22, base_depth: 18}"
+    assert old in text
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "decks").mkdir()
+    path = tmp_path / "boards" / "mille_bornes_shoe.yaml"      # its deck is ../decks/mille_bornes.yaml
+    path.write_text(text.replace(old, f"notch: {{width: 22, base_depth: {depth}}}"))
+    (tmp_path / "decks" / "mille_bornes.yaml").write_text((ROOT / "decks" / "mille_bornes.yaml").read_text())
+    with pytest.raises(SpecError) as exc:
+        CHECKS["mille-bornes-shoe"](load_spec(path))
+    assert exc.value.field == "notch.base_depth" and problem in exc.value.message, exc.value
+    assert exc.value.line == text[:text.index(old)].count("\n") + 1
+
+
+def test_the_shipped_shoe_is_one_piece_a_part_and_20_mm_is_the_deepest_end_notch():
+    from generator.games.mille_bornes import CHECKS
+    from generator.games.mille_bornes.shoe import shoe_parts
+    shoe = CHECKS["mille-bornes-shoe"](load_spec(ROOT / "boards" / "mille_bornes_shoe.yaml"))
+    assert all(p.outline.geom_type == "Polygon" for p in shoe_parts(shoe))
+    assert notch_x(shoe)[0] - 10 + shoe.sagitta == pytest.approx(20)

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import reportlab
+from ..errors import show
 
 if TYPE_CHECKING:
     from fontTools.ttLib import TTFont
@@ -173,7 +174,7 @@ def _cff_to_truetype(tt) -> bytes:
 @lru_cache(maxsize=None)
 def _shipped_font(name: str) -> Font:
     if name not in FONT_FILES:
-        raise KeyError(f"unknown font {name!r}; known: {', '.join(FONT_FILES)}")
+        raise KeyError(f"unknown font {show(name)}; known: {', '.join(FONT_FILES)}")
     from fontTools.ttLib import TTFont     # here: a referee imports the drawing layer, never a font
     path = os.path.join(_DIR, FONT_FILES[name])
     tt = TTFont(path, lazy=True)

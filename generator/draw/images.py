@@ -24,6 +24,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
+from ..errors import show
 
 MAX_PIXELS = 40_000_000        # a picture's width x height: an A3 page at 300 dpi is 17 million
 MAX_SIDE = 20_000              # pixels a side
@@ -125,11 +126,11 @@ def _check_png(data: bytes) -> tuple[int, int, PngFacts]:
         length, kind = struct.unpack(">I4s", data[pos:pos + 8])
         end = pos + 12 + length
         if end > len(data):
-            raise PictureError(f"a truncated PNG file (its {kind.decode('latin-1')!r} chunk runs past the end)")
+            raise PictureError(f"a truncated PNG file (its {show(kind.decode('latin-1'))} chunk runs past the end)")
         body = data[pos + 8:pos + 8 + length]
         crc, = struct.unpack(">I", data[end - 4:end])
         if zlib.crc32(body, zlib.crc32(kind)) != crc:
-            raise PictureError(f"a damaged PNG file (its {kind.decode('latin-1')!r} chunk's checksum is wrong)")
+            raise PictureError(f"a damaged PNG file (its {show(kind.decode('latin-1'))} chunk's checksum is wrong)")
         chunks += 1
         if chunks > MAX_PNG_CHUNKS:
             raise PictureError(f"a PNG file of more than {MAX_PNG_CHUNKS:,} chunks")
@@ -307,7 +308,7 @@ def _svg_size(root) -> tuple[int, int]:
         try:
             w, h = float(parts[2]), float(parts[3])
         except (IndexError, ValueError):
-            raise PictureError(f"an SVG whose viewBox is not four numbers ({vb[:40]!r})") from None
+            raise PictureError(f"an SVG whose viewBox is not four numbers ({show(vb)})") from None
     else:
         sizes = []
         for key in ("width", "height"):

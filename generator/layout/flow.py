@@ -430,7 +430,7 @@ def table_flowable(b: Table, width: float, t: Typography) -> Flowable:
 def figure_flowable(b: Figure, art: Drawing, width: float, t: Typography) -> Flowable:
     """A diagram the width of the column (the game drew it at that width), its caption under it."""
     if abs(art.width - width) > 0.5:
-        raise LayoutError(f"diagram {b.name!r} is {art.width:.1f} mm wide, the column {width:.1f} mm", b.line)
+        raise LayoutError(f"diagram {show(b.name)} is {art.width:.1f} mm wide, the column {width:.1f} mm", b.line)
     size = t.caption
     leading = size * 1.25
     lines = break_lines(b.caption, width, size) if b.caption else []

@@ -24,7 +24,7 @@ from typing import Callable
 
 from ..colour import WHITE, Colour, contrast_ratio
 from ..draw import Drawing, Group, Style, Text
-from ..errors import SpecError
+from ..errors import SpecError, show
 from ..inputs import MAX_SPEC_BYTES, read_text
 from ..spec import Spec
 from ..spec.loader import load_related, spec_kinds
@@ -150,7 +150,7 @@ def load_rules_sheet(spec: Spec, game: SheetGame) -> RulesSheet:
     shown = {b.name for b in blocks if type(b).__name__ == "Figure"}
     for name in data.get("diagrams", {}):
         if name not in shown:
-            raise spec.error(("diagrams", name), f"diagram {name!r} is not shown in the text "
+            raise spec.error(("diagrams", name), f"diagram {show(name)} is not shown in the text "
                                                  f"(a line ![caption]({name}))")
     plain = {}
     for key in ("title", "subtitle", "source"):
@@ -162,7 +162,7 @@ def load_rules_sheet(spec: Spec, game: SheetGame) -> RulesSheet:
     if "colours_from" in data:
         source = data["colours_from"]
         if source not in data["uses"]:
-            raise spec.error(("colours_from",), f"{source!r} is not an entry of uses ({', '.join(data['uses'])})")
+            raise spec.error(("colours_from",), f"{show(source)} is not an entry of uses ({', '.join(data['uses'])})")
         # Only its palette is read: any spec of the game's own (a Capitals rules sheet takes the
         # colours of a Capitals deck, board or walls, not of a Sorry deck).
         ours = spec.kind.removesuffix("-rules") + "-"

@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from ...colour import Colour
-from ...errors import SpecError
+from ...errors import SpecError, show
 from ...inputs import MadeFromFiles
 from ...layout.cardsize import CardSize
 from ...limits import board_size_problem
@@ -257,7 +257,7 @@ def _load_board(spec: Spec, land: bool) -> WorldMap:
         want = parse_square(anchor["square"])
         found = [c for c in deck.countries if c.capital.lower() == anchor["capital"].lower()]
         if not found:
-            raise spec.error(("anchor", "capital"), f"no capital {anchor['capital']!r} in the deck")
+            raise spec.error(("anchor", "capital"), f"no capital {show(anchor['capital'])} in the deck")
         if found[0].square != want:
             raise spec.error(("anchor",), f"{anchor['capital']} falls in {found[0].coords}, not "
                                           f"{square_name(*want)}: change the projection")

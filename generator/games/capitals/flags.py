@@ -35,6 +35,7 @@ import re
 
 from ...colour import Colour
 from ...draw import Drawing, PathBuilder, Rect, Style, compose, rotate, scale, translate
+from ...errors import show
 
 REGION = {"x", "y", "w", "h"}
 VOCABULARY: dict[str, tuple[set[str], set[str]]] = {   # shape: (required keys, optional keys)
@@ -184,7 +185,7 @@ def check_flag(spec, path: tuple, elements, colours: dict[str, Colour]) -> None:
             raise spec.error(where, f"{shape} needs {', '.join(sorted(missing))}")
         for c in _colours_of(shape, el[shape]):
             if not isinstance(c, str) or c not in colours:
-                raise spec.error((*where, shape), f"no flag colour {c!r} (flag_colours has {', '.join(colours)})")
+                raise spec.error((*where, shape), f"{show(c)} is not a flag colour (flag_colours has {', '.join(colours)})")
         if shape in ("hbands", "vbands") and "sizes" in el and len(el["sizes"]) != len(el[shape]):
             raise spec.error((*where, "sizes"), f"{len(el[shape])} bands but {len(el['sizes'])} sizes")
         for key, value in el.items():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import string
 from dataclasses import dataclass
+from ...errors import show
 
 
 @dataclass(frozen=True)
@@ -60,5 +61,5 @@ def parse_square(text: str) -> tuple[int, int]:
     """'D-22' or 'D22' -> (3, 21). ValueError if it is not a square's name."""
     t = text.strip().upper().replace("-", "")
     if len(t) < 2 or t[0] not in string.ascii_uppercase or not t[1:].isdigit():
-        raise ValueError(f"{text!r} is not a square (a row letter and a column number, e.g. D-22)")
+        raise ValueError(f"{show(text)} is not a square (a row letter and a column number, e.g. D-22)")
     return string.ascii_uppercase.index(t[0]), int(t[1:]) - 1

@@ -7,6 +7,7 @@ from collections import Counter
 
 from ...build import BuildOptions, DeckArt, add_decks, stem_of
 from ...colour import BLACK, WHITE, parse_colour, readable_on
+from ...errors import show
 from ...outputs import Plan, UnsafeName
 from .load import load_deck
 
@@ -69,5 +70,5 @@ def build(specs: dict, plan: Plan, opts: BuildOptions, part: str | None = None) 
             contact = rel.endswith("-contact.png")
             if part is None or (part == "contact") == contact:
                 if rel in plan.products:
-                    raise UnsafeName(f"two products named {rel!r}")
+                    raise UnsafeName(f"two products named {show(rel)}")
                 plan.products[rel] = product

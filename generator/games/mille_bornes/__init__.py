@@ -18,8 +18,16 @@ def _check_deck(spec):
 
 
 def _check_shoe(spec):
-    from .shoe import load_shoe
-    return load_shoe(spec)
+    from .shoe import load_shoe, shoe_parts
+    shoe = load_shoe(spec)
+    # Each part the laser cuts is one piece: a cut-out that crosses a part (a notch, a mortise, the
+    # dish) is the spec's error here, where `validate` sees it, not a failure while drawing the kit.
+    for part in shoe_parts(shoe):
+        pieces = len(getattr(part.outline, "geoms", [part.outline]))
+        if part.outline.geom_type != "Polygon" or part.outline.is_empty:
+            raise spec.error((), f"the shoe's {part.name} comes out in {pieces} pieces: its cut-outs cross it "
+                                 "(a notch, a bow or a joint too large for the part)")
+    return shoe
 
 
 def _check_rules(spec):

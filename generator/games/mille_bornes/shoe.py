@@ -85,6 +85,9 @@ class Shoe:
         return finger_count(self.length, self.t)
 
 
+MIN_WEB = 10.0      # mm of base left between two notches, or between a notch and the partition
+
+
 def load_shoe(spec: Spec) -> Shoe:
     d = spec.data
     deck = load_deck(load_related(spec, "deck", ("mille-bornes-deck",)))
@@ -97,6 +100,17 @@ def load_shoe(spec: Spec) -> Shoe:
         raise spec.error(("notch", "width"), "the notch must leave wall on both sides of it")
     if shoe.sagitta >= shoe.width / 2:
         raise spec.error(("dish", "sagitta"), "the bow must be less than half the shoe's width")
+    # The reserve's notches bite the base from both long edges and from its end: they must leave it
+    # one piece (a 181 mm notch cut the base in two, and its assembly sheet ended in exit 70).
+    if shoe.width - 2 * shoe.notch_d < MIN_WEB:
+        raise spec.error(("notch", "base_depth"), f"notches {shoe.notch_d:g} mm deep from both sides of the "
+                                                  f"{shoe.width:g} mm wide base leave under {MIN_WEB:g} mm between "
+                                                  f"them (at most {(shoe.width - MIN_WEB) / 2:g} mm)")
+    side_notch = shoe.a / 2 - shoe.notch_w / 2           # where the long edges' notches begin
+    if shoe.notch_d - shoe.sagitta > side_notch - MIN_WEB:
+        raise spec.error(("notch", "base_depth"), f"a notch {shoe.notch_d:g} mm deep into the base's end comes "
+                                                  f"within {MIN_WEB:g} mm of the notches in its sides (at most "
+                                                  f"{side_notch - MIN_WEB + shoe.sagitta:g} mm)")
     # What the numbers call for, bounded before any part is drawn (generator/limits.py).
     problem = finger_problem(shoe.length, shoe.t, shoe.kerf, shoe.fingers)
     if problem:

@@ -259,12 +259,12 @@ def _path(g: Geometry, pos: Position, colour: str, move: str) -> list:
             loc = parse_loc(where, g)
             path = [loc]
             if not n.strip().isdigit() or int(n) > g.track:
-                raise Refused("diagram", f"a move of 1 to {g.track} divisions, not {move!r}")
+                raise Refused("diagram", f"a move of 1 to {g.track} divisions, not {show(move)}")
             for _ in range(int(n)):
                 loc = step_forward(g, colour, loc) if sign == "+" else step_back(g, colour, loc)
                 path.append(loc)
             return path
-    raise Refused("diagram", f"the diagram draws simple moves (59+3, s2-4, out), not {move!r}")
+    raise Refused("diagram", f"the diagram draws simple moves (59+3, s2-4, out), not {show(move)}")
 
 
 def _arrow_head(d: Drawing, a, b, colour: Colour, size: float) -> None:
