@@ -125,7 +125,14 @@ class Scene(Figure):
               layer: int = 0) -> None:
         """A flat part (its outline in its own mm: x along u, y along v) as a plate `thickness`
         thick, on the side of u x v. marks: lines (shapely LineStrings in the part's mm) drawn on
-        its near face (a score, a fold)."""
+        its near face (a score, a fold). An outline in pieces is drawn piece by piece (the kit's
+        nesting refuses such a part, with its name: the drawing does not fail first)."""
+        if poly.geom_type != "Polygon":
+            for k, piece in enumerate(getattr(poly, "geoms", [])):
+                if piece.geom_type == "Polygon" and not piece.is_empty:
+                    self.plate(piece, origin, u, v, thickness, colour, hole_sides, marks if k == 0 else None,
+                               mark_style, layer)
+            return
         poly = orient(poly, 1.0)
 
         def at(px: float, py: float, off: float = 0.0) -> Vec:
