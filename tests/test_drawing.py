@@ -69,3 +69,20 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path):
     with atomic_path(target) as tmp:
         open(tmp, "wb").write(b"whole")
     assert target.read_bytes() == b"whole" and list(tmp_path.iterdir()) == [target]
+
+
+@pytest.mark.parametrize("text,width", [
+    ("Each step drawn: mille_bornes_1961-tuckbox-assembly-letter.pdf, beside this file.", 50.0),
+    ("A" * 400, 30.0), ("under/a/long/path/with.dots_and-hyphens " * 3, 20.0), ("plain words that fit", 200.0)])
+def test_wrapped_text_never_runs_past_its_width(text, width):
+    """A word wider than the column (a file name, a long title) once ran off a tuck box's page on
+    Letter (ink 0 mm from the edge): it is broken within, after - _ / . where it can, and the
+    words come back whole when the pieces are put together."""
+    from generator.draw.drawing import wrap_text
+    from generator.draw.fonts import get_font
+    font = get_font("sans")
+    lines = wrap_text(text, font, 2.8, width)
+    assert all(font.width(line, 2.8) <= width + 1e-6 for line in lines), lines
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    if "-" in text and width == 50.0:
+        assert lines[1].endswith("tuckbox-")       # broken after a hyphen, not mid-word

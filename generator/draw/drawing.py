@@ -315,15 +315,40 @@ def text_block_height(text: str, size: float, width: float, font: str = "sans", 
 
 
 def wrap_text(text: str, font: Font, size: float, width: float) -> list[str]:
+    """The text's lines within the width: broken between words, and a word wider than the width
+    (a file name, a long title) broken within it, so no line runs past the width."""
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
         for word in para.split():
-            trial = f"{line} {word}".strip()
-            if line and font.width(trial, size) > width:
-                lines.append(line)
-                line = word
-            else:
-                line = trial
+            pieces = _word_pieces(word, font, size, width) if font.width(word, size) > width else [word]
+            for k, piece in enumerate(pieces):
+                trial = f"{line} {piece}".strip() if k == 0 else piece
+                if k > 0 or (line and font.width(trial, size) > width):
+                    lines.append(line)
+                    line = piece
+                else:
+                    line = trial
         lines.append(line)
     return lines
+
+
+def _word_pieces(word: str, font: Font, size: float, width: float) -> list[str]:
+    """A word wider than the width, cut into pieces that fit: after a hyphen, an underscore, a slash
+    or a dot where one is, else between letters."""
+    pieces = []
+    rest = word
+    while len(rest) > 1 and font.width(rest, size) > width:
+        lo, hi = 1, len(rest) - 1               # the longest beginning that fits (at least a letter)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if font.width(rest[:mid], size) <= width:
+                lo = mid
+            else:
+                hi = mid - 1
+        cut = max(rest.rfind(c, 0, lo) for c in "-_/.") + 1
+        cut = cut if cut > 0 else lo
+        pieces.append(rest[:cut])
+        rest = rest[cut:]
+    pieces.append(rest)
+    return pieces

@@ -324,7 +324,6 @@ def cut_style(bg: Colour) -> Style:
 class PrintPlan:
     pieces: int
     pages: list[tuple[float, float, list[tuple[Net, float, float]]]]   # (page w, page h, [(net, x, y)])
-    paper: str = "a4"
 
 
 def _orientations(paper: str) -> list[tuple[float, float]]:
@@ -339,15 +338,15 @@ def plan_print(box: TuckBox, paper: str) -> PrintPlan:
     for pw, ph in _orientations(paper):
         w, h = one.size
         if w <= pw - 2 * EDGE and h <= ph - 2 * EDGE:
-            return PrintPlan(1, [(pw, ph, [(one, EDGE, EDGE)])], paper)
+            return PrintPlan(1, [(pw, ph, [(one, EDGE, EDGE)])])
     a, b = box_nets(box, 2)
     (aw, ah), (bw, bh) = a.size, b.size
     for pw, ph in _orientations(paper):
         uw, uh = pw - 2 * EDGE, ph - 2 * EDGE
         if aw + GAP + bw <= uw and max(ah, bh) <= uh:
-            return PrintPlan(2, [(pw, ph, [(a, EDGE, EDGE), (b, EDGE + aw + GAP, EDGE)])], paper)
+            return PrintPlan(2, [(pw, ph, [(a, EDGE, EDGE), (b, EDGE + aw + GAP, EDGE)])])
         if max(aw, bw) <= uw and ah + GAP + bh <= uh:
-            return PrintPlan(2, [(pw, ph, [(a, EDGE, EDGE), (b, EDGE, EDGE + ah + GAP)])], paper)
+            return PrintPlan(2, [(pw, ph, [(a, EDGE, EDGE), (b, EDGE, EDGE + ah + GAP)])])
     pages = []
     for net in (a, b):
         w, h = net.size
@@ -356,10 +355,10 @@ def plan_print(box: TuckBox, paper: str) -> PrintPlan:
             raise LayoutError(f"the tuck box ({one.size[0]:.0f} x {one.size[1]:.0f} mm, or two pieces of "
                               f"{w:.0f} x {h:.0f} mm) does not fit {paper.upper()} paper; make the deck thinner")
         pages.append((*fit[0], [(net, EDGE, EDGE)]))
-    return PrintPlan(2, pages, paper)
+    return PrintPlan(2, pages)
 
 
-def instructions(box: TuckBox, art: BoxArt, pieces: int, paper: str = "a4") -> tuple[str, list[str]]:
+def instructions(box: TuckBox, art: BoxArt, pieces: int) -> tuple[str, list[str]]:
     iw, ih, idp = box.inner
     head = f"{art.title}: tuck box"
     tab = ("Glue each side tab (hatched) inside the piece it meets: the two pieces make a tube."
@@ -375,7 +374,8 @@ def instructions(box: TuckBox, art: BoxArt, pieces: int, paper: str = "a4") -> t
         "4. Fold in the bottom's two small flaps, then the bottom; glue its flap inside the front.",
         "5. Put the cards in, fold in the top's small flaps, close the lid and tuck its flap inside "
         "the front.",
-        f"Each step drawn: {art.stem}-tuckbox-assembly-{paper}.pdf.",
+        # (Not the file's name: a name wider than the column would run off the page.)
+        "Each step is drawn on the tuck box's assembly sheet, beside this file.",
     ]
     return head, lines
 
@@ -428,7 +428,7 @@ def _free_boxes(pw: float, ph: float, placed: list[tuple[Net, float, float]]) ->
 
 def print_pages(box: TuckBox, art: BoxArt, plan: PrintPlan) -> list[Drawing]:
     """The printed box: its pieces as plan_print laid them out, the instructions on the first page."""
-    head, lines = instructions(box, art, plan.pieces, plan.paper)
+    head, lines = instructions(box, art, plan.pieces)
     pages = []
     for i, (pw, ph, placed) in enumerate(plan.pages):
         page = Drawing(pw, ph)
