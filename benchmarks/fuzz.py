@@ -8,6 +8,9 @@ Prints, per file, how many cases ran, their exit codes, and every problem found 
 error line without a file reference, a file touched that should not be, a case over its time).
 --plan plans every game in full (slow: drawing and nesting); without it only the quick games are.
 
+The mutations include a deck of one's own (tests/decks/delve.yaml and its CSV, mutated as a
+spreadsheet's export may be), validated, and with --plan built every fifth case.
+
 --family runs only the families named (repeatable; default all): `mutations` (the campaign above),
 and those of issue 24: "derived-size extremes" (numbers at their schema's bounds, always planned
 in full, each case under 10 s), "merge keys" (a spec's own keys behind `<<`: the same meaning, or
@@ -35,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
-from fuzzing import (RECORD_REFERENCES, extreme_mutation, merge_mutation, mutate, problems,  # noqa: E402
+from fuzzing import (RECORD_REFERENCES, extreme_mutation, merge_mutation, mutate, mutate_csv, problems,  # noqa: E402
                      record_reference_mutation, reference_mutation, run_cli)
 
 QUICK = {"continuo", "count-continuo", "sorry"}
@@ -82,6 +85,10 @@ def main() -> int:
     if code:
         sys.exit(f"the build to fuzz the manifest of failed: {err}")
     targets.append(("manifest", manifest))
+    # A deck of one's own (issue 26): tests/decks' spec and its CSV, in a folder of their own, each
+    # validated (and so every card drawn), and with --plan built every fifth case.
+    shutil.copytree(ROOT / "tests" / "decks", work / "own")
+    targets += [("deck", Path("tests/decks/delve.yaml")), ("deck", Path("tests/decks/delve.csv"))]
     for kind, rel in targets if not wanted or "mutations" in wanted else []:
         original = (ROOT / rel).read_bytes() if kind != "manifest" else manifest.read_bytes()
         rng = random.Random(f"{a.seed}:{rel}")
@@ -91,6 +98,13 @@ def main() -> int:
             if kind == "spec":
                 (work / rel).write_bytes(data)
                 runs = [run_cli(["validate", str(rel)], work)]
+            elif kind == "deck":
+                if rel.suffix == ".csv":
+                    data, what = mutate_csv(original, rng)
+                (work / "own" / rel.name).write_bytes(data)
+                runs = [run_cli(["validate", "own/delve.yaml"], work)]
+                if a.plan and i % 5 == 0 and runs[0][0] == 0:
+                    runs.append(run_cli(["build", "own/delve.yaml", "--out", "own-output"], work))
             elif kind == "manifest":
                 manifest.write_bytes(data)
                 runs = [run_cli(["build", *sorted(QUICK)], work)]
@@ -112,6 +126,8 @@ def main() -> int:
                     print(f"  PROBLEM {rel} case {i} ({what}): {problem}")
         if kind == "spec":
             (work / rel).write_bytes(original)
+        if kind == "deck":
+            (work / "own" / rel.name).write_bytes(original)
         print(f"{rel}: {sum(codes.values())} runs, exit codes {dict(sorted(codes.items()))}, slowest {slowest:.2f} s")
     for name, family in NEW_FAMILIES.items():
         if not wanted or name in wanted:
