@@ -265,7 +265,7 @@ def add_tuck_box(spec, art: BoxArt, plan, opts) -> None:
         raise spec.error(("tuck_box", "cut", "sheet"), str(exc)) from None
     iw, ih, idp = box.inner
     pieces = layout.pieces
-    add_pdf(plan, f"{art.stem}-tuckbox-{opts.paper}.pdf", f"{art.title}: tuck box", pages, opts.cmyk,
+    box_rel = add_pdf(plan, f"{art.stem}-tuckbox-{opts.paper}.pdf", f"{art.title}: tuck box", pages, opts.cmyk,
             what=f"{art.title}: a tuck box for the {art.contents} (inside {iw:g} x {ih:g} x {idp:.1f} mm)"
                  + (", in two pieces" if pieces == 2 else ""),
             stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper, order=20,
@@ -280,9 +280,11 @@ def add_tuck_box(spec, art: BoxArt, plan, opts) -> None:
                        "fold and glue as the printed box")
     from .layout.tuckbox_assembly import tuck_box_assembly
     cut = [rel.rsplit("/", 1)[-1] for rel in plan.products if rel not in before and rel.endswith(".svg")]
-    add_assembly(plan, f"{art.stem}-tuckbox", tuck_box_assembly(box, art, pieces, opts.paper, art.stem,
-                                                                ", ".join(cut) or "its cut file"),
-                 opts, f"{art.title}: how to fold and glue the tuck box, step by step", order=19)
+    sheet_rel = add_assembly(plan, f"{art.stem}-tuckbox",
+                             tuck_box_assembly(box, art, pieces, opts.paper, art.stem, ", ".join(cut) or "its cut file",
+                                               cut_pieces=len(parts)),
+                             opts, f"{art.title}: how to fold and glue the tuck box, step by step", order=20)
+    plan.move_before(sheet_rel, box_rel)
 
 
 def add_rules_sheet(spec, game, plan: Plan, opts: BuildOptions) -> str:

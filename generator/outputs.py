@@ -264,6 +264,18 @@ class Plan:
         self.products[rel] = Product(rel, write, ProductInfo.of(info).as_dict())
         return rel
 
+    def move_before(self, rel: str, other: str) -> None:
+        """List `rel` just before `other` (a print list lists products of one order as they were
+        added: a piece's assembly sheet goes just before the piece). In place: views share the dict."""
+        items = list(self.products.items())
+        moved = self.products[rel]
+        self.products.clear()
+        for key, product in items:
+            if key == other:
+                self.products[rel] = moved
+            if key != rel:
+                self.products[key] = product
+
     def add_bytes(self, name: str, make: Callable[[], bytes], **info) -> str:
         return self.add(name, lambda path: Path(path).write_bytes(make()), **info)
 
@@ -491,11 +503,15 @@ class OutputFolder:
         """For a file written into `folder` outside a build (calibrate's sheet): the folder's build
         lock, held for the block, if builds write that folder (its lock is there); a build's swap
         would otherwise throw away a file written while it ran."""
-        folder = Path(os.path.abspath(folder))
-        if not os.path.isfile(folder.parent / f".{folder.name}{cls.LOCK}"):
+        # The folder itself or any folder above it may be a build's output (calibrate --out
+        # output/sub/x.pdf), and a build locks beside the folder a link names: look at the real path.
+        here = Path(os.path.realpath(folder))
+        built = next((f for f in (here, *here.parents) if f.name and os.path.isfile(f.parent / f".{f.name}{cls.LOCK}")),
+                     None)
+        if built is None:
             yield
             return
-        with cls(folder).locked():
+        with cls(built).locked():
             yield
 
     def unlock(self) -> None:

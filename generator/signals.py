@@ -29,7 +29,8 @@ class Terminated(BaseException):
 RETRY_S = 0.05       # how soon a signal held back from an import is looked at again
 HOLD_S = 1.0         # and how long at most: an import that does not end does not keep the signal
 HOLD_C_S = 5.0       # the same inside a C-extension library's import, which a signal breaks with a traceback
-# Libraries whose import, broken by an exception, prints a traceback or leaves them unusable.
+# Libraries (of C extensions, or large and slow to import) whose import, broken by an exception,
+# prints a traceback or leaves them unusable for the rest of the process.
 C_LIBRARIES = ("numpy", "shapely", "PIL", "cairocffi", "reportlab", "fontTools", "ezdxf", "jsonschema")
 STOPPING = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())
 
@@ -48,8 +49,8 @@ def _import_hold(frame) -> float:
     """How long a signal landing at this frame may be held: HOLD_C_S in a C-extension library's own
     code (its import, under way), else HOLD_S."""
     while frame is not None:
-        name = frame.f_globals.get("__name__", "") if frame.f_globals else ""
-        if name.split(".", 1)[0] in C_LIBRARIES:
+        name = frame.f_globals.get("__name__") if frame.f_globals else None
+        if isinstance(name, str) and name.split(".", 1)[0] in C_LIBRARIES:
             return HOLD_C_S
         frame = frame.f_back
     return HOLD_S
@@ -106,7 +107,8 @@ def _handler(signum, frame) -> None:
     if _in_import(frame) and now - since < _import_hold(frame):
         # Raised inside a library's import, the exception would leave the library half made
         # (numpy's C extensions print it as a traceback and fail every later import of numpy):
-        # the signal is looked at again shortly, to land once the import is over (within HOLD_S).
+        # the signal is looked at again shortly, to land once the import is over (within HOLD_S, or
+        # HOLD_C_S in such a library's import).
         if "timer" in _held:
             _held["timer"].cancel()
         timer = threading.Timer(RETRY_S, _send_again, (signum,))

@@ -535,6 +535,7 @@ def test_a_signal_in_a_c_library_import_is_held_longer_than_in_another():
     assert signals._import_hold(frame_of("shapely.geometry.base")) == signals.HOLD_C_S
     assert signals._import_hold(frame_of("generator.games.sorry.pieces")) == signals.HOLD_S
     assert signals._import_hold(frame_of("numpyish")) == signals.HOLD_S
+    assert signals._import_hold(frame_of(None)) == signals.HOLD_S      # a module without a name of text
     assert signals.HOLD_S < signals.HOLD_C_S <= 5.0
 
 

@@ -142,7 +142,7 @@ def test_labels_lie_inside_their_parts_and_off_the_hinges_bridges():
 
 @pytest.mark.parametrize("depth,problem", [(181, "leave under 10 mm between them"),
                                            (44, "leave under 10 mm between them"),
-                                           (21, "within 10 mm of the notches in its sides")])
+                                           (28, "within 9.7 mm of the notches in its sides")])
 def test_a_notch_that_would_cut_the_base_in_pieces_is_the_specs_error(tmp_path, depth, problem):
     """Found by the fuzz campaign (base_depth 18 -> 181): the notches cut the base in pieces and the
     kit's assembly sheet ended in exit 70. The notches must leave 10 mm of base between them, the
@@ -163,9 +163,14 @@ def test_a_notch_that_would_cut_the_base_in_pieces_is_the_specs_error(tmp_path, 
     assert exc.value.line == text[:text.index(old)].count("\n") + 1
 
 
-def test_the_shipped_shoe_is_one_piece_a_part_and_20_mm_is_the_deepest_end_notch():
+@pytest.mark.parametrize("notch,sagitta", [({"width": 22, "base_depth": 18}, 8), ({"width": 22, "base_depth": 27}, 8),
+                                           ({"width": 50, "base_depth": 1}, 1)])
+def test_notches_that_leave_the_base_whole_are_accepted_and_every_part_is_one_piece(notch, sagitta):
+    """The bound measures the base left between the notches (27 mm deep still leaves 10.9 mm; a wide
+    shallow notch is far from the others): every part the check makes is one piece."""
     from generator.games.mille_bornes import CHECKS
     from generator.games.mille_bornes.shoe import shoe_parts
-    shoe = CHECKS["mille-bornes-shoe"](load_spec(ROOT / "boards" / "mille_bornes_shoe.yaml"))
+    spec = load_spec(ROOT / "boards" / "mille_bornes_shoe.yaml")
+    spec.data["notch"], spec.data["dish"] = notch, {"sagitta": sagitta}
+    shoe = CHECKS["mille-bornes-shoe"](spec)
     assert all(p.outline.geom_type == "Polygon" for p in shoe_parts(shoe))
-    assert notch_x(shoe)[0] - 10 + shoe.sagitta == pytest.approx(20)

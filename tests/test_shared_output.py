@@ -427,6 +427,14 @@ def test_calibrate_waits_for_a_build_writing_its_folder(project, monkeypatch):
         os.close(fd)
     assert code == 2 and not out and not sheet.exists(), err
     assert err.strip().splitlines()[-1].startswith("pnp: --out ") and "another build is writing it" in err, err
+    (project / "alias").symlink_to(project / "output", target_is_directory=True)
+    for out_arg in ("output/sub/cal.pdf", "alias/cal.pdf"):     # below the built folder; through a link to it
+        fd = hold(project / ".output.pnp-lock")
+        try:
+            code, out, err, _ = run_cli(["calibrate", "--out", out_arg], project)
+        finally:
+            os.close(fd)
+        assert code == 2 and "another build is writing it" in err and not (project / out_arg).exists(), (out_arg, err)
     code, out, err, _ = run_cli(["calibrate"], project)
     assert code == 0 and sheet.is_file(), err
     code, out, err, _ = run_cli(["calibrate", "--out", "elsewhere/cal.pdf"], project)

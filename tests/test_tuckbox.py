@@ -257,8 +257,12 @@ def test_the_folded_box_drawn_is_the_box_the_net_makes(size, cards):
     assert all(p[2] == pytest.approx(0, abs=1e-6) for p in points("bottom"))
     for glued in ("glue tab", "glue flap", "tuck flap"):       # in the front's plane, across it
         assert all(p[1] == pytest.approx(D, abs=1e-6) and -1e-6 <= p[0] <= W + 1e-6 for p in points(glued)), glued
-    # Flat (no fold turned) the net is where the front's plane is, every part of it.
-    assert all(folded.place(n, {})[0][1] == pytest.approx(D, abs=1e-6) for n in folded.regions)
+    # Folds compose: the lid closed but its tuck flap not yet turned, the flap sticks out past the
+    # front, level with the lid, as deep as the net makes it.
+    o, u, v = folded.place("tuck flap", {**FOLDED, "tuck flap": 0.0})
+    flap = [tuple(o[i] + x * u[i] + y * v[i] for i in range(3)) for x, y in folded.regions["tuck flap"].exterior.coords]
+    assert all(p[2] == pytest.approx(H, abs=1e-6) for p in flap)
+    assert max(p[1] for p in flap) == pytest.approx(D + box.tuck, abs=1e-6)
 
 
 @pytest.mark.parametrize("game,stem,cards", DECKS)
@@ -278,6 +282,19 @@ def test_every_tuck_box_has_an_assembly_sheet_before_it(output, game, stem, card
     ops = re.findall(rb"(?m)(?:^| )(f\*?|B\*?)$", pdf.pages[0].get_contents().get_data())
     assert len(ops) > 40                   # the net and three folded boxes drawn, faces filled and outlined
     listing = (folder / "README.txt").read_text()
-    assert listing.index(f"{stem}-tuckbox-assembly-a4.pdf") < listing.index(f"{stem}-tuckbox-a4.pdf")
+    listed = [line for line in listing.splitlines() if line and not line[0].isspace() and " " not in line
+              and line.endswith(".pdf")]
+    assert listed.index(f"{stem}-tuckbox-assembly-a4.pdf") + 1 == listed.index(f"{stem}-tuckbox-a4.pdf"), listed
     box_text = " ".join(PdfReader(folder / f"{stem}-tuckbox-a4.pdf").pages[-1].extract_text().split())
     assert "the tuck box's assembly sheet" in box_text      # the printed box says where its steps are drawn
+
+
+def test_the_sheet_says_when_the_cut_file_makes_the_box_in_other_pieces_than_the_print():
+    """A small cut sheet can make the cut box two pieces where the print is one (or the other way):
+    the gluing step says how the cut pieces go together."""
+    from generator.layout.tuckbox_assembly import tuck_box_assembly
+    box = deck_box(POKER, 54, BoxSettings())
+    same = tuck_box_assembly(box, art(54), 1, "a4", "t", "t-cut.svg", cut_pieces=1)
+    other = tuck_box_assembly(box, art(54), 1, "a4", "t", "t-cut.svg", cut_pieces=2)
+    assert "cut file" not in same.steps[1].text
+    assert "The cut file makes the box in two pieces: glue each side tab inside the other piece" in other.steps[1].text

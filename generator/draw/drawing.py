@@ -335,20 +335,18 @@ def wrap_text(text: str, font: Font, size: float, width: float) -> list[str]:
 
 def _word_pieces(word: str, font: Font, size: float, width: float) -> list[str]:
     """A word wider than the width, cut into pieces that fit: after a hyphen, an underscore, a slash
-    or a dot where one is, else between letters."""
-    pieces = []
-    rest = word
-    while len(rest) > 1 and font.width(rest, size) > width:
-        lo, hi = 1, len(rest) - 1               # the longest beginning that fits (at least a letter)
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if font.width(rest[:mid], size) <= width:
-                lo = mid
-            else:
-                hi = mid - 1
-        cut = max(rest.rfind(c, 0, lo) for c in "-_/.") + 1
-        cut = cut if cut > 0 else lo
-        pieces.append(rest[:cut])
-        rest = rest[cut:]
-    pieces.append(rest)
+    or a dot where one is (not leaving it alone on a line), else between letters. A font's width
+    is the sum of its letters' advances: one pass of running sums, then a search per piece."""
+    from bisect import bisect_right
+    from itertools import accumulate
+    ends = list(accumulate(font.width(c, size) for c in word))     # the width of word[:k + 1]
+    pieces, start, before = [], 0, 0.0
+    while start < len(word) and ends[-1] - before > width:
+        stop = max(start + 1, bisect_right(ends, before + width + 1e-9, lo=start))   # word[start:stop] fits
+        cut = max(word.rfind(c, start + 1, stop) for c in "-_/.") + 1
+        stop = cut if cut > start + 1 else stop
+        pieces.append(word[start:stop])
+        start, before = stop, ends[stop - 1]
+    if start < len(word):
+        pieces.append(word[start:])
     return pieces

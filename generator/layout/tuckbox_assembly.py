@@ -147,8 +147,14 @@ def _deck(sc: Scene, box: TuckBox, lift: float, colour: Colour) -> None:
 FOLDED = {k: 90.0 for k in FOLDS}
 
 
-def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: str, stem: str, cut_stem: str) -> Assembly:
-    """The sheet for a deck's tuck box, printed (pieces on the sheet) or cut from its cut file."""
+def _lifted(p: Vec, dz: float) -> Vec:
+    return (p[0], p[1], p[2] + dz)
+
+
+def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: str, stem: str, cut_stem: str,
+                      cut_pieces: int | None = None) -> Assembly:
+    """The sheet for a deck's tuck box, printed (in `pieces`) or cut from its cut file (in
+    `cut_pieces`, which a small cut sheet may make two where the print is one, or the other way)."""
     W, H, D = box.panels
     iw, ih, idp = box.inner
     folded = FoldedBox(box)
@@ -178,12 +184,16 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: str, stem: 
     seam = (edge[0], edge[1], tab[2])
     tube.arrow((seam[0] - 2, seam[1] + 16, tab[2] + 8), (seam[0] - 1, seam[1] + 2.5, tab[2] + 1))
     tube.callout("side tab", tab, -12, 10)
-    bottom = folded.scene({**FOLDED, "bottom": 45.0, "glue flap": 60.0}, outside, turned=True)
-    bottom.arrow((W / 2, -D * 0.4, H + D * 0.9), (W / 2, D * 0.3, H + 1.5))
-    closing = folded.scene({**FOLDED, "lid": 55.0, "tuck flap": 50.0}, outside)
+    # Each arrow from where a flap is drawn (open) to where it goes (folded home), a little above both.
+    swinging = {**FOLDED, "bottom": 45.0, "glue flap": 60.0}
+    bottom = folded.scene(swinging, outside, turned=True)
+    bottom.arrow(_lifted(folded.point("glue flap", swinging, turned=True), 3.0),
+                 _lifted(folded.point("bottom", FOLDED, turned=True), 1.5))
+    shutting = {**FOLDED, "lid": 55.0, "tuck flap": 50.0}
+    closing = folded.scene(shutting, outside)
     _deck(closing, box, 0.0, CARD.mix(outside, 0.2))
-    closing.arrow((W / 2, -D * 0.3, H + D * 1.2), (W / 2, D * 0.55, H + 3))
-    closing.callout("tuck flap", (W / 2, D * 0.2, H + D * 0.8), 14, -6)
+    closing.arrow(_lifted(folded.point("tuck flap", shutting), 3.0), _lifted(folded.point("lid", FOLDED), 1.5))
+    closing.callout("tuck flap", folded.point("tuck flap", shutting), 14, -6)
 
     two = pieces == 2
     steps = [
@@ -199,6 +209,10 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: str, stem: 
              f"{box.clearance:g} mm to spare each way. Fold in the top's two small flaps, close the lid and slide its "
              f"tuck flap inside the front. Outside, the box is {W:.0f} x {D:.0f} x {H:.0f} mm.", closing),
     ]
+    if cut_pieces is not None and cut_pieces != pieces:
+        steps[1].text += (f" (The cut file makes the box in {'two pieces' if cut_pieces == 2 else 'one piece'}: "
+                          + ("glue each side tab inside the other piece.)" if cut_pieces == 2 else
+                             "one side tab, glued inside the front.)"))
     what = (f"{stem}-tuckbox-{paper}.pdf, card stock 250-300 g/m2, printed one-sided"
             + (" (two pieces)" if two else ""))
     return Assembly(

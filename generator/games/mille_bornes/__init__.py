@@ -23,10 +23,11 @@ def _check_shoe(spec):
     # Each part the laser cuts is one piece: a cut-out that crosses a part (a notch, a mortise, the
     # dish) is the spec's error here, where `validate` sees it, not a failure while drawing the kit.
     for part in shoe_parts(shoe):
-        pieces = len(getattr(part.outline, "geoms", [part.outline]))
-        if part.outline.geom_type != "Polygon" or part.outline.is_empty:
-            raise spec.error((), f"the shoe's {part.name} comes out in {pieces} pieces: its cut-outs cross it "
-                                 "(a notch, a bow or a joint too large for the part)")
+        if part.outline.is_empty:
+            raise spec.error((), f"the shoe's {part.name} has nothing left to cut: its cut-outs take all of it")
+        if part.outline.geom_type != "Polygon":
+            raise spec.error((), f"the shoe's {part.name} comes out in {len(part.outline.geoms)} pieces: its "
+                                 "cut-outs cross it (a notch, a bow or a joint too large for the part)")
     return shoe
 
 

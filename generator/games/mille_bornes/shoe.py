@@ -106,11 +106,12 @@ def load_shoe(spec: Spec) -> Shoe:
         raise spec.error(("notch", "base_depth"), f"notches {shoe.notch_d:g} mm deep from both sides of the "
                                                   f"{shoe.width:g} mm wide base leave under {MIN_WEB:g} mm between "
                                                   f"them (at most {(shoe.width - MIN_WEB) / 2:g} mm)")
-    side_notch = shoe.a / 2 - shoe.notch_w / 2           # where the long edges' notches begin
-    if shoe.notch_d - shoe.sagitta > side_notch - MIN_WEB:
-        raise spec.error(("notch", "base_depth"), f"a notch {shoe.notch_d:g} mm deep into the base's end comes "
-                                                  f"within {MIN_WEB:g} mm of the notches in its sides (at most "
-                                                  f"{side_notch - MIN_WEB + shoe.sagitta:g} mm)")
+    sides, end = notch_boxes(shoe)[:2], notch_boxes(shoe)[2]
+    gap = min(end.distance(b) for b in sides)
+    if gap < MIN_WEB:
+        raise spec.error(("notch", "base_depth"), f"the notch {shoe.notch_d:g} mm deep into the base's end comes "
+                                                  f"within {gap:.1f} mm of the notches in its sides (at least "
+                                                  f"{MIN_WEB:g} mm of base between them)")
     # What the numbers call for, bounded before any part is drawn (generator/limits.py).
     problem = finger_problem(shoe.length, shoe.t, shoe.kerf, shoe.fingers)
     if problem:
@@ -144,6 +145,14 @@ def partition_base_tabs(s: Shoe) -> list[tuple[float, float]]:
 
 def notch_x(s: Shoe) -> tuple[float, float]:
     return (s.a / 2 - s.notch_w / 2, s.a / 2 + s.notch_w / 2)
+
+
+def notch_boxes(s: Shoe) -> list:
+    """The reserve's three excisions from the base: one in each long edge, one in its end."""
+    n0, n1 = notch_x(s)
+    W = s.width
+    return [box(n0, -1, n1, s.notch_d), box(n0, W - s.notch_d, n1, W + 1),
+            box(-s.sagitta - 1, W / 2 - s.notch_w / 2, -s.sagitta + s.notch_d, W / 2 + s.notch_w / 2)]
 
 
 def _arc_points(s: Shoe, right: bool, n: int = 48) -> list[tuple[float, float]]:
@@ -217,9 +226,7 @@ def base(s: Shoe) -> Part:
             holes += [box(x0, 0, x1, t), box(x0, W - t, x1, W)]
     for y0, y1 in partition_base_tabs(s):                       # mortises for the partition
         holes.append(box(s.a, y0, s.a + t, y1))
-    n0, n1 = notch_x(s)                                          # the reserve's three excisions
-    holes += [box(n0, -1, n1, s.notch_d), box(n0, W - s.notch_d, n1, W + 1),
-              box(-s.sagitta - 1, W / 2 - s.notch_w / 2, -s.sagitta + s.notch_d, W / 2 + s.notch_w / 2)]
+    holes += notch_boxes(s)                                      # the reserve's three excisions
     part = Part("base", outline.difference(unary_union(holes)), material="panels")
     part.score = text_score_lines("base: reserve", s.a * 0.2, W / 2 + 1.5, 4) + \
         text_score_lines("discard", s.a + t + s.a * 0.3, W / 2 + 1.5, 4)
