@@ -28,9 +28,8 @@ def laser_products(games: list[str]) -> list[tuple[str, object]]:
     """(name, product) for every file add_sheets adds, over every game's build plan."""
     import generator.laser.export as export
     from generator.build import BuildOptions
-    from generator.games import GAMES, check_spec, game_module
+    from generator.games import GAMES, load_game_specs
     from generator.outputs import Plan
-    from generator.spec import load_spec
 
     plan = Plan()
     names: list[str] = []
@@ -43,13 +42,7 @@ def laser_products(games: list[str]) -> list[tuple[str, object]]:
     export.add_sheets = add_sheets
     try:
         for game in games or list(GAMES):
-            module = game_module(game)
-            specs = {}
-            for rel in module.SPECS:
-                spec = load_spec(ROOT / rel)
-                check_spec(spec)
-                specs[str(ROOT / rel)] = spec
-            module.build(specs, plan.sub(game), BuildOptions())
+            GAMES[game].build(load_game_specs(game, ROOT), plan.sub(game), BuildOptions())
     finally:
         export.add_sheets = real_add_sheets
     return [(n, plan.products[n]) for n in names]

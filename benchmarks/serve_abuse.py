@@ -24,9 +24,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import re
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,20 +35,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from generator.serve.app import MAX_STREAMS, MAX_STREAMS_RECORD  # noqa: E402
 from generator.serve.limits import HEADER_SECONDS  # noqa: E402
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from serve_load import start_server  # noqa: E402  (the server started as the load benchmark starts it)
 
 problems: list[str] = []
-
-
-def start_server(folder: Path, log: Path):
-    proc = subprocess.Popen([sys.executable, "-m", "generator", "serve", "--dir", str(folder), "--port", "0"],
-                            cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, text=True)
-    for _ in range(100):
-        m = re.search(r"http://127\.0\.0\.1:(\d+)/", log.read_text())
-        if m:
-            return proc, int(m.group(1))
-        time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
 
 
 def rss_kb(pid: int) -> int:

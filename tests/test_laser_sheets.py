@@ -279,9 +279,8 @@ def nested_sheets():
     where the build hands the sheets to the writers: (file stem, sheet)."""
     import generator.laser.export as export
     from generator.build import BuildOptions
-    from generator.games import GAMES, check_spec
+    from generator.games import GAMES, load_game_specs
     from generator.outputs import Plan
-    from generator.spec import load_spec
     caught = []
     real = export.add_sheets
 
@@ -293,13 +292,7 @@ def nested_sheets():
     try:
         plan = Plan()
         for game in GAMES:
-            module = GAMES[game]
-            specs = {}
-            for rel in module.specs:
-                spec = load_spec(ROOT / rel)
-                check_spec(spec)
-                specs[str(ROOT / rel)] = spec
-            module.build(specs, plan.sub(game), BuildOptions())
+            GAMES[game].build(load_game_specs(game, ROOT), plan.sub(game), BuildOptions())
     finally:
         export.add_sheets = real
     return caught

@@ -94,6 +94,20 @@ def check_spec(spec) -> None:
             return
 
 
+def load_game_specs(game_id: str, root: Path) -> dict:
+    """Every spec a game declares, loaded and checked, as a build hands them to its `build`
+    ({path: spec}): for planning a game whole in one process (benchmarks, tests)."""
+    from ..spec import load_spec
+    game = GAMES[game_id]
+    specs = {}
+    for rel in game.specs:
+        path = spec_path(game, rel, root)
+        spec = load_spec(path, display=rel)
+        check_spec(spec)
+        specs[str(path)] = spec
+    return specs
+
+
 def spec_path(game: GameDeclaration, rel: str, root: Path) -> Path:
     """Where one of a game's specs is: under the project (`root`) or, for a game from outside the
     project, under its own folder."""
