@@ -11,6 +11,18 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def drawn_items(group, m=(1.0, 0.0, 0.0, 1.0, 0.0, 0.0)):
+    """Every primitive of a Drawing's group (its root, or a placed drawing), with the transform it
+    is drawn under, from the drawing's own frame."""
+    from generator.draw import compose
+    m = compose(m, group.transform)
+    for item in group.items:
+        if hasattr(item, "items"):
+            yield from drawn_items(item, m)
+        else:
+            yield item, m
+
+
 def run_pnp(*args, cwd=ROOT, input=None):
     """Run the real command line, as a user would."""
     return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd,

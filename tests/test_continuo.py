@@ -10,7 +10,7 @@ from itertools import product
 import pytest
 import yaml
 
-from conftest import ROOT, pnp_here, run_pnp
+from conftest import ROOT, drawn_items, pnp_here, run_pnp
 from generator.games.continuo import REFEREE as CONTINUO
 from generator.games.continuo.count import REFEREE as COUNT
 from generator.games.continuo.deck import load_deck
@@ -377,16 +377,6 @@ def test_build_pack(output, game, stem):
 
 # ---------------------------------------------------------------- the printed cards
 
-def _walk(group, m=(1.0, 0.0, 0.0, 1.0, 0.0, 0.0)):
-    from generator.draw import compose
-    m = compose(m, group.transform)
-    for it in group.items:
-        if hasattr(it, "items"):
-            yield from _walk(it, m)
-        else:
-            yield it, m
-
-
 @pytest.mark.parametrize("spec", ["decks/continuo.yaml", "decks/count_continuo.yaml"])
 def test_a_tiles_playing_face_is_its_pattern_alone_and_its_number_is_on_its_back(spec):
     """No id disc on the face (it changed the pattern a player matches): the face is its sixteen
@@ -399,7 +389,7 @@ def test_a_tiles_playing_face_is_its_pattern_alone_and_its_number_is_on_its_back
     s = load_spec(ROOT / spec)
     deck = load_deck(s)
     for i, tile in enumerate(deck.tiles, 1):
-        items = [it for it, _ in _walk(draw_tile(deck, i, tile).root)]
+        items = [it for it, _ in drawn_items(draw_tile(deck, i, tile).root)]
         assert not any(isinstance(it, Ellipse) for it in items)
         assert sum(isinstance(it, Rect) for it in items) == 16
         texts = [it.text for it in items if isinstance(it, Text)]
@@ -408,7 +398,7 @@ def test_a_tiles_playing_face_is_its_pattern_alone_and_its_number_is_on_its_back
     backs = art.expanded_backs()
     assert len(backs) == len(art.expanded()) == len(deck.tiles) + 1 + bool(deck.example)
     for i in range(len(deck.tiles)):
-        texts = [(it.text, it.x + it.font.width(it.text, it.size)) for it, _ in _walk(backs[i].root)
+        texts = [(it.text, it.x + it.font.width(it.text, it.size)) for it, _ in drawn_items(backs[i].root)
                  if isinstance(it, Text)]
         number = [x for t, x in texts if t == str(i + 1)]
         assert number and number[0] == pytest.approx(deck.size.width - MARGIN)     # top right, right-aligned
@@ -420,6 +410,6 @@ def test_the_example_card_says_opening_and_that_its_cards_are_drawn_for_it():
     from generator.games.continuo.deck import load_deck
     from generator.games.continuo.faces import draw_example
     deck = load_deck(load_spec(ROOT / "decks" / "continuo.yaml"))
-    texts = " ".join(it.text for it, _ in _walk(draw_example(deck).root) if isinstance(it, Text))
+    texts = " ".join(it.text for it, _ in drawn_items(draw_example(deck).root) if isinstance(it, Text))
     assert "opening" in texts and "start" not in texts.split()
     assert "not from the pack" in texts

@@ -5,26 +5,16 @@ from __future__ import annotations
 
 import math
 
-from conftest import ROOT
+from conftest import ROOT, drawn_items
 from generator.draw import Ellipse, Path, Text, apply, compose
 from generator.spec import load_spec
 
-IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-
-
-def walk(group, m=IDENTITY):
-    m = compose(m, group.transform)
-    for it in group.items:
-        if hasattr(it, "items"):
-            yield from walk(it, m)
-        else:
-            yield it, m
 
 
 def circles(drawing):
     """Every circle drawn: (centre x, y, radius, fill, stroke width) on the drawing."""
     out = []
-    for it, m in walk(drawing.root):
+    for it, m in drawn_items(drawing.root):
         if isinstance(it, Ellipse):
             x, y = apply(m, it.cx, it.cy)
             out.append((x, y, it.rx * math.hypot(m[0], m[1]), it.style.fill, it.style.width))
@@ -48,7 +38,7 @@ def test_capitals_markers_clear_of_the_walls_and_badges_clear_of_markers():
     markers = [c for c in circles(d) if c[3] in brackets]
     badges = [c for c in circles(d) if abs(c[2] - 1.75) < 1e-6]
     walls = []
-    for it, m in walk(d.root):
+    for it, m in drawn_items(d.root):
         if isinstance(it, Path) and it.style.stroke is not None and abs(it.style.width - 1.9) < 1e-6:
             (_, ax, ay), (_, bx, by) = it.ops
             walls.append((*apply(m, ax, ay), *apply(m, bx, by)))
@@ -76,7 +66,7 @@ def test_sorry_moves_numbers_clear_of_men_and_start_named_beside_its_circle():
     for bx, by, br, _, _ in badges:
         for x, y, r, _, _ in men:
             assert math.hypot(x - bx, y - by) >= r + br - 0.05, "a move's number over a man"
-    texts = [(it.text, apply(m, it.x, it.y)) for it, m in walk(d.root) if isinstance(it, Text)]
+    texts = [(it.text, apply(m, it.x, it.y)) for it, m in drawn_items(d.root) if isinstance(it, Text)]
     assert "START" not in [t for t, _ in texts] and "start" in [t for t, _ in texts]
     _, (sx, sy) = next(x for x in texts if x[0] == "start")
     big = max((c for c in all_circles if c[3] is not None), key=lambda c: c[2] if c[4] >= 0.1 else 0)
@@ -87,16 +77,16 @@ def test_mille_bornes_tableau_shows_every_numeral_whole_and_names_the_safeties()
     from generator.units import pt
     spec, game = rules_game("mille_bornes", "decks/mille_bornes_rules.yaml")
     d = game.diagrams["tableau"](85.0)
-    texts = [(it.text, it.size * math.hypot(m[2], m[3]), apply(m, it.x, it.y)) for it, m in walk(d.root)
+    texts = [(it.text, it.size * math.hypot(m[2], m[3]), apply(m, it.x, it.y)) for it, m in drawn_items(d.root)
              if isinstance(it, Text)]
     # The safeties' names: their index words, at 6.5 pt or more, in their boxes.
     assert {"PRIO", "TANK"} <= {t for t, s, _ in texts if s >= pt(6.5) - 1e-9}
     # The distance row: its cards at least 0.8 of a card apart, so "200" never reads "2".
     from generator.draw import Rect
-    outlines = sorted({round(apply(m, it.x, it.y)[0], 3) for it, m in walk(d.root)
+    outlines = sorted({round(apply(m, it.x, it.y)[0], 3) for it, m in drawn_items(d.root)
                        if isinstance(it, Rect) and it.style.stroke is not None and it.style.fill is None
                        and apply(m, it.x, it.y)[1] > d.height / 2})
-    widths = {round(it.w, 3) for it, m in walk(d.root) if isinstance(it, Rect) and it.style.fill is None
+    widths = {round(it.w, 3) for it, m in drawn_items(d.root) if isinstance(it, Rect) and it.style.fill is None
               and it.style.stroke is not None}
     cw = min(widths)
     assert len(outlines) == 4 and all(b - a >= 0.8 * cw for a, b in zip(outlines, outlines[1:]))

@@ -6,9 +6,9 @@ import shutil
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT
+from conftest import ROOT, drawn_items
 from fuzzing import run_cli
-from generator.draw import Ellipse, Group, Path, Text, compose
+from generator.draw import Ellipse, Path, Text
 from generator.layout.foldups import CUT, cuboid, standing_height, tent
 from generator.spec import load_spec
 from generator.units import pt
@@ -18,19 +18,10 @@ KIT = load_spec(ROOT / "boards" / "cubes_kit.yaml")
 WALLS = load_spec(ROOT / "boards" / "capitals_walls.yaml")
 
 
-def walk(group: Group, m=(1, 0, 0, 1, 0, 0)):
-    """Every primitive of a drawing, with the transform it is drawn under."""
-    for item in group.items:
-        if isinstance(item, Group):
-            yield from walk(item, compose(m, item.transform))
-        else:
-            yield item, m
-
-
 def cut_boxes(page) -> list[tuple[float, float]]:
     """The sizes (w, h) of every outline drawn in the cut style: one a piece."""
     out = []
-    for item, _ in walk(page.root):
+    for item, _ in drawn_items(page.root):
         if isinstance(item, Path) and item.style == CUT:
             xs = [op[1] for op in item.ops if op[0] in "ML"]
             ys = [op[2] for op in item.ops if op[0] in "ML"]
@@ -40,7 +31,7 @@ def cut_boxes(page) -> list[tuple[float, float]]:
 
 def smallest_text(pages) -> float:
     sizes = [item.size * math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
-             for p in pages for item, m in walk(p.root) if isinstance(item, Text)]
+             for p in pages for item, m in drawn_items(p.root) if isinstance(item, Text)]
     assert sizes
     return min(sizes)
 
@@ -69,7 +60,7 @@ def test_sixteen_men_four_of_each_colour():
     net = standee(men)
     w, h = (round(v, 2) for v in net.size)
     assert cut_boxes(pages[0]).count((w, h)) == 16
-    tokens = [e for e, _ in walk(pages[1].root) if isinstance(e, Ellipse) and e.rx == pytest.approx(men.token / 2)]
+    tokens = [e for e, _ in drawn_items(pages[1].root) if isinstance(e, Ellipse) and e.rx == pytest.approx(men.token / 2)]
     assert len(tokens) == 16
     for _, colour in men.colours:
         assert sum(1 for t in tokens if t.style.fill == colour) == 4
@@ -143,7 +134,7 @@ def test_paper_pieces_are_the_kits_counts_and_sizes(four):
     assert pawn.size[0] == pytest.approx(12) and pp.pawn_depth <= 12
     assert smallest_text(pages) >= pt(6)
     # The last sheet shows the set-up: each player's king cube and pawns by cell.
-    texts = [t.text for t, _ in walk(pages[-1].root) if isinstance(t, Text)]
+    texts = [t.text for t, _ in drawn_items(pages[-1].root) if isinstance(t, Text)]
     for p, (name, _) in enumerate(pp.players):
         line = next(t for t in texts if t.startswith(f"{name}: king cube"))
         assert pp.setup["kings"][p] in line and all(c in line for c in pp.setup["pawns"][p])
@@ -163,9 +154,9 @@ def test_the_wall_rack_has_a_lane_per_length_as_long_as_its_pieces():
     ws = load_walls(WALLS)
     pages = rack_pages(ws, "a4")
     assert len(pages) == 1 and len(rack_pages(ws, "letter")) == 1
-    lanes = sorted(round(r.w, 3) for r, _ in walk(pages[0].root) if isinstance(r, Rect) and r.style.fill == LANE)
+    lanes = sorted(round(r.w, 3) for r, _ in drawn_items(pages[0].root) if isinstance(r, Rect) and r.style.fill == LANE)
     assert lanes == sorted(round(u * ws.square + 2 * ws.extension, 3) for u in ws.counts)
-    texts = [t.text for t, _ in walk(pages[0].root) if isinstance(t, Text)]
+    texts = [t.text for t, _ in drawn_items(pages[0].root) if isinstance(t, Text)]
     for units, n in ws.counts.items():
         assert f"{n} piece{'s' if n > 1 else ''}" in texts
     assert sum(ws.counts.values()) == 123
@@ -180,8 +171,8 @@ def test_a_fold_shows_on_the_face_and_on_the_white_glue_foot():
     from generator.games.sorry.pieces import load_men, men_pages
     men = load_men(load_spec(ROOT / "boards" / "sorry.yaml"))
     page = men_pages(men, "a4", "Sorry")[0]
-    dashed = [it for it, _ in walk(page.root) if isinstance(it, Path) and it.style.dash]
-    under = [it for it, _ in walk(page.root) if isinstance(it, Path) and it.style.stroke == WHITE and not it.style.dash]
+    dashed = [it for it, _ in drawn_items(page.root) if isinstance(it, Path) and it.style.dash]
+    under = [it for it, _ in drawn_items(page.root) if isinstance(it, Path) and it.style.stroke == WHITE and not it.style.dash]
     assert dashed and len(under) >= len([d for d in dashed if d.style.stroke != WHITE])
     for d in dashed:
         assert contrast_ratio(d.style.stroke, WHITE) >= 3.0, d.style.stroke.hex()

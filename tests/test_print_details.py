@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT
+from conftest import ROOT, drawn_items
 from pdf_text import IDENTITY, page_text_sizes
 from generator.units import PT_PER_MM
 
@@ -241,17 +241,6 @@ def test_large_boards_art_runs_into_the_bleed(output, tmp_path):
             assert np.abs(bleed - edge).mean() < 6, f"{pdf.name}: the bleed does not carry the board's edge on"
 
 
-def _walk(group, m=IDENTITY):
-    """Every drawn item of a Drawing's group with its transform to the drawing."""
-    from generator.draw import compose
-    m = compose(m, group.transform)
-    for item in group.items:
-        if hasattr(item, "items"):
-            yield from _walk(item, m)
-        else:
-            yield item, m
-
-
 def _inside(item, m, x, y) -> bool:
     """Whether the page point (x, y) lies in a filled Rect or Ellipse drawn under transform m
     (translations and quarter turns: enough for card faces)."""
@@ -283,7 +272,7 @@ def test_every_numeral_stands_out_from_its_field(spec):
     in_compartments = 0
     for face in [draw_tile(deck, i, t) for i, t in enumerate(deck.tiles, 1)] + [draw_example(deck)]:
         drawn = []
-        for it, m in _walk(face.root):
+        for it, m in drawn_items(face.root):
             if isinstance(it, (Rect, Ellipse)) and it.style.fill is not None:
                 drawn.append((it, m))
             elif isinstance(it, Text) and any(ch.isdigit() for ch in it.text):
@@ -387,7 +376,7 @@ def test_capitals_name_clears_the_word_under_it():
     from generator.spec import load_spec
     deck = load_deck(load_spec(ROOT / "decks" / "capitals_1961.yaml"), None)
     for c in deck.countries:
-        texts = [it for it, _ in _walk(draw_face(deck, c).root) if isinstance(it, Text)]
+        texts = [it for it, _ in drawn_items(draw_face(deck, c).root) if isinstance(it, Text)]
         name = next(t for t in texts if t.text == c.capital.upper())
         label = next(t for t in texts if t.text == "CAPITAL")
         lowest = name.y + _descent(name.text, "sans-bold", name.size)
@@ -404,7 +393,7 @@ def _wheel_bottoms_and_road(symbol):
     d = Drawing(100, 100)
     SYMBOLS[symbol](d, pal, pal["white"])
     bottoms, road = [], None
-    for it, m in _walk(d.root):
+    for it, m in drawn_items(d.root):
         if isinstance(it, Ellipse) and it.style.fill == pal["black"] and it.rx > 3:
             k = math.hypot(m[0], m[1])
             bottoms.append(apply(m, it.cx, it.cy)[1] + it.rx * k)
@@ -433,7 +422,7 @@ def test_sorry_faces_use_their_height():
     deck = load_deck(load_spec(ROOT / "decks" / "sorry.yaml"))
     H = deck.size.height
     for card in deck.cards:
-        texts = [it for it, m in _walk(draw_face(deck, card).root) if isinstance(it, Text) and m == IDENTITY]
+        texts = [it for it, m in drawn_items(draw_face(deck, card).root) if isinstance(it, Text) and m == IDENTITY]
         big = max(texts, key=lambda t: t.size)
         assert big.size * big.font.cap_height >= (20 if card["marking"] != "Sorry" else 8)
         rule = [t for t in texts if t.size < 5 and t.y > H / 2]
