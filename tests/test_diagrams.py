@@ -6,9 +6,8 @@ from __future__ import annotations
 import math
 
 from conftest import ROOT, drawn_items
-from generator.draw import Ellipse, Path, Text, apply, compose
+from generator.draw import Ellipse, Path, Text, apply
 from generator.spec import load_spec
-
 
 
 def circles(drawing):
