@@ -75,7 +75,7 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def _record_headers(t) -> dict:
-    return {"X-Entries": str(t.entries), "ETag": f'"{t.version}"', "Cache-Control": "no-store"}
+    return {"X-Entries": str(t.moment.entries), "ETag": f'"{t.moment.version}"', "Cache-Control": "no-store"}
 
 
 MAX_DEPTH = 8                 # nesting of a request's JSON: a new game's teams are the deepest, at 3
@@ -191,9 +191,10 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
             except (NotFound, RecordError) as exc:
                 out.append({"id": rid, "error": one_line(str(exc).splitlines()[0] if str(exc) else "unreadable")})
                 continue
-            summary = t.rules.summary(t.state, list(t.reports))
+            now = t.moment
+            summary = t.rules.summary(now.state, list(now.reports))
             out.append({"id": rid, "game": t.game, "players": summary.get("players") or t.header.get("players"),
-                        "entries": t.entries, "prompt": t.rules.prompt(t.state), "winner": summary.get("winner"),
+                        "entries": now.entries, "prompt": t.rules.prompt(now.state), "winner": summary.get("winner"),
                         "totals": summary.get("totals")})
         return out
 
@@ -215,7 +216,7 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
 
     async def record(request):
         async def answer(t):
-            summary = await run(lambda: t.rules.summary(t.state, list(t.reports)))
+            summary = await run(lambda: t.rules.summary(t.moment.state, list(t.moment.reports)))
             return JSONResponse(summary, headers=_record_headers(t))
         return await with_table(request.path_params["rid"], answer)
 
@@ -234,7 +235,7 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
     async def svg(request):
         async def answer(t):
             text = await run(position_svg, t)
-            return _svg_response(request, text, t.cache, "svg.gz", _record_headers(t))
+            return _svg_response(request, text, t.moment.cache, "svg.gz", _record_headers(t))
         return await with_table(request.path_params["rid"], answer)
 
     backgrounds: dict = {}         # version -> gzipped SVG
@@ -279,7 +280,7 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
                 changes.notify(rid)
             return _error(409 if exc.stale else 422, exc.line)
         changes.notify(rid)
-        summary = await run(lambda: t.rules.summary(t.state, list(t.reports)))
+        summary = await run(lambda: t.rules.summary(t.moment.state, list(t.moment.reports)))
         return JSONResponse({**summary, "said": said}, headers=_record_headers(t))
 
     def _enter(rid, data, expect, version):

@@ -32,16 +32,16 @@ def controls_script(game: str) -> str:
 def position_drawing(t: Table):
     """What position.svg shows: the whole position, or, for a game whose drawing has a background no
     turn changes (the Capitals map), only what the turns made, laid over background.svg."""
-    if "drawing" not in t.cache:
-        before = t.history[-1] if t.history else None
-        t.cache["drawing"] = table_page(t.game).draw(t.state, t.header, before)
-    return t.cache["drawing"]
+    if "drawing" not in t.moment.cache:
+        before = t.moment.history[-1] if t.moment.history else None
+        t.moment.cache["drawing"] = table_page(t.game).draw(t.moment.state, t.header, before)
+    return t.moment.cache["drawing"]
 
 
 def position_svg(t: Table) -> str:
-    if "svg" not in t.cache:
-        t.cache["svg"] = svg_string(position_drawing(t))
-    return t.cache["svg"]
+    if "svg" not in t.moment.cache:
+        t.moment.cache["svg"] = svg_string(position_drawing(t))
+    return t.moment.cache["svg"]
 
 
 def compressed(cache: dict, key: str, text: str) -> bytes:
@@ -69,15 +69,16 @@ def background_svg(t: Table) -> tuple[str, str] | None:
 
 def table_json(t: Table) -> dict:
     """Everything the table page shows and offers, after the record's last entry."""
-    rules, state = t.rules, t.state
+    rules, now = t.rules, t.moment
+    state = now.state
     d = position_drawing(t)
-    summary = rules.summary(state, list(t.reports))
-    return {"id": t.id, "game": t.game, "title": GAMES[t.game].title, "header": t.header, "entries": t.entries,
-            "version": t.version, "prompt": rules.prompt(state), "final": rules.final_text(state),
+    summary = rules.summary(state, list(now.reports))
+    return {"id": t.id, "game": t.game, "title": GAMES[t.game].title, "header": t.header, "entries": now.entries,
+            "version": now.version, "prompt": rules.prompt(state), "final": rules.final_text(state),
             "text": rules.render(state, False),
-            "log": [r.text for r in t.reports[-12:]], "summary": summary, "help": rules.help_text,
+            "log": [r.text for r in now.reports[-12:]], "summary": summary, "help": rules.help_text,
             # what Undo would take back, said on the page before it is tapped
-            "last": {"number": t.entries, "text": entry_summary(t.reports[-1])} if t.reports else None,
+            "last": {"number": now.entries, "text": entry_summary(now.reports[-1])} if now.reports else None,
             "over": t.over,
             "drawing": {"width": d.width, "height": d.height},
             "background": _background_url(t),
@@ -100,7 +101,7 @@ def hint(t: Table, kind: str, arg: str) -> dict:
     if found is None:
         raise BadRequest(f"no hint {show(kind)} for {t.game}")
     try:
-        return found(t.state, t.header, arg)
+        return found(t.moment.state, t.header, arg)
     except (ValueError, Refused) as exc:
         text = f"refused ({exc.rule}): {exc.message}" if isinstance(exc, Refused) else str(exc)
         raise BadRequest(text) from None

@@ -59,30 +59,6 @@ class Table:
     moment: Moment
 
     @property
-    def state(self):
-        return self.moment.state
-
-    @property
-    def reports(self) -> tuple[TurnReport, ...]:
-        return self.moment.reports
-
-    @property
-    def history(self) -> tuple:
-        return self.moment.history
-
-    @property
-    def entries(self) -> int:
-        return self.moment.entries
-
-    @property
-    def version(self) -> str:
-        return self.moment.version
-
-    @property
-    def cache(self) -> dict:
-        return self.moment.cache
-
-    @property
     def over(self) -> bool:
         return bool(self.rules.is_over(self.moment.state))
 
