@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from .draw import Drawing, Rect, Style, translate
-from .draw.pdf import PdfDocument
+from .draw.pdf import pdf_writer  # noqa: F401  (named here too: build.pdf_writer)
 from .draw.raster import png_bytes
 from .layout.cards import CardSize, LayoutError, contact_sheet, impose_cards, sheet_pages, shop_pages
 from .layout.marks import BOARD_BLEED
@@ -38,6 +37,7 @@ class DeckArt:
                                                               # not every distinct one (backs alike but for a number)
     contact_pixels: int | None = None   # the contact sheet's pixels at most (its dpi lowered to fit),
     contact_greek_px: float | None = None   # and its text smaller than this drawn as bars
+    product: str | None = None    # the shop's product the deck is drawn for (`card: {product: shop/key}`)
 
     def expanded(self) -> list[Drawing]:
         return [face for face, count, _ in self.faces for _ in range(count)]
@@ -63,21 +63,6 @@ class DeckArt:
 def stem_of(spec) -> str:
     """The file-name stem of a spec's products: its file's name, made safe."""
     return safe_name(Path(spec.file).stem, "spec")
-
-
-def pdf_writer(title: str, pages, cmyk: bool, pdfx: bool = False) -> Callable[[Path], None]:
-    """A function that writes these pages as a PDF at the path it is given (PDF/X-1a with pdfx:
-    a print shop's file, every page with its trim box).
-    pages: Drawings, or (Drawing, trim box, bleed box) tuples."""
-    def write(path: Path) -> None:
-        doc = PdfDocument(str(path), title=title, cmyk=cmyk, pdfx=pdfx)
-        for p in pages:
-            if isinstance(p, tuple):
-                doc.add_page(p[0], trim=p[1], bleed=p[2])
-            else:
-                doc.add_page(p)
-        doc.save()
-    return write
 
 
 def write_pdf(path: Path, title: str, pages, cmyk: bool) -> Path:
@@ -115,6 +100,9 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
         add_pdf(plan, f"{art.stem}-shop.pdf", f"{art.title}: {len(faces)} cards, one a page with bleed",
                 pages, opts.cmyk, pdfx=opts.pdfx, what=f"{art.title} for a print shop: one card a page, 3 mm bleed, TrimBox",
                 stock="a print shop's card stock", shop=True, order=70)
+    if opts.shop or "png" in opts.layouts:
+        from .shops.products import add_products
+        add_products(art, plan, opts)
     sheet = contact_sheet([(f, cap) for f, _, cap in art.faces] + art.distinct_backs(),
                           art.size, title=f"{art.title}: {len(faces)} cards, {len(art.faces)} faces")
     dpi = 110.0

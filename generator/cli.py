@@ -11,7 +11,7 @@ import signal
 import sys
 from pathlib import Path
 
-from .options import LAYOUTS, BuildOptions
+from .options import EXTRA_LAYOUTS, LAYOUTS, BuildOptions
 from .signals import (Terminated, held_back, hold_signals, ignore_signals, raise_held, stopped, stopped_by,
                     watch_signals)
 from .errors import SpecError, UsageError, WorkerDied, one_line, show, plural
@@ -36,6 +36,16 @@ def _offset(text: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(f"expected X,Y in mm, each between -{MAX_BACK_OFFSET:g} and "
                                          f"{MAX_BACK_OFFSET:g}, got {show(text)}")
     return (x, y)
+
+
+def _dpi(text: str) -> int:
+    try:
+        dpi = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of dots per inch, got {show(text)}") from None
+    if not 30 <= dpi <= 1200:
+        raise argparse.ArgumentTypeError(f"expected 30 to 1200 dpi, got {dpi}")
+    return dpi
 
 
 class Parser(argparse.ArgumentParser):
@@ -100,7 +110,8 @@ def _options(args, out: Path | None = None) -> BuildOptions:
     return BuildOptions(out=out or Path("output"), paper=args.paper, flip=args.flip, back_offset=args.back_offset,
                         layouts=tuple(args.layout) if getattr(args, "layout", None) else LAYOUTS,
                         cmyk=args.cmyk, interleave=getattr(args, "interleave", False),
-                        pdfx=getattr(args, "pdfx", False))
+                        pdfx=getattr(args, "pdfx", False), shop=getattr(args, "shop", None),
+                        dpi=getattr(args, "dpi", None) or 300, strict=getattr(args, "strict", False))
 
 
 def _failed(results) -> int:
@@ -165,8 +176,41 @@ def _what_to_build(names: list[str], root: Path) -> list:
     return build_jobs(games) + spec_jobs(others, root)
 
 
+def _shop_list() -> int:
+    """`pnp build --shop list`: every shop profile (ours and the folder's own), what it takes."""
+    from .shops import load_profile, shop_names
+    root = project_root()
+    for name in shop_names(root):
+        try:
+            p = load_profile(name, root)
+        except SpecError as exc:
+            print(f"{name}: {exc}")
+            continue
+        what = {"pdf": lambda: f"one PDF a deck ({p.pdf['standard']}, total ink at most {p.pdf['total_ink']} %)",
+                "pictures": lambda: f"a {p.pictures['format'].upper()} a card side at {p.pictures['dpi']} dpi, zipped",
+                "tts": lambda: f"deck sheets of up to {p.tts['columns']} x {p.tts['rows']} cards, "
+                               f"{p.tts['max_pixels']} px at most, and a saved object"}[p.files]()
+        products = ", ".join(f"{k} {v.width:.1f} x {v.height:.1f} mm" for k, v in p.products.items()) or "any card size"
+        print(f"{name}: {p.title}: {what}; products: {products} ({p.file})")
+    return 0
+
+
+def _check_shop(args) -> None:
+    """--shop NAME names a profile that reads: else one line and exit 2 (an unknown shop) or 1 (a
+    profile of the folder's own that is wrong), before any job runs."""
+    if getattr(args, "shop", None):
+        from .shops import ShopError, load_profile
+        try:
+            load_profile(args.shop, project_root())
+        except ShopError as exc:
+            raise UsageError(f"--shop: {exc}") from None
+
+
 def cmd_build(args) -> int:
+    if getattr(args, "shop", None) == "list":
+        return _shop_list()
     _printer(args, say=True)
+    _check_shop(args)
     if getattr(args, "watch", False):
         return _watch(args)
     code, written, out = _build(args)
@@ -294,6 +338,8 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
         failed = _failed(results)
         if failed:
             return failed, []
+        for line in dict.fromkeys(info["warning"] for r in results for info in r.info.values() if info.get("warning")):
+            print(f"pnp: warning: {line}", file=sys.stderr)
         manifest = dict(old)
         for r in results:
             manifest[r.job.id] = manifest_entry(r, keys[r.job.id])
@@ -410,9 +456,15 @@ def parser() -> argparse.ArgumentParser:
                    help=f"games ({', '.join(GAMES)}) or spec files (NAME.yaml) to build; by default the specs "
                         "in this folder (a project: decks/, boards/ or specs at its top), else every game")
     b.add_argument("--out", help="output folder (default ./output)")
-    b.add_argument("--layout", action="append", choices=list(LAYOUTS),
-                   help="print layout(s) to write (default all): sheet = imposed for home printing, "
-                        "shop = one card a page with bleed and TrimBox")
+    b.add_argument("--layout", action="append", choices=list(LAYOUTS + EXTRA_LAYOUTS),
+                   help="print layout(s) to write (default sheet and shop): sheet = imposed for home printing, "
+                        "shop = one card a page with bleed and TrimBox, png = every card face and back as a "
+                        "picture (--dpi)")
+    b.add_argument("--dpi", type=_dpi, help="--layout png: the pictures' dpi (default 300; 30 to 1200)")
+    b.add_argument("--shop", metavar="NAME", help="also write the files a print shop takes as they are, in "
+                                                  "GAME/shop-NAME/ (--shop list: the shops)")
+    b.add_argument("--strict", action="store_true", help="--shop: text in the shop's safe zone, or a deck no "
+                                                         "product is near, is an error, not a warning")
     b.add_argument("--force", action="store_true", help="build everything again, even what is up to date")
     b.add_argument("--watch", action="store_true",
                    help="build, then build again whenever a spec, spreadsheet, picture or font here is saved "
@@ -426,7 +478,7 @@ def parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check specs without building")
     v.add_argument("paths", nargs="*", metavar="PATH", help="spec files (default: every spec in decks/ and boards/)")
-    v.add_argument("--layout", action="append", choices=list(LAYOUTS), help="as for build")
+    v.add_argument("--layout", action="append", choices=list(LAYOUTS + EXTRA_LAYOUTS), help="as for build")
     print_options(v)
     v.set_defaults(func=cmd_validate)
 

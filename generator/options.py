@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-LAYOUTS = ("sheet", "shop")
+LAYOUTS = ("sheet", "shop")      # what a build writes unless --layout says
+EXTRA_LAYOUTS = ("png",)         # written only when asked: every card as a picture (--dpi)
 
 
 @dataclass
@@ -18,6 +19,9 @@ class BuildOptions:
     cmyk: bool = False
     interleave: bool = False
     pdfx: bool = False          # the print shop's files as PDF/X-1a:2001 (CMYK, an output intent)
+    shop: str | None = None     # --shop NAME: the files that shop takes (generator/shops/), in GAME/shop-NAME/
+    dpi: int = 300              # --layout png: the cards' pictures at this dpi
+    strict: bool = False        # --strict: a shop's safe zone entered, or no product near, is an error
 
     def products_key(self) -> dict:
         """What of these options changes the files a build writes (not where they go)."""

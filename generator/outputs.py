@@ -211,6 +211,8 @@ class ProductInfo:
     laser: bool | None = None     # a laser cutter's or cutting plotter's file
     preview: bool | None = None   # a picture to look over, not to print
     order: int | None = None      # where it comes in its group and in the steps (smaller first)
+    upload: tuple | None = None   # for a print shop: where it goes, line by line (product, slot, front with back)
+    warning: str | None = None    # what the build found wrong with it but made it anyway (a shop's safe zone)
 
     def __post_init__(self):
         for f in fields(self):
@@ -238,7 +240,7 @@ class ProductInfo:
 
 INFO_KINDS = {"what": str, "pages": int, "sheets": int, "stock": str, "sides": int, "flip": str, "paper": str,
               "make": str, "step": str, "tools": tuple, "variant": str, "shop": bool, "laser": bool,
-              "preview": bool, "order": int}
+              "preview": bool, "order": int, "upload": tuple, "warning": str}
 
 
 @dataclass

@@ -118,6 +118,10 @@ def _block(name: str, info: dict, said: set) -> list[str]:
         said.add(info["make"])
     for h in how:
         lines += _wrap(h)
+    for u in info.get("upload", []):
+        lines += _wrap(u, "    upload: " if u is info["upload"][0] else "      ", "        ")
+    if info.get("warning"):
+        lines += _wrap(f"WARNING: {info['warning']}")
     return lines
 
 

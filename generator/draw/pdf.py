@@ -5,6 +5,9 @@ embedded fonts. With cmyk=True every colour is written as CMYK, as print shops a
 """
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Callable
+
 import io
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -61,15 +64,35 @@ def _register(font: Font) -> str:
     return font.name
 
 
-def _cmyk_pixels(rgb):
+def limit_ink(cmyk: tuple[float, float, float, float], most: float | None) -> tuple[float, float, float, float]:
+    """A CMYK colour within a total ink (a print shop's limit: 2.4 for 240 %): where the four inks
+    add up to more, cyan, magenta and yellow are cut in proportion (black, which Colour.as_cmyk
+    makes from the darkest channel, stays), so a dark colour keeps its darkness and hue."""
+    c, m, y, k = cmyk
+    if most is None or c + m + y + k <= most:
+        return cmyk
+    room = max(0.0, most - k)
+    f = room / (c + m + y)
+    return (c * f, m * f, y * f, min(k, most))
+
+
+def _cmyk_pixels(rgb, ink_limit: float | None = None):
     """RGB pixels (uint8) as CMYK ones, by the rule Colour.as_cmyk follows (black generated from
-    the darkest channel), so a picture's inks agree with the card's flat colours under --cmyk."""
+    the darkest channel), so a picture's inks agree with the card's flat colours under --cmyk
+    (and within the same total ink, limit_ink's rule)."""
     import numpy as np
     f = rgb.astype(np.float32) / 255.0
     k = 1.0 - f.max(axis=2)
     room = np.where(k < 1.0, 1.0 - k, 1.0)
     cmy = (1.0 - f - k[:, :, None]) / room[:, :, None]
     cmy[k >= 1.0] = 0.0
+    if ink_limit is not None:
+        # (rounding to 8 bits may add half a step to each ink: the limit less two steps)
+        most = ink_limit - 2.0 / 255.0
+        total = cmy.sum(axis=2) + k
+        over = total > most
+        scale = np.where(over, np.maximum(0.0, most - k) / np.maximum(cmy.sum(axis=2), 1e-9), 1.0)
+        cmy = cmy * scale[:, :, None]
     out = np.concatenate([cmy, k[:, :, None]], axis=2)
     return np.clip(np.rint(out * 255.0), 0, 255).astype(np.uint8)
 
@@ -78,9 +101,10 @@ FORM_EXTENT = 10_000.0   # mm: a form's bounding box, wide enough for any drawin
 
 
 class PdfRenderer:
-    def __init__(self, canvas: Canvas, cmyk: bool = False):
+    def __init__(self, canvas: Canvas, cmyk: bool = False, ink_limit: float | None = None):
         self.c = canvas
         self.cmyk = cmyk
+        self.ink_limit = ink_limit
         # A drawing placed in others (a card face on every sheet and shop page, a board on every
         # tile) is written once per document as a form XObject and referred to after: the file
         # and the time to write it grow with the distinct faces, not with the cards.
@@ -101,13 +125,13 @@ class PdfRenderer:
 
     def _fill(self, colour: Colour):
         if self.cmyk or colour.rgb is None:
-            self.c.setFillColorCMYK(*colour.as_cmyk())
+            self.c.setFillColorCMYK(*limit_ink(colour.as_cmyk(), self.ink_limit))
         else:
             self.c.setFillColorRGB(*colour.rgb)
 
     def _stroke(self, colour: Colour):
         if self.cmyk or colour.rgb is None:
-            self.c.setStrokeColorCMYK(*colour.as_cmyk())
+            self.c.setStrokeColorCMYK(*limit_ink(colour.as_cmyk(), self.ink_limit))
         else:
             self.c.setStrokeColorRGB(*colour.rgb)
 
@@ -181,7 +205,7 @@ class PdfRenderer:
             return
         from .images import tiles
         c, doc = self.c, self.c._doc
-        stream = _image_stream(item, self.cmyk)
+        stream = _image_stream(item, self.cmyk, self.ink_limit)
         name = stream.name
         reg = doc.getXObjectName(name)
         if doc.idToObject.get(reg) is None:
@@ -279,7 +303,7 @@ _streams: "OrderedDict[tuple, _ImageStream]" = OrderedDict()
 _streams_bytes = [0]
 
 
-def _image_stream(item: Image, cmyk: bool) -> _ImageStream:
+def _image_stream(item: Image, cmyk: bool, ink_limit: float | None = None) -> _ImageStream:
     """A placed picture's samples for a PDF, made once per process (a build writes the same faces
     into the sheet and the shop pages): a JPEG's data and a PNG's compressed rows as they are
     where a PDF can show them so, else the decoded pixels, compressed."""
@@ -288,7 +312,7 @@ def _image_stream(item: Image, cmyk: bool) -> _ImageStream:
     from .images import opaque, pixels, png_rows, raster_key
     picture = item.picture
     frame_mm = (item.frame[2], item.frame[3])
-    key = (raster_key(picture, frame_mm), cmyk)
+    key = (raster_key(picture, frame_mm), cmyk, ink_limit if cmyk else None)
     known = _streams.get(key)
     if known is not None:
         _streams.move_to_end(key)
@@ -312,7 +336,7 @@ def _image_stream(item: Image, cmyk: bool) -> _ImageStream:
         w, h = rgba.size
         if cmyk:
             import numpy as np
-            samples = _cmyk_pixels(np.asarray(rgba)[:, :, :3]).tobytes()
+            samples = _cmyk_pixels(np.asarray(rgba)[:, :, :3], ink_limit).tobytes()
         else:
             samples = rgba.tobytes("raw", "RGB")
         alpha = None if opaque(rgba) else zlib.compress(rgba.tobytes("raw", "A"), IMAGE_ZLIB_LEVEL)
@@ -333,6 +357,7 @@ def box_pt(x: float, y: float, w: float, h: float, page_h: float) -> tuple[float
 
 PDFX_VERSION = "PDF/X-1:2001"
 PDFX_CONFORMANCE = "PDF/X-1a:2001"
+PDFX_2003 = "PDF/X-1a:2003"     # ISO 15930-4: GTS_PDFXVersion names it whole, no GTS_PDFXConformance
 OUTPUT_CONDITION = "pnp generic CMYK: each colour separated as K = 1 - max(R, G, B) from sRGB, no ink limit"
 
 
@@ -342,9 +367,13 @@ class PdfDocument:
     pdfx=True writes PDF/X-1a:2001 (ISO 15930-1), as print shops ask: PDF 1.3, every colour CMYK,
     fonts embedded, no transparency, a TrimBox on every page (the caller gives one), the info
     dictionary's GTS_PDFXVersion and GTS_PDFXConformance, Trapped False, and one OutputIntent
-    (GTS_PDFX) whose DestOutputProfile is the CMYK profile of icc.py, our separation's own."""
+    (GTS_PDFX) whose DestOutputProfile is the CMYK profile of icc.py, our separation's own.
+    pdfx="PDF/X-1a:2003" writes ISO 15930-4's keys instead (GTS_PDFXVersion "PDF/X-1a:2003", no
+    GTS_PDFXConformance; PDF 1.3 is within its 1.4). ink_limit: every CMYK colour's total ink at
+    most this (2.4: 240 %), as a shop asks (limit_ink)."""
 
-    def __init__(self, path: str, title: str = "", cmyk: bool = False, pdfx: bool = False):
+    def __init__(self, path: str, title: str = "", cmyk: bool = False, pdfx: bool | str = False,
+                 ink_limit: float | None = None):
         # reportlab opens every page with an initial font; make it an embedded TrueType one,
         # or Helvetica (base-14, not embedded) appears in every page's resources.
         from .fonts import get_font
@@ -353,10 +382,10 @@ class PdfDocument:
         self.canvas.setTitle(title)
         self.canvas.setCreator("pnp-generator")
         self.pdfx = pdfx
-        self.renderer = PdfRenderer(self.canvas, cmyk or pdfx)
+        self.renderer = PdfRenderer(self.canvas, bool(cmyk or pdfx), ink_limit)
         self.pages = 0
         if pdfx:
-            _make_pdfx(self.canvas, title)
+            _make_pdfx(self.canvas, title, pdfx if isinstance(pdfx, str) else PDFX_CONFORMANCE)
 
     def add_page(self, drawing: Drawing, trim=None, bleed=None):
         if self.pdfx and not trim:
@@ -380,8 +409,9 @@ class PdfDocument:
         self.canvas.save()
 
 
-def _make_pdfx(canvas: Canvas, title: str) -> None:
-    """The document-level parts of PDF/X-1a:2001: the info dictionary's keys, and the output intent."""
+def _make_pdfx(canvas: Canvas, title: str, standard: str = PDFX_CONFORMANCE) -> None:
+    """The document-level parts of PDF/X-1a (2001 or 2003): the info dictionary's keys, and the
+    output intent."""
     from reportlab.pdfbase import pdfdoc
     from ..icc import DESCRIPTION, cmyk_profile
     doc = canvas._doc
@@ -391,8 +421,13 @@ def _make_pdfx(canvas: Canvas, title: str) -> None:
     class PdfxInfo(pdfdoc.PDFInfo):
         def format(self, document):
             d = pdfdoc.PDFInfo.format(self, document)
-            extra = (f"/GTS_PDFXVersion ({PDFX_VERSION}) /GTS_PDFXConformance ({PDFX_CONFORMANCE})"
-                     .encode("ascii"))
+            if standard == PDFX_2003:
+                extra = f"/GTS_PDFXVersion ({PDFX_2003})".encode("ascii")
+            elif standard == PDFX_CONFORMANCE:
+                extra = (f"/GTS_PDFXVersion ({PDFX_VERSION}) /GTS_PDFXConformance ({PDFX_CONFORMANCE})"
+                         .encode("ascii"))
+            else:
+                raise ValueError(f"PDF/X-1a:2001 or PDF/X-1a:2003, not {standard!r}")
             # The dictionary reportlab formats ends with ">>": the two keys go in before it.
             return d[:d.rindex(b">>")] + b" " + extra + b" " + d[d.rindex(b">>"):]
     info = PdfxInfo()
@@ -409,3 +444,20 @@ def _make_pdfx(canvas: Canvas, title: str) -> None:
     catalog = doc.Catalog
     catalog.__NoDefault__ = list(catalog.__NoDefault__) + ["OutputIntents"]
     catalog.OutputIntents = pdfdoc.PDFArray([intent])
+
+
+def pdf_writer(title: str, pages, cmyk: bool, pdfx: bool | str = False,
+               ink_limit: float | None = None) -> Callable[[Path], None]:
+    """A function that writes these pages as a PDF at the path it is given (PDF/X-1a with pdfx:
+    a print shop's file, every page with its trim box; True for PDF/X-1a:2001, or the standard's
+    name; ink_limit: the most of the four inks together, 2.4 for 240 %).
+    pages: Drawings, or (Drawing, trim box, bleed box) tuples."""
+    def write(path: Path) -> None:
+        doc = PdfDocument(str(path), title=title, cmyk=cmyk, pdfx=pdfx, ink_limit=ink_limit)
+        for p in pages:
+            if isinstance(p, tuple):
+                doc.add_page(p[0], trim=p[1], bleed=p[2])
+            else:
+                doc.add_page(p)
+        doc.save()
+    return write
