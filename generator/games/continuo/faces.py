@@ -17,8 +17,11 @@ GRID = Style(stroke=Colour(rgb=(1, 1, 1)), width=0.35)
 
 
 def _compartments(d: Drawing, deck: ContinuoDeck, tile: Tile, x0: float, y0: float, cell: float,
-                  bleed: float = 0.0, numbers: bool = False) -> None:
-    """A tile's compartments; edge compartments run out into the bleed."""
+                  bleed: float = 0.0, numbers: bool = False, edge: float = 0.0, cap_share: float = 0.56) -> None:
+    """A tile's compartments; edge compartments run out into the bleed. A number in a compartment
+    at the tile's edge keeps `edge` mm from it (a card's cut edge: MARGIN, where a print shop's
+    cutter may stray), moved towards the tile's middle; every number is the same size, its capitals
+    cap_share of a compartment high."""
     for r, row in enumerate(tile):
         for c, ch in enumerate(row):
             x, y = x0 + c * cell, y0 + r * cell
@@ -31,17 +34,23 @@ def _compartments(d: Drawing, deck: ContinuoDeck, tile: Tile, x0: float, y0: flo
         d.line(x0 + k * cell, y0 - bleed, x0 + k * cell, y0 + 4 * cell + bleed, GRID)
         d.line(x0 - bleed, y0 + k * cell, x0 + 4 * cell + bleed, y0 + k * cell, GRID)
     if numbers:
+        cap = cell * cap_share
         for r, row in enumerate(tile):
             for c, ch in enumerate(row):
-                d.fit_text(x0 + c * cell, y0 + r * cell + cell * 0.22, cell, cell * 0.56,
-                           str(deck.colours[ch].number), deck.colours[ch].ink, max_size=cell * 0.75)
+                bx0 = x0 + c * cell + (edge if c == 0 else 0.0)
+                bx1 = x0 + (c + 1) * cell - (edge if c == 3 else 0.0)
+                by0 = y0 + r * cell + (edge if r == 0 else 0.0)
+                by1 = y0 + (r + 1) * cell - (edge if r == 3 else 0.0)
+                d.fit_text(bx0, (by0 + by1 - cap) / 2, bx1 - bx0, cap,
+                           str(deck.colours[ch].number), deck.colours[ch].ink,
+                           max_size=cell * 0.75 * cap_share / 0.56)
 
 
 def draw_tile(deck: ContinuoDeck, number: int, tile: Tile) -> Drawing:
     W, H, b = deck.size.width, deck.size.height, deck.size.bleed
     d = Drawing(W, H)
     cell = W / 4
-    _compartments(d, deck, tile, 0, 0, cell, b, numbers=deck.variant == "count-continuo")
+    _compartments(d, deck, tile, 0, 0, cell, b, numbers=deck.variant == "count-continuo", edge=MARGIN)
     # The playing face is the pattern alone: the tile's number (how a record names it) is on its
     # back (draw_back), where it changes nothing a player matches.
     return d
@@ -113,7 +122,7 @@ def draw_example(deck: ContinuoDeck) -> Drawing:
     W, H, b = deck.size.width, deck.size.height, deck.size.bleed
     d = Drawing(W, H)
     d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=WHITE))
-    d.fit_text(MARGIN, 3.0, W - 2 * MARGIN, 2.8, "SCORING EXAMPLE", INK, align="left")
+    d.fit_text(MARGIN, MARGIN, W - 2 * MARGIN, 2.8, "SCORING EXAMPLE", INK, align="left")
     layout = Layout()
     scored = []
     for p in deck.example:
@@ -129,9 +138,13 @@ def draw_example(deck: ContinuoDeck) -> Drawing:
     text_h = text_block_height(explain, SMALLEST, W - 2 * MARGIN, leading=1.15)
     # The layout in the middle, its labels beside it: "card n" and its score outside the tile, at
     # SMALLEST and larger, in the margins the labels need.
-    label_w = get_font("sans").width("card 8", SMALLEST) + 1.0
+    # Each side's labels as wide as the widest ("opening", set upright: a word, not a score), GAP
+    # from the layout; the text's last line keeps MARGIN below its descenders too.
+    GAP = 0.6
+    label_w = max(get_font("sans").width(t, SMALLEST) for t in ("card 8", "opening")) + GAP
     oy = 7.5
-    cell = min((W - 2 * MARGIN - 2 * label_w) / n_cols, (H - MARGIN - oy - text_h - 1.5) / n_rows)
+    descent = -get_font("sans").descent * SMALLEST
+    cell = min((W - 2 * MARGIN - 2 * label_w) / n_cols, (H - MARGIN - descent - oy - text_h - 1.5) / n_rows)
     ox = (W - cell * n_cols) / 2
     mid = ox + cell * n_cols / 2
     from .tiles import rotate_tile
@@ -139,14 +152,16 @@ def draw_example(deck: ContinuoDeck) -> Drawing:
         x = ox + (p.col - c0) * cell
         y = oy + (p.row - r0) * cell
         with d.group(translate(x, y)):
+            # (the example's small compartments: numbers a little fuller, to stay at 6 pt)
             _compartments(d, deck, rotate_tile(p.tile, p.rotation), 0, 0, cell,
-                          numbers=deck.variant == "count-continuo")
+                          numbers=deck.variant == "count-continuo", cap_share=0.62)
         d.rect(x, y, 4 * cell, 4 * cell, Style(stroke=INK, width=0.3))
         left = x + 2 * cell < mid
-        lx, align = (ox - 0.8, "right") if left else (ox + cell * n_cols + 0.8, "left")
+        lx, align = (ox - GAP, "right") if left else (ox + cell * n_cols + GAP, "left")
         d.text(lx, y + 2 * cell - 0.6, f"card {n}", SMALLEST, INK, font="sans", align=align)
         score = "opening" if p.opening else f"+{sum(ch.value for ch in chains)}"
-        d.text(lx, y + 2 * cell + 2.6, score, 2.8 if not p.opening else SMALLEST, INK, font="sans-bold", align=align)
+        d.text(lx, y + 2 * cell + 2.6, score, 2.8 if not p.opening else SMALLEST, INK,
+               font="sans" if p.opening else "sans-bold", align=align)
     d.text_block(MARGIN, oy + n_rows * cell + 1.5, W - 2 * MARGIN, explain, SMALLEST, INK, font="sans",
                  align="centre", leading=1.15)
     return d
