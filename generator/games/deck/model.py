@@ -129,13 +129,35 @@ class Problems:
         raise SpecErrors(shown)
 
 
+def card_size(spec) -> CardSize:
+    """The deck's card: its width, height and bleed, or the size of the print shop's product it
+    names (`product: SHOP/PRODUCT`, drawn at that size from the start: the shop takes it as it is)."""
+    card = spec.data["card"]
+    if "product" in card:
+        given = [k for k in ("width", "height", "bleed") if k in card]
+        if given:
+            raise spec.error(("card", given[0]), f"the product {card['product']} gives the card's size: leave out "
+                                                 f"{', '.join(given)}")
+        from ...paths import project_root
+        from ...shops import ShopError, product_size
+        try:
+            product = product_size(card["product"], project_root())
+        except ShopError as exc:
+            raise spec.error(("card", "product"), str(exc)) from None
+        return CardSize(round(product.width, 4), round(product.height, 4), round(product.bleed, 4))
+    for key in ("width", "height", "bleed"):
+        if key not in card:
+            raise spec.error(("card", key), "missing required key (or product: SHOP/PRODUCT, a shop's size)")
+    return CardSize.of(card)
+
+
 def read_deck(spec, problems: Problems) -> Deck:
     """The spec read: its files, cards and layouts, every problem found added to `problems`
     (raised as soon as what follows cannot be checked without what failed)."""
     d = spec.data
     folder = Path(spec.path or spec.file).resolve().parent
     palette = spec.palette() if "palette" in d else {}
-    deck = Deck(spec, d["title"], CardSize.of(d["card"]), folder, palette, dict(SHIPPED), {}, [], set(),
+    deck = Deck(spec, d["title"], card_size(spec), folder, palette, dict(SHIPPED), {}, [], set(),
                 {}, d.get("layout", "face"), d.get("back", "back"))
     _fonts(deck, problems)
     _icons(deck, problems)

@@ -23,7 +23,7 @@ def deck_art(spec) -> DeckArt:
     deck = load_deck(spec)
     drawn = deck.art
     art = DeckArt(stem_of(spec), deck.title, deck.size, contact_pixels=CONTACT_PIXELS,
-                  contact_greek_px=CONTACT_GREEK_PX)
+                  contact_greek_px=CONTACT_GREEK_PX, product=spec.data["card"].get("product"))
     for card, face in zip(deck.cards, drawn.faces):
         name = card.fields.get("name") or card.fields.get("title") or f"card {card.number}"
         art.faces.append((face, card.count, f"×{card.count}  {name}"))
