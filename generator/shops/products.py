@@ -24,7 +24,7 @@ from ..errors import LayoutError
 from ..units import MM_PER_INCH
 from . import Profile, ShopError, load_profile, nearest_product
 from .pictures import PictureSize, card_drawing, card_picture, card_size_at, grid_sheet, placement
-from .safezone import check_deck
+from .safezone import card_name, check_deck
 
 SHOP_ORDER = 75          # in the print list, after the plain shop PDF
 WARN_SHOWN = 6           # safe-zone findings named in a warning (and how many more)
@@ -52,7 +52,7 @@ def add_card_pictures(art, plan, dpi: int) -> None:
     size = card_size_at(art.size, dpi)
     for i, (face, count, caption) in enumerate(art.faces, 1):
         sub.add_bytes(f"{art.stem}-{i:03d}-front.png", _picture(face, art, size, 1.0, "png"),
-                      what=f"{art.title}: face {i} of {len(art.faces)} ({caption.strip()}), "
+                      what=f"{art.title}: face {i} of {len(art.faces)} ({card_name(caption)}), "
                            f"{size.width_px} x {size.height_px} px at {dpi} dpi with {art.size.bleed:g} mm bleed",
                       preview=True, order=92)
     for j, (back, caption) in enumerate(art.distinct_backs(), 1):
@@ -96,7 +96,7 @@ def add_shop(art, plan, opts, profile: Profile) -> None:
     if findings:
         listed = "; ".join(f.line() for f in findings[:WARN_SHOWN])
         more = f" and {len(findings) - WARN_SHOWN} more" if len(findings) > WARN_SHOWN else ""
-        message = (f"{len(findings)} text(s) or icon(s) within {profile.title}'s safe zone "
+        message = (f"{len(findings)} text(s) or icon(s) within {_possessive(profile.title)} safe zone "
                    f"({product.safe:.2f} mm inside the trim): {listed}{more}")
         if opts.strict:
             raise LayoutError(message)
@@ -105,6 +105,10 @@ def add_shop(art, plan, opts, profile: Profile) -> None:
         add_shop_pdf(art, plan, profile, product, scale, warning)
     else:
         add_shop_pictures(art, plan, profile, product, scale, warning)
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def _fitted(art, product, scale: float) -> str:
@@ -145,7 +149,7 @@ def add_shop_pdf(art, plan, profile: Profile, product, scale: float, warning: st
              "fronts-backs": "every front, then every back"}[spec["pages"]]
     name = f"{art.stem}-{product.key}.pdf"
     title = f"{art.title}: {len(faces)} cards for {profile.title}"
-    info = dict(what=f"{art.title} for {profile.title}'s {product.describe()}: {len(faces)} cards, {order}; "
+    info = dict(what=f"{art.title} for {_possessive(profile.title)} {product.describe()}: {len(faces)} cards, {order}; "
                      f"{product.page[0]:.2f} x {product.page[1]:.2f} mm pages ({product.bleed:.3g} mm bleed), "
                      f"TrimBox, {spec['standard']}, CMYK, total ink at most {spec['total_ink']} %"
                      + _fitted(art, product, scale),
@@ -179,7 +183,8 @@ def add_shop_pictures(art, plan, profile: Profile, product, scale: float, warnin
             back_name = spec["name"].format(deck=art.stem, number=f"{i:03d}", side="back") + f".{ext}"
             back_names[id(back)] = back_name
             files.append((back_name, back))
-        upload.append(f"slot {i}: {front_name} with {back_name}, x{count} ({caption.strip()})")
+        upload.append(f"slot {i}: {front_name} with {back_name}, {count} cop{'y' if count == 1 else 'ies'} "
+                      f"({card_name(caption)})")
     for back, _ in distinct:
         files.append((back_names[id(back)], back))
     seen = set()
@@ -190,7 +195,7 @@ def add_shop_pictures(art, plan, profile: Profile, product, scale: float, warnin
         seen.add(name)
         names.append(name)
         plan.add_bytes(name, _picture(side, art, size, scale, fmt, cache),
-                       what=f"{art.title} for {profile.title}'s {product.title}: {size.width_px} x {size.height_px} px "
+                       what=f"{art.title} for {_possessive(profile.title)} {product.title}: {size.width_px} x {size.height_px} px "
                             f"at {product.dpi:g} dpi, RGB" + _fitted(art, product, scale),
                        preview=True, order=SHOP_ORDER + 1)
     sides = dict(files)
@@ -280,7 +285,7 @@ def add_tts(art, plan, profile: Profile, out: Path) -> None:
             face, count, caption = art.faces[start + k]
             for _ in range(count):
                 deck_ids.append(deck_no * 100 + k)
-                contained.append(_tts_card(deck_no * 100 + k, caption.strip(), {str(deck_no): custom[str(deck_no)]},
+                contained.append(_tts_card(deck_no * 100 + k, card_name(caption), {str(deck_no): custom[str(deck_no)]},
                                            art))
         start += n
     if not unique:

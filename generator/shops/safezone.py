@@ -8,6 +8,7 @@ backgrounds) are design, not information: a border cut a little off is still a b
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..draw.drawing import Group, Image, Text, apply, compose
@@ -90,12 +91,17 @@ def check_side(side, caption: str, card_w: float, card_h: float, margin: float,
     return found
 
 
+def card_name(caption: str) -> str:
+    """A card's name from its contact-sheet caption ("×10  25 miles": 25 miles)."""
+    return re.sub(r"^\s*×\d+\s+", "", caption).strip() or "a card"
+
+
 def check_deck(art, margin: float, to_product=None) -> list[Finding]:
     """Every distinct face and back of a DeckArt (build.DeckArt) checked."""
     size = art.size
     found = []
     for face, _count, caption in art.faces:
-        found += check_side(face, caption.strip() or "a face", size.width, size.height, margin, to_product)
+        found += check_side(face, card_name(caption), size.width, size.height, margin, to_product)
     for back, caption in art.distinct_backs():
         found += check_side(back, caption, size.width, size.height, margin, to_product)
     # A side shared by several cards is listed once.
