@@ -251,6 +251,9 @@ def add_tuck_box(spec, art: BoxArt, plan, opts) -> None:
         parts = cut_parts(box, settings, f"{art.stem} tuck box")
     except LayoutError as exc:
         raise spec.error(("tuck_box", "cut", "sheet"), str(exc)) from None
+    if opts.shop:
+        from .shops.products import add_shop_box
+        add_shop_box(art, box, plan, opts)
     iw, ih, idp = box.inner
     pieces = layout.pieces
     box_rel = add_pdf(plan, f"{art.stem}-tuckbox-{opts.paper}.pdf", f"{art.title}: tuck box", pages, opts.cmyk,

@@ -393,3 +393,19 @@ def test_the_starter_deck_builds_for_every_shop(tmp_path, shop):
         assert "upload: DriveThruCards: a new Poker card product of 22 cards; upload mine-poker.pdf as its" in readme
     if shop in ("thegamecrafter", "makeplayingcards"):
         assert re.search(r"slot 1: mine-001-front\.png with mine-all-back\.png, \d cop", readme)
+
+
+def test_drivethrucards_tuck_box_has_no_page_bleed(dtc):
+    """The box's page is its template: no bleed added round the page (the profile's 0 mm), the
+    TrimBox the page, PDF/X-1a:2003 as the cards."""
+    p = profile("drivethrucards")
+    assert p.pdf["tuck_box_bleed"] == 0
+    pdf = dtc / "sorry-tuckbox.pdf"
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    media = [float(v) for v in page.mediabox]
+    assert [float(v) for v in page.trimbox] == pytest.approx(media)
+    assert [float(v) for v in page.bleedbox] == pytest.approx(media)
+    assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1a:2003"
+    assert all(line.endswith("CMYK OK") for line in ghostscript_preflight(pdf))

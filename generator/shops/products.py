@@ -217,6 +217,39 @@ def add_shop_pictures(art, plan, profile: Profile, product, scale: float, warnin
     plan.add(zip_name, write_zip, **info)
 
 
+def add_shop_box(box_art, box, plan, opts) -> None:
+    """A deck's tuck box for a PDF shop: its net, in one piece, on a page of its own with no page
+    bleed (the profile's tuck_box_bleed: the shop's template is the page), its art running the
+    net's own 2 mm past the cut line, TrimBox the page; PDF/X and the ink limit as the cards'."""
+    from ..draw.pdf import pdf_writer
+    from ..layout.tuckbox import BLEED, box_nets, draw_net
+    from ..paths import project_root
+    profile = load_profile(opts.shop, project_root())
+    if profile.files != "pdf":
+        return
+    spec = profile.pdf
+    net = box_nets(box, 1)[0]
+    x0, y0, _, _ = net.outline.bounds
+    w, h = net.size
+    pb = spec["tuck_box_bleed"]
+    page = Drawing(w + 2 * (BLEED + pb), h + 2 * (BLEED + pb))
+    draw_net(page, net, box_art, BLEED + pb - x0, BLEED + pb - y0)
+    trim = (pb, pb, w + 2 * BLEED, h + 2 * BLEED)
+    iw, ih, idp = box.inner
+    name = f"{box_art.stem}-tuckbox.pdf"
+    sub = plan.sub(shop_folder(profile.name))
+    sub.add(name, pdf_writer(f"{box_art.title}: tuck box for {profile.title}", [(page, trim, (0.0, 0.0, page.width,
+                                                                                                 page.height))],
+                             True, spec["standard"], spec["total_ink"] / 100), pages=1,
+            what=f"{box_art.title}: the tuck box for {profile.title}, {page.width:.1f} x {page.height:.1f} mm, "
+                 f"no page bleed ({spec['standard']}, CMYK, total ink at most {spec['total_ink']} %); inside "
+                 f"{iw:g} x {ih:g} x {idp:.1f} mm",
+            stock=f"{profile.title}, a tuck box", shop=True, order=SHOP_ORDER,
+            upload=[f"{profile.title}: a tuck box for {box_art.cards} cards; upload {name}, after checking it against "
+                    f"the shop's own tuck-box template for that count (ours is this box's net, cut and fold lines "
+                    f"drawn; the shop's die may differ)"])
+
+
 # ---------------------------------------------------------------- Tabletop Simulator
 
 TTS_DPI = 300            # a card's picture on a sheet at most this sharp (a small deck's sheet stays small)
