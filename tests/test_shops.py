@@ -409,3 +409,37 @@ def test_drivethrucards_tuck_box_has_no_page_bleed(dtc):
     assert [float(v) for v in page.bleedbox] == pytest.approx(media)
     assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1a:2003"
     assert all(line.endswith("CMYK OK") for line in ghostscript_preflight(pdf))
+
+
+def test_a_profile_fuzzed_gets_a_profile_or_its_one_line_error(tmp_path):
+    """A user's profile is input like a spec: any mutation of a good one is read or refused at a
+    line, never a traceback; the bounds hold (pixels, lengths, names)."""
+    import random
+    from generator.errors import SpecError
+    from generator.shops import read_profile
+    rng = random.Random(36)
+    tokens = ["-1", "0", "1e9", "99999 in", "'x'", "[]", "{}", "null", "../x", "{deck}/{side}", "\u00e9", "*a", "&a",
+              "2.5 mm", "36 px", "[1, 2, 3]", "true", ":", "- x", "\t"]
+    lines = GOOD.splitlines()
+    outcomes = {"read": 0, "refused": 0}
+    for case in range(300):
+        mutated = list(lines)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(mutated))
+            kind = rng.random()
+            if kind < 0.3:
+                del mutated[i]
+            elif kind < 0.6 and ":" in mutated[i]:
+                key = mutated[i].split(":", 1)[0]
+                mutated[i] = f"{key}: {rng.choice(tokens)}"
+            else:
+                mutated.insert(i, mutated[rng.randrange(len(mutated))])
+        path = tmp_path / "myshop.yaml"
+        path.write_text("\n".join(mutated) + "\n", encoding="utf-8")
+        try:
+            read_profile(path, "shops/myshop.yaml")
+            outcomes["read"] += 1
+        except SpecError as exc:
+            assert str(exc).startswith("shops/myshop.yaml") and "\n" not in str(exc)
+            outcomes["refused"] += 1
+    assert outcomes["refused"] > 100 and outcomes["read"] > 3, outcomes

@@ -92,7 +92,7 @@ def profile_files(root: Path | None) -> dict[str, Path]:
         folder = Path(root) / USER_FOLDER
         if folder.is_dir() and not folder.is_symlink():
             for p in sorted(folder.glob("*.yaml"))[:MAX_PRODUCTS]:
-                if NAME.match(p.stem):
+                if NAME.match(p.stem) and not p.is_symlink():   # (a link may lead out of the folder)
                     found[p.stem] = p
     return found
 
@@ -245,8 +245,10 @@ def parse_profile(data, lines: dict, file: str, stem: str) -> Profile:
             raise r.error(p + ("dpi",), f"72 to 1200, got {dpi}")
         template = r.get(p + ("name",), str)
         fields = set(re.findall(r"\{([^{}]*)\}", template))
-        if not fields <= NAME_FIELDS or "{" in re.sub(r"\{[^{}]*\}", "", template) or not {"number", "side"} <= fields:
-            raise r.error(p + ("name",), "a file name of {deck}, {number} and {side} (the last two needed)")
+        if not fields <= NAME_FIELDS or not re.fullmatch(r"[A-Za-z0-9_.{}-]{1,60}", template) \
+                or template.startswith(".") or not {"number", "side"} <= fields:
+            raise r.error(p + ("name",), "a file name of {deck}, {number} and {side} (the last two needed), "
+                                         "letters, digits, - _ and .")
         extra["pictures"] = dict(format=fmt, colour=colour, dpi=dpi, name=template,
                                  source=r.source(p + ("source",), sources))
     else:
