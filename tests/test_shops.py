@@ -443,3 +443,44 @@ def test_a_profile_fuzzed_gets_a_profile_or_its_one_line_error(tmp_path):
             assert str(exc).startswith("shops/myshop.yaml") and "\n" not in str(exc)
             outcomes["refused"] += 1
     assert outcomes["refused"] > 100 and outcomes["read"] > 3, outcomes
+
+
+ONE_CARD = """kind: deck
+title: {key}
+card: {{product: {shop}/{key}}}
+tuck_box: false
+palette: {{ink: "#1f3a5f", paper: "#f7f1e3"}}
+cards: [{{name: A}}]
+layouts:
+  face:
+    background: paper
+    elements:
+      - {{type: rect, x: 0, y: 0, w: 100, h: 8, fill: ink}}
+      - {{type: text, x: 5, y: 10, w: 20, h: 8, text: "{{name}}", size: 12}}
+  back: {{background: ink}}
+"""
+
+
+@pytest.mark.parametrize("shop", ["drivethrucards", "thegamecrafter", "makeplayingcards"])
+def test_every_product_of_every_shop_as_its_files_say(tmp_path, shop):
+    """A deck drawn at each product's size (card: {product: ...}) gets that product's files: every
+    product's numbers, read back from what is written."""
+    from PIL import Image
+    p = profile(shop)
+    for key in p.products:
+        (tmp_path / f"{key}.yaml").write_text(ONE_CARD.format(shop=shop, key=key), encoding="utf-8")
+    run = pnp_here("build", "--shop", shop, "--strict", "--layout", "png", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    folder = tmp_path / "output" / "deck" / f"shop-{shop}"
+    for key, product in p.products.items():
+        if p.files == "pdf":
+            page = PdfReader(folder / f"{key}-{key}.pdf").pages[0]
+            pw, ph = (v * PT for v in product.page)
+            b = product.bleed * PT
+            assert [float(v) for v in page.mediabox] == pytest.approx([0, 0, pw, ph], abs=0.01)
+            assert [float(v) for v in page.trimbox] == pytest.approx([b, b, pw - b, ph - b], abs=0.01)
+        else:
+            for name in (f"{key}-001-front.png", f"{key}-all-back.png"):
+                im = Image.open(folder / name)
+                assert im.size == product.pixels and im.mode == "RGB"
+                assert [round(v) for v in im.info["dpi"]] == [product.dpi] * 2
