@@ -91,7 +91,21 @@ def _merge_formats(members: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
             merged[-1] = (f"{stem}.svg (or .dxf)", {**first, "what": first.get("what", "").replace(" (SVG)", "")})
         else:
             merged.append((name, info))
-    return merged
+    return _merge_runs(merged)
+
+
+def _merge_runs(members: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """Files alike in all but their name, one after another (a shop's pictures, a card a file), as
+    one entry naming the first and the last and how many."""
+    out: list[tuple[list[str], dict]] = []
+    for name, info in members:
+        if out and out[-1][1] == info and "/" in name and name.rsplit("/", 1)[0] == out[-1][0][0].rsplit("/", 1)[0]:
+            out[-1][0].append(name)
+        else:
+            out.append(([name], info))
+    return [(names[0] if len(names) < 3 else f"{names[0]} ... {names[-1].rsplit('/', 1)[1]} ({len(names)} files)",
+             info) if len(names) >= 3 else (name, info)
+            for names, info in out for name in (names if len(names) < 3 else names[:1])]
 
 
 def _block(name: str, info: dict, said: set) -> list[str]:

@@ -50,15 +50,12 @@ def add_card_pictures(art, plan, dpi: int) -> None:
     """Every distinct face and back as a PNG at dpi, trim and bleed, in `png-DPI/`."""
     sub = plan.sub(f"png-{dpi}")
     size = card_size_at(art.size, dpi)
-    for i, (face, count, caption) in enumerate(art.faces, 1):
-        sub.add_bytes(f"{art.stem}-{i:03d}-front.png", _picture(face, art, size, 1.0, "png"),
-                      what=f"{art.title}: face {i} of {len(art.faces)} ({card_name(caption)}), "
-                           f"{size.width_px} x {size.height_px} px at {dpi} dpi with {art.size.bleed:g} mm bleed",
-                      preview=True, order=92)
-    for j, (back, caption) in enumerate(art.distinct_backs(), 1):
-        sub.add_bytes(f"{art.stem}-back{'' if j == 1 else f'-{j}'}.png", _picture(back, art, size, 1.0, "png"),
-                      what=f"{art.title}: {caption}, {size.width_px} x {size.height_px} px at {dpi} dpi",
-                      preview=True, order=92)
+    info = dict(what=f"{art.title}: a card side a picture, {size.width_px} x {size.height_px} px at {dpi} dpi "
+                     f"(trim and {art.size.bleed:g} mm bleed), RGB", preview=True, order=92)
+    for i, (face, _count, _caption) in enumerate(art.faces, 1):
+        sub.add_bytes(f"{art.stem}-{i:03d}-front.png", _picture(face, art, size, 1.0, "png"), **info)
+    for j, (back, _caption) in enumerate(art.distinct_backs(), 1):
+        sub.add_bytes(f"{art.stem}-back{'' if j == 1 else f'-{j}'}.png", _picture(back, art, size, 1.0, "png"), **info)
 
 
 def _picture(side, art, size: PictureSize, scale: float, fmt: str, cache: dict | None = None):
@@ -226,6 +223,10 @@ def add_shop_box(box_art, box, plan, opts) -> None:
     from ..paths import project_root
     profile = load_profile(opts.shop, project_root())
     if profile.files != "pdf":
+        return
+    try:        # (a deck no product is near gets no box: its cards are not made either)
+        nearest_product(profile, box_art.size.width, box_art.size.height, box_art.size.bleed)
+    except ShopError:
         return
     spec = profile.pdf
     net = box_nets(box, 1)[0]
