@@ -19,6 +19,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from ..colour import Colour
+from ..errors import show
 from ..units import PT_PER_MM, mm_to_pt
 from .drawing import Drawing, Ellipse, Group, Image, Rect, Text
 from .fonts import Font
@@ -427,7 +428,7 @@ def _make_pdfx(canvas: Canvas, title: str, standard: str = PDFX_CONFORMANCE) -> 
                 extra = (f"/GTS_PDFXVersion ({PDFX_VERSION}) /GTS_PDFXConformance ({PDFX_CONFORMANCE})"
                          .encode("ascii"))
             else:
-                raise ValueError(f"PDF/X-1a:2001 or PDF/X-1a:2003, not {standard!r}")
+                raise ValueError(f"PDF/X-1a:2001 or PDF/X-1a:2003, not {show(standard)}")
             # The dictionary reportlab formats ends with ">>": the two keys go in before it.
             return d[:d.rindex(b">>")] + b" " + extra + b" " + d[d.rindex(b">>"):]
     info = PdfxInfo()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..draw import Drawing, Rect, Style, compose, translate
 from ..draw.drawing import Affine, scale as scaling
 from ..layout.cardsize import CardSize
+from ..errors import show
 from ..units import MM_PER_INCH
 
 MAX_PICTURE_PX = 100_000_000     # a picture's pixels at most (a 10 x 7 sheet of 4096 px is 16.8 M)
@@ -84,7 +85,7 @@ def encode(image, dpi: float, fmt: str = "png") -> bytes:
     elif fmt == "jpeg":
         image.save(buf, "JPEG", dpi=(int(round(dpi)), int(round(dpi))), quality=JPEG_QUALITY, subsampling=0)
     else:
-        raise ValueError(f"a picture is png or jpeg, not {fmt!r}")
+        raise ValueError(f"a picture is png or jpeg, not {show(fmt)}")
     return buf.getvalue()
 
 
