@@ -111,7 +111,18 @@ def _options(args, out: Path | None = None) -> BuildOptions:
                         layouts=tuple(args.layout) if getattr(args, "layout", None) else LAYOUTS,
                         cmyk=args.cmyk, interleave=getattr(args, "interleave", False),
                         pdfx=getattr(args, "pdfx", False), shop=getattr(args, "shop", None),
-                        dpi=getattr(args, "dpi", None) or 300, strict=getattr(args, "strict", False))
+                        dpi=getattr(args, "dpi", None) or 300, strict=getattr(args, "strict", False),
+                        shop_profile=_shop_profile(getattr(args, "shop", None)))
+
+
+def _shop_profile(name: str | None) -> str | None:
+    """Where the profile --shop names is read from (its edits are the build's reads; which file it
+    is belongs to the build's options)."""
+    if not name:
+        return None
+    from .shops import profile_files
+    path = profile_files(project_root()).get(name)
+    return str(path) if path else None
 
 
 def _failed(results) -> int:

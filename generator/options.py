@@ -20,6 +20,8 @@ class BuildOptions:
     interleave: bool = False
     pdfx: bool = False          # the print shop's files as PDF/X-1a:2001 (CMYK, an output intent)
     shop: str | None = None     # --shop NAME: the files that shop takes (generator/shops/), in GAME/shop-NAME/
+    shop_profile: str | None = None   # the profile file it names (ours, or the folder's own): a build is
+                                      # made again when a profile of one's own comes to replace ours
     dpi: int = 300              # --layout png: the cards' pictures at this dpi
     strict: bool = False        # --strict: a shop's safe zone entered, or no product near, is an error
 

@@ -484,3 +484,19 @@ def test_every_product_of_every_shop_as_its_files_say(tmp_path, shop):
                 im = Image.open(folder / name)
                 assert im.size == product.pixels and im.mode == "RGB"
                 assert [round(v) for v in im.info["dpi"]] == [product.dpi] * 2
+
+
+def test_a_profile_of_ones_own_replacing_ours_builds_again(tmp_path):
+    """A build is up to date only for the profile it used: one of the folder's own, added later
+    under a shop's name, is read in place of ours and the shop's files are made again."""
+    assert pnp_here("new", "deck", "mine", cwd=tmp_path).returncode == 0
+    args = ("build", "--shop", "thegamecrafter", "--layout", "shop")
+    assert pnp_here(*args, cwd=tmp_path).returncode == 0
+    assert "up to date" in pnp_here(*args, cwd=tmp_path).stderr
+    (tmp_path / "shops").mkdir()
+    (tmp_path / "shops" / "thegamecrafter.yaml").write_text(
+        (ROOT / "generator" / "shops" / "thegamecrafter.yaml").read_text().replace("title: The Game Crafter",
+                                                                                 "title: Our own crafter"))
+    again = pnp_here(*args, cwd=tmp_path)
+    assert again.returncode == 0 and "up to date" not in again.stderr
+    assert "Our own crafter" in (tmp_path / "output" / "deck" / "README.txt").read_text()

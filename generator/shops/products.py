@@ -77,8 +77,7 @@ def add_shop(art, plan, opts, profile: Profile) -> None:
         add_tts(art, plan, profile, Path(opts.out).resolve())
         return
     try:
-        product, scale = nearest_product(profile, art.size.width, art.size.height, art.size.bleed,
-                                         getattr(art, "product", None))
+        product, scale = nearest_product(profile, art.size.width, art.size.height, art.size.bleed, art.product)
     except ShopError as exc:
         # Another deck of the game may well fit: this one gets a line in the print list, not a build
         # that stops. (--strict makes it the deck's error.)
