@@ -329,6 +329,23 @@ def test_a_picture_is_the_card_at_its_place(pictures):
         assert (edge.min(axis=1) < 250).all()
 
 
+def test_a_deck_whose_backs_differ_gets_each_back_by_its_first_card(tmp_path):
+    """tests/decks/delve.yaml has two backs: each is named by the first card that has it, and each
+    slot pairs its front with its own back."""
+    import shutil
+    folder = tmp_path / "delve"
+    shutil.copytree(ROOT / "tests" / "decks", folder)
+    run = pnp_here("build", "delve.yaml", "--shop", "thegamecrafter", "--layout", "shop", cwd=folder)
+    assert run.returncode == 0, run.stderr
+    shop = folder / "output" / "deck" / "shop-thegamecrafter"
+    backs = sorted(p.name for p in shop.iterdir() if p.name.endswith("-back.png"))
+    assert backs == ["delve-001-back.png", "delve-004-back.png"]
+    with zipfile.ZipFile(shop / "delve-thegamecrafter.zip") as z:
+        listing = z.read("upload-list.txt").decode()
+    assert "slot 4: delve-004-front.png with delve-004-back.png" in listing
+    assert "slot 2: delve-002-front.png with delve-001-back.png" in listing
+
+
 def test_layout_png_is_every_card_at_the_dpi_asked(tmp_path):
     from PIL import Image
     folder = build_job(tmp_path, "sorry", "decks/sorry.yaml", layouts=("png",), dpi=150) / "png-150"

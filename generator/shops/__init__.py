@@ -287,7 +287,8 @@ def parse_profile(data, lines: dict, file: str, stem: str) -> Profile:
         pixels = None
         if files == "pictures":
             px = r.get(p + ("pixels",), list)
-            if len(px) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) and 16 <= v <= 20_000 for v in px):
+            whole = [isinstance(v, int) and not isinstance(v, bool) and 16 <= v <= 20_000 for v in px]
+            if len(px) != 2 or not all(whole):
                 raise r.error(p + ("pixels",), "[width, height] in whole pixels")
             pixels = (px[0], px[1])
             # The pixels a shop publishes are its page at its dpi: a profile whose numbers disagree

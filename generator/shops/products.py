@@ -163,36 +163,28 @@ def add_shop_pictures(art, plan, profile: Profile, product, scale: float, warnin
     size = PictureSize(product.pixels[0], product.pixels[1], product.dpi)
     cache: dict = {}
     backs = art.backs or [(art.back, "back")] * len(art.faces)
+    # One back for all: DECK-all-back; else each back named by the first card that has it
+    # (DECK-004-back is the back of card 4, and of any later card with the same back).
+    one_back = len({id(b) for b, _ in backs}) == 1
     back_names: dict[int, str] = {}
-    distinct = art.distinct_backs()
-    for j, (back, _caption) in enumerate(distinct, 1):
-        back_names[id(back)] = spec["name"].format(deck=art.stem, number=f"{j:03d}" if len(distinct) > 1 else "all",
-                                                   side="back") + f".{ext}"
     files: list[tuple[str, object]] = []
     upload = [f"{profile.title}: a {product.title} product of {sum(c for _, c, _ in art.faces)} cards; "
               f"each front with its back and count:"]
     for i, ((face, count, caption), (back, _)) in enumerate(zip(art.faces, backs), 1):
         front_name = spec["name"].format(deck=art.stem, number=f"{i:03d}", side="front") + f".{ext}"
         files.append((front_name, face))
-        back_name = back_names.get(id(back))
-        if back_name is None:      # a back the contact sheet shows once among alike ones: its own file
-            back_name = spec["name"].format(deck=art.stem, number=f"{i:03d}", side="back") + f".{ext}"
-            back_names[id(back)] = back_name
-            files.append((back_name, back))
-        upload.append(f"slot {i}: {front_name} with {back_name}, {count} cop{'y' if count == 1 else 'ies'} "
-                      f"({card_name(caption)})")
-    for back, _ in distinct:
-        files.append((back_names[id(back)], back))
-    seen = set()
-    names = []
+        if id(back) not in back_names:
+            back_names[id(back)] = spec["name"].format(deck=art.stem, number="all" if one_back else f"{i:03d}",
+                                                       side="back") + f".{ext}"
+            files.append((back_names[id(back)], back))
+        upload.append(f"slot {i}: {front_name} with {back_names[id(back)]}, "
+                      f"{count} cop{'y' if count == 1 else 'ies'} ({card_name(caption)})")
+    names = [name for name, _ in files]
     for name, side in files:
-        if name in seen:
-            continue
-        seen.add(name)
-        names.append(name)
         plan.add_bytes(name, _picture(side, art, size, scale, fmt, cache),
-                       what=f"{art.title} for {_possessive(profile.title)} {product.title}: {size.width_px} x {size.height_px} px "
-                            f"at {product.dpi:g} dpi, RGB" + _fitted(art, product, scale),
+                       what=f"{art.title} for {_possessive(profile.title)} {product.title}: "
+                            f"{size.width_px} x {size.height_px} px at {product.dpi:g} dpi, RGB"
+                            + _fitted(art, product, scale),
                        preview=True, order=SHOP_ORDER + 1)
     sides = dict(files)
     listing = "\n".join(upload) + "\n"
@@ -204,8 +196,8 @@ def add_shop_pictures(art, plan, profile: Profile, product, scale: float, warnin
                 data = _picture(sides[name], art, size, scale, fmt, cache)()
                 z.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data)
             z.writestr(zipfile.ZipInfo("upload-list.txt", (1980, 1, 1, 0, 0, 0)), listing)
-    info = dict(what=f"{art.title} for {profile.title}: {len(names)} pictures ({size.width_px} x {size.height_px} px at "
-                     f"{product.dpi:g} dpi, {fmt.upper()}, RGB) and the upload list, in one zip"
+    info = dict(what=f"{art.title} for {profile.title}: {len(names)} pictures ({size.width_px} x {size.height_px} px "
+                     f"at {product.dpi:g} dpi, {fmt.upper()}, RGB) and the upload list, in one zip"
                      + _fitted(art, product, scale),
                 stock=f"{profile.title}, {product.title}", shop=True, order=SHOP_ORDER, upload=upload)
     if warning:
@@ -311,7 +303,8 @@ def add_tts(art, plan, profile: Profile, out: Path) -> None:
         else:
             back_name = f"{art.stem}-back.{ext}"
         deck_no = s
-        custom[str(deck_no)] = {"FaceURL": _file_url(out / folder / name), "BackURL": _file_url(out / folder / back_name),
+        custom[str(deck_no)] = {"FaceURL": _file_url(out / folder / name),
+                                "BackURL": _file_url(out / folder / back_name),
                                 "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True, "UniqueBack": unique,
                                 "Type": 0}
         for k in range(n):
