@@ -17,7 +17,6 @@ from .layout.cards import CardSize, LayoutError, contact_sheet, impose_cards, sh
 from .layout.marks import BOARD_BLEED
 from .options import LAYOUTS, BuildOptions  # noqa: F401  (build options are named here too)
 from .outputs import Plan, ProductInfo, atomic_path, safe_name
-from .units import PAPER_SIZES
 from .errors import show
 
 MAX_CARDS = 2000   # cards in one deck: a count beyond this is a typo, not a game
@@ -100,13 +99,13 @@ def add_deck(art: DeckArt, plan: Plan, opts: BuildOptions) -> None:
     if len(faces) > MAX_CARDS:
         raise LayoutError(f"{len(faces)} cards in all; a deck has at most {MAX_CARDS}")
     if "sheet" in opts.layouts:
-        pw, ph = PAPER_SIZES[opts.paper]
+        pw, ph = opts.paper.size
         layout = impose_cards(art.size, pw, ph)
         pages = sheet_pages(faces, art.expanded_backs(), layout, opts.flip, opts.back_offset, art.title)
-        add_pdf(plan, f"{art.stem}-sheet-{opts.paper}.pdf",
-                f"{art.title}: {len(faces)} cards on {opts.paper.upper()}", pages, opts.cmyk,
+        add_pdf(plan, f"{art.stem}-sheet-{opts.paper.name}.pdf",
+                f"{art.title}: {len(faces)} cards on {opts.paper.label}", pages, opts.cmyk,
                 what=f"{art.title}: {len(faces)} cards, {layout.per_sheet} a sheet, faces and backs",
-                stock="card stock, 250-300 g/m2", sides=2, flip=opts.flip, paper=opts.paper, order=10,
+                stock="card stock, 250-300 g/m2", sides=2, flip=opts.flip, paper=opts.paper.name, order=10,
                 make="print at 100 %; cut on the crop marks",
                 step="Cards: print the sheets two-sided, cut on the crop marks.",
                 tools=["craft knife or scissors", "metal ruler"])
@@ -160,10 +159,10 @@ def add_board(board: Drawing, plan: Plan, stem: str, title: str, opts: BuildOpti
             what=f"{title}, whole, {board.width:.0f} x {board.height:.0f} mm with {BOARD_BLEED:g} mm bleed, "
                  "TrimBox, for a print shop", shop=True,
             stock="a print shop's paper or card, mounted on board if you like", order=71)
-    tiles = tile_pages(board, *PAPER_SIZES[opts.paper], title=title)
-    add_pdf(plan, f"{stem}-tiles-{opts.paper}.pdf", title, tiles, opts.cmyk,
+    tiles = tile_pages(board, *opts.paper.size, title=title)
+    add_pdf(plan, f"{stem}-tiles-{opts.paper.name}.pdf", title, tiles, opts.cmyk,
             what=f"{title} in {len(tiles)} tiles", stock="paper or thin card, 120-200 g/m2", sides=1,
-            paper=opts.paper, order=30, make="print at 100 %; trim the dashed edges, lay each tile over its "
+            paper=opts.paper.name, order=30, make="print at 100 %; trim the dashed edges, lay each tile over its "
                                              "neighbour so the half-targets close, tape",
             step="Board: trim the tiles' dashed edges, lay each over its neighbour so the targets close, "
                  "tape them from behind (or have the large page printed).",
@@ -265,10 +264,10 @@ def add_tuck_box(spec, art: BoxArt, plan, opts) -> None:
         raise spec.error(("tuck_box", "cut", "sheet"), str(exc)) from None
     iw, ih, idp = box.inner
     pieces = layout.pieces
-    box_rel = add_pdf(plan, f"{art.stem}-tuckbox-{opts.paper}.pdf", f"{art.title}: tuck box", pages, opts.cmyk,
+    box_rel = add_pdf(plan, f"{art.stem}-tuckbox-{opts.paper.name}.pdf", f"{art.title}: tuck box", pages, opts.cmyk,
             what=f"{art.title}: a tuck box for the {art.contents} (inside {iw:g} x {ih:g} x {idp:.1f} mm)"
                  + (", in two pieces" if pieces == 2 else ""),
-            stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper, order=20,
+            stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper.name, order=20,
             make="print at 100 %; cut on the solid lines, score and fold the dashed ones, glue the hatched tabs",
             step="Tuck box: cut it out, score and fold, glue the side tab and the bottom flap; the cards go "
                  "in from the top.",
@@ -294,12 +293,12 @@ def add_rules_sheet(spec, game, plan: Plan, opts: BuildOptions) -> str:
     pages = typeset(sheet, opts.paper).pages
     n = len(pages)
     info = dict(what=f"{sheet.title}: the rules, how to set up, play and win ({n} page{'s' if n > 1 else ''})",
-                stock="paper, 80-100 g/m2", sides=2 if n > 1 else 1, paper=opts.paper, order=1,
+                stock="paper, 80-100 g/m2", sides=2 if n > 1 else 1, paper=opts.paper.name, order=1,
                 make="print at 100 % (or two pages one-sided); read it first" if n > 1 else
                 "print at 100 %; read it first")
     if n > 1:
         info["flip"] = "long"
-    return add_pdf(plan, f"rules-{opts.paper}.pdf", f"{sheet.title}: rules", pages, opts.cmyk, **info)
+    return add_pdf(plan, f"rules-{opts.paper.name}.pdf", f"{sheet.title}: rules", pages, opts.cmyk, **info)
 
 
 def add_assembly(plan, stem: str, sheet, opts, what: str, variant: str | None = None, order: int = 0) -> str:
@@ -307,8 +306,8 @@ def add_assembly(plan, stem: str, sheet, opts, what: str, variant: str | None = 
     before the piece it explains (order)."""
     from .layout.assembly import assembly_pages
     pages = assembly_pages(sheet, opts.paper)
-    info = dict(what=what, stock="paper, 80-100 g/m2", sides=1, paper=opts.paper, order=order,
+    info = dict(what=what, stock="paper, 80-100 g/m2", sides=1, paper=opts.paper.name, order=order,
                 make="print at 100 % and read it before you start; keep it with the game")
     if variant:
         info["variant"] = variant
-    return add_pdf(plan, f"{stem}-assembly-{opts.paper}.pdf", sheet.title, pages, opts.cmyk, **info)
+    return add_pdf(plan, f"{stem}-assembly-{opts.paper.name}.pdf", sheet.title, pages, opts.cmyk, **info)

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .options import LAYOUTS, BuildOptions
+from .paper import HOME
 from .signals import (Terminated, held_back, hold_signals, ignore_signals, raise_held, stopped, stopped_by,
                     watch_signals)
 from .errors import SpecError, UsageError, WorkerDied, one_line, show, plural
@@ -88,10 +89,13 @@ def _printer(args, say: bool = False) -> None:
             came[key] = settings.file
         else:
             setattr(args, key, default)
+    # The paper, named once here: everything below is handed the Paper itself.
+    from .paper import PAPERS
+    args.paper = PAPERS[args.paper] if isinstance(args.paper, str) else args.paper
     if say and settings.file:
         x, y = args.back_offset
         from_file = [k for k in ("paper", "flip", "back_offset") if came.get(k) == settings.file]
-        print(f"pnp: paper {args.paper}, flip on {args.flip} edge, back offset {x:g},{y:g} ("
+        print(f"pnp: paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g} ("
               + (f"{', '.join(k.replace('_', ' ') for k in from_file)} from {settings.file}" if from_file
                  else f"the command line over {settings.file}") + ")", file=sys.stderr)
 
@@ -346,16 +350,16 @@ def cmd_calibrate(args) -> int:
     _printer(args)
     if args.save:
         from .project import write_settings
-        path = write_settings(Path.cwd(), args.paper, args.flip, args.back_offset)
+        path = write_settings(Path.cwd(), args.paper.name, args.flip, args.back_offset)
         x, y = args.back_offset
-        print(f"pnp: {path.name} remembers paper {args.paper}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
+        print(f"pnp: {path.name} remembers paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
               "every build in this folder uses them", file=sys.stderr)
     root = project_root()
-    out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper}-{args.flip}.pdf"
+    out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper.name}-{args.flip}.pdf"
     from .outputs import OutputFolder
     pages = calibration_pages(args.paper, args.flip, args.back_offset)
     with OutputFolder.between_builds(out.parent):
-        write_pdf(out, f"Duplex calibration, {args.paper.upper()}, flip on {args.flip} edge", pages, args.cmyk)
+        write_pdf(out, f"Duplex calibration, {args.paper.label}, flip on {args.flip} edge", pages, args.cmyk)
     print(display_path(out, Path.cwd()))
     return 0
 
@@ -398,7 +402,7 @@ def parser() -> argparse.ArgumentParser:
     def print_options(sp):
         # No defaults here: _printer fills what the command line leaves out from the folder's
         # settings file, then a4, long, 0,0.
-        sp.add_argument("--paper", choices=["a4", "letter"], help="sheet size for home printing (default a4)")
+        sp.add_argument("--paper", choices=list(HOME), help="sheet size for home printing (default a4)")
         sp.add_argument("--flip", choices=["long", "short"],
                         help="duplex: the edge the printer turns the sheet over (default long)")
         sp.add_argument("--back-offset", type=_offset, metavar="X,Y",

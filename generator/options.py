@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .paper import A4, Paper
+
 LAYOUTS = ("sheet", "shop")
 
 
 @dataclass
 class BuildOptions:
     out: Path = Path("output")
-    paper: str = "a4"
+    paper: Paper = A4
     flip: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     layouts: tuple[str, ...] = LAYOUTS
@@ -23,6 +25,7 @@ class BuildOptions:
         """What of these options changes the files a build writes (not where they go)."""
         d = asdict(self)
         d.pop("out")
+        d["paper"] = self.paper.name
         d["back_offset"] = list(self.back_offset)
         d["layouts"] = list(self.layouts)
         return d

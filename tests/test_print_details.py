@@ -183,8 +183,8 @@ def test_every_home_print_file_follows_the_paper(paper, output, output_letter):
     """Every file printed at home is laid out on the build's paper: named for it, said so in the
     print list, and every page that size (portrait or landscape)."""
     out = output if paper == "a4" else output_letter
-    from generator.units import PAPER_SIZES
-    size = sorted(round(v * PT_PER_MM, 1) for v in PAPER_SIZES[paper])
+    from generator.paper import PAPERS
+    size = sorted(round(v * PT_PER_MM, 1) for v in PAPERS[paper].size)
     wrong = []
     for pdf in home_pdfs(out):
         if pdf.name != "print-list.pdf" and not pdf.name.endswith(f"-{paper}.pdf"):

@@ -5,6 +5,8 @@ import re
 
 import pytest
 
+from generator.paper import PAPERS
+
 from generator.games import GAMES
 from pypdf import PdfReader
 
@@ -100,7 +102,7 @@ def test_the_printed_list_is_a_checklist():
                 ("box-letter.pdf", {**BOX, "paper": "letter", "step": "Fold the box."})]
     text = print_list("g", "Game", products)
     assert "print on Letter card stock" in text and "LETTER" not in text
-    pages = print_list_pages(text, "letter")
+    pages = print_list_pages(text, PAPERS["letter"])
 
     def boxes(group):
         out = 0

@@ -23,6 +23,7 @@ from generator.layout.markup import Figure, MarkupError, Table, parse, plain
 from generator.layout.rules_sheet import load_rules_sheet, typeset
 from generator.options import BuildOptions
 from generator.outputs import Plan
+from generator.paper import PAPERS
 from generator.spec import load_spec
 from generator.spec.loader import SpecErrors
 
@@ -46,7 +47,7 @@ def sheet_of(game: str, root: Path = ROOT, paper: str = "a4"):
     spec = load_spec(root / rel, display=rel)
     module = importlib_rules(game)
     sheet = load_rules_sheet(spec, module.sheet_game(spec))
-    return sheet, typeset(sheet, paper)
+    return sheet, typeset(sheet, PAPERS[paper])
 
 
 def importlib_rules(game: str):
@@ -121,7 +122,7 @@ def test_letter_sheets(tmp_path, game):
     rel = rules_spec_of(game)
     spec = load_spec(ROOT / rel, display=rel)
     plan = Plan().sub(game)
-    GAMES[game].build({str(ROOT / rel): spec}, plan, BuildOptions(paper="letter"), None)
+    GAMES[game].build({str(ROOT / rel): spec}, plan, BuildOptions(paper=PAPERS["letter"]), None)
     assert list(plan.products) == [f"{game}/rules-letter.pdf"]
     info = plan.products[f"{game}/rules-letter.pdf"].info
     assert info["order"] == 1 and info["paper"] == "letter" and info["sides"] == info["pages"]

@@ -12,7 +12,7 @@ PACKAGE = ROOT / "generator"
 
 # Each floor may import its own floor and those below it.
 FLOORS = [
-    ("errors", "units", "colour", "colour_vision", "icc", "options", "paths", "limits", "signals"),  # leaves
+    ("errors", "units", "paper", "colour", "colour_vision", "icc", "options", "paths", "limits", "signals"),  # leaves
     ("inputs", "outputs", "spec", "draw"),                           # reading, writing, checking, drawing
     ("layout", "laser"),                                             # print layout, laser layout
     ("referee",),                                                    # the referee contract, a game in play

@@ -27,11 +27,11 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             wm, board = board_from_spec(spec)
             stem = stem_of(spec)
             add_board(board, plan, stem, f"{wm.title} board", opts)
-            add_pdf(plan, f"{stem}-halves-{wm.halves_paper}.pdf", f"{wm.title} board, Figs. 1A and 1B",
+            add_pdf(plan, f"{stem}-halves-{wm.halves_paper.name}.pdf", f"{wm.title} board, Figs. 1A and 1B",
                     halves(wm, board), opts.cmyk, pdfx=opts.pdfx,
                     what=f"{wm.title} board in two halves (the patent's Figs. 1A and 1B), one "
-                         f"{wm.halves_paper.upper()} page each, for a print shop",
-                    shop=True, stock=f"{wm.halves_paper.upper()} paper or card",
+                         f"{wm.halves_paper.label} page each, for a print shop",
+                    shop=True, stock=f"{wm.halves_paper.label} paper or card",
                     make="trim each half at the join and lay them edge to edge (or mount them on board)")
         if spec.kind == "capitals-walls":
             add_rack(add_walls(spec, plan, opts), stem_of(spec), plan, opts)
@@ -52,20 +52,20 @@ def add_walls(spec: Spec, plan, opts) -> WallSet:
                       "(steps with drawings, checks)")
     # The three ways to make the walls are alternatives: the print list totals each.
     strips, troughs, laser = "flat wall strips", "folded wall troughs", "laser-cut wall troughs"
-    add_pdf(plan, f"{stem}-strips-{opts.paper}.pdf", f"{ws.title} as flat strips", strip_pages(ws, opts.paper),
+    add_pdf(plan, f"{stem}-strips-{opts.paper.name}.pdf", f"{ws.title} as flat strips", strip_pages(ws, opts.paper),
             opts.cmyk, variant=strips,
             what=f"{ws.title}: {total} flat strips, the quick way ({hours(times.strips)} to cut: "
                  f"{times.strip_cuts[0]} long cuts and {times.strip_cuts[1]} short ones)",
-            stock="card, 160-250 g/m2", sides=1, paper=opts.paper, order=44,
+            stock="card, 160-250 g/m2", sides=1, paper=opts.paper.name, order=44,
             make="print at 100 %; cut along the long lines across the sheet, then between the strips",
             step=f"Wall pieces, flat: cut the bands apart along the long lines, then the {total} strips.",
             tools=["craft knife", "metal ruler"])
-    add_pdf(plan, f"{stem}-print-{opts.paper}.pdf", f"{ws.title} ({walls_summary(ws)})", print_pages(ws, opts.paper),
+    add_pdf(plan, f"{stem}-print-{opts.paper.name}.pdf", f"{ws.title} ({walls_summary(ws)})", print_pages(ws, opts.paper),
             opts.cmyk, variant=troughs,
             what=f"{ws.title}: {total} troughs to cut and fold, as the patent's ({walls_summary(ws)}: pieces x "
                  f"units; {hours(times.troughs)}: {times.trough_cuts:,} knife cuts, {times.trough_scores} "
                  f"fold lines)",
-            stock="card, 160-250 g/m2 (it must fold crisply)", sides=1, paper=opts.paper, order=45,
+            stock="card, 160-250 g/m2 (it must fold crisply)", sides=1, paper=opts.paper.name, order=45,
             make="print at 100 %; cut on the solid lines, fold down on the dashed ones (top up)",
             step=f"Wall pieces, folded: cut out the {total} strips and fold each into a trough, flanges out, the "
                  f"top running past both ends.",

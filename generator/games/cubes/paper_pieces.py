@@ -10,6 +10,7 @@ from ...draw import Drawing, Style, rotate
 from ...layout.foldups import INK, Face, Item, cuboid, draw_foldup, pack_pages, paint_initial, standing_height, tent
 from ...spec import Spec
 from .kit import Kit, load_kit
+from ...paper import Paper
 
 CUBES, KINGS, PAWNS, SETUP = "Cubes", "King cubes", "Pawns", "Starting set-up"
 WHITE = Colour(rgb=(1.0, 1.0, 1.0))
@@ -143,7 +144,7 @@ def _setup_diagram(pp: PaperPieces, cell: float = 9.0):
     return Item(max(size, 110.0), size + legend, draw, SETUP)
 
 
-def pieces_pages(pp: PaperPieces, paper: str) -> list[Drawing]:
+def pieces_pages(pp: PaperPieces, paper: Paper) -> list[Drawing]:
     k = pp.kit
     plain = k.cubes - k.kings
     kings_each = k.kings // k.players
@@ -193,13 +194,13 @@ def add_paper_pieces(spec: Spec, four: bool, plan, opts) -> None:
     try:
         pages = pieces_pages(pp, opts.paper)
     except LayoutError as exc:
-        raise spec.error(("cube", "size"), f"the paper pieces do not fit {opts.paper.upper()} paper ({exc})") from None
+        raise spec.error(("cube", "size"), f"the paper pieces do not fit {opts.paper.label} paper ({exc})") from None
     plain = k.cubes - k.kings
-    add_pdf(plan, f"paper-pieces-{tag}-{opts.paper}.pdf", f"{k.title}, {k.players} players: paper pieces",
+    add_pdf(plan, f"paper-pieces-{tag}-{opts.paper.name}.pdf", f"{k.title}, {k.players} players: paper pieces",
             pages, opts.cmyk,
             what=f"{k.title}, {k.players} players: {plain} cubes, {k.kings} king cubes and "
                  f"{k.players * k.pawns_each} pawns to fold, and the starting set-up (last sheet)",
-            stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper, order=40,
+            stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper.name, order=40,
             variant=f"{k.players} players",
             make="print at 100 %; cut out, score and fold the dashed lines away from the print, glue the hatched tabs",
             step="Pieces: fold and glue the cubes and king cubes (seam tab first, then the ends) and the pawns; "

@@ -38,7 +38,7 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             add_laser_kit(spec, parts, kit.sheet, kit.kerf, kit.margin, kit.spacing,
                           plan.sub(f"kit-{tag}"), f"cubes-{tag}", what=f"Cubes kit, {kit.players} players",
                           make=f"cut every material's sheets; put the kit together as kit-{tag}-assembly-"
-                               f"{opts.paper}.pdf shows (board: base, cup layer, rail layer, frame; cubes with "
+                               f"{opts.paper.name}.pdf shows (board: base, cup layer, rail layer, frame; cubes with "
                                "rings and pegs, their edges rounded; pawns). Scored labels: A and B are a "
                                "cube's two wall shapes (two of each a cube; king A, king B a king's), top, ring; "
                                "down is the face of a bottom that goes down",

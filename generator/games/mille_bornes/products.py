@@ -43,7 +43,7 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
                           plan.sub("shoe"), "mille-bornes-shoe", what="The card shoe (patent Figs. 25-27)",
                           make="cut; glue the long walls and the partition into the base, bend the living-hinge "
                                "ends round the arched base ends, glue them and their ribs, as "
-                               f"shoe-assembly-{opts.paper}.pdf shows",
+                               f"shoe-assembly-{opts.paper.name}.pdf shows",
                           stock={"panels": shoe.material})
             from ...build import add_assembly
             from .shoe_assembly import shoe_assembly

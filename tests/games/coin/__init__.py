@@ -19,8 +19,8 @@ def build(specs, plan, opts, part=None) -> None:
     from .rules import draw_coin, load_coin
     for path, spec in specs.items():
         coin = load_coin(spec)
-        add_pdf(plan, f"coin-{opts.paper}.pdf", coin["title"], [draw_coin(coin, opts.paper)], opts.cmyk,
-                what=f"{coin['title']}: the coin to cut out", stock="card", sides=1, paper=opts.paper, order=10)
+        add_pdf(plan, f"coin-{opts.paper.name}.pdf", coin["title"], [draw_coin(coin, opts.paper)], opts.cmyk,
+                what=f"{coin['title']}: the coin to cut out", stock="card", sides=1, paper=opts.paper.name, order=10)
 
 
 def play_options(parser) -> None:
