@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def pages_to_write():
-    from generator.build import BuildOptions
+    from generator.options import BuildOptions
     from generator.games.mille_bornes.products import deck_art
     from generator.games.sorry.board import draw_board
     from generator.layout.cards import impose_cards, sheet_pages, shop_pages
@@ -39,7 +39,7 @@ def pages_to_write():
 
 
 def ours(path, pages, forms=True):
-    from generator.build import pdf_writer
+    from generator.products.pdf import pdf_writer
     placed = [g for p in pages for g in (p[0] if isinstance(p, tuple) else p).root.items]
     faces = {id(inner): inner for g in placed for inner in getattr(g, "items", []) if getattr(inner, "reused", False)}
     for face in faces.values():    # forms off: every placed face drawn in full on every page

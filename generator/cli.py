@@ -312,7 +312,7 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
 def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict, opts) -> list[str]:
     """Each game's print list (GAME/README.txt and print-list.pdf), from every product of its jobs,
     rebuilt or not."""
-    from .printlist import write_print_list
+    from .products.print_list import write_print_list
     written = []
     for g in games:
         products = []
@@ -345,7 +345,7 @@ def cmd_new(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    from .build import write_pdf
+    from .products.pdf import write_pdf
     from .layout.calibrate import calibration_pages
     _printer(args)
     if args.save:

@@ -126,11 +126,9 @@ DECK = ROOT / "tests" / "decks" / "delve.yaml"   # the test deck of the `deck` k
 def build_deck(out: Path, spec: Path = DECK, part=None, **options) -> Path:
     """A `kind: deck` spec built through its game's declaration (as a build's job builds it),
     written into out: the folder of its products."""
-    from generator.games import GAMES
-    from generator.outputs import Plan
+    from generator.pipeline import plan_game
     from generator.spec import load_spec
     loaded = load_spec(spec, display=str(spec.relative_to(ROOT)) if spec.is_relative_to(ROOT) else str(spec))
-    plan = Plan().sub("deck")
-    GAMES["deck"].build({str(spec): loaded}, plan, build_options(out, **options), part)
+    plan = plan_game("deck", {str(spec): loaded}, build_options(out, **options), part)
     plan.write_into(out)
     return out / "deck"

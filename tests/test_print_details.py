@@ -108,7 +108,7 @@ def home_pdfs(output: Path) -> list[Path]:
     keeps what each product says of itself), and every print list."""
     import json
 
-    from generator.printlist import PDF_NAME, group_of
+    from generator.products.print_list import PDF_NAME, group_of
     jobs = json.loads((output / ".pnp-build.json").read_text())["jobs"].values()
     found = {output / rel for job in jobs for rel, info in job["info"].items()
              if rel.endswith(".pdf") and group_of(info) == "home"}

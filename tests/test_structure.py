@@ -16,7 +16,7 @@ FLOORS = [
     ("inputs", "outputs", "spec", "draw"),                           # reading, writing, checking, drawing
     ("layout", "laser"),                                             # print layout, laser layout
     ("referee",),                                                    # the referee contract, a game in play
-    ("build", "printlist"),                                          # writing products into a plan
+    ("products",),                                                   # the products: files made of what games hold
     ("games",),                                                      # the games, each in its folder
     ("pipeline", "project"),                                         # a build planned and run; a user's folder
     ("serve",),                                                      # the phones' web layer

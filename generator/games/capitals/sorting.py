@@ -61,11 +61,13 @@ def rack_pages(ws: WallSet, paper: Paper) -> list[Drawing]:
     return pages
 
 
-def add_rack(ws: WallSet, stem: str, plan, opts) -> None:
-    from ...build import add_pdf
-    pages = rack_pages(ws, opts.paper)
-    add_pdf(plan, f"{stem}-rack-{opts.paper.name}.pdf", f"{ws.title}: sorting rack", pages, opts.cmyk,
-            what=f"{ws.title}: a rack to sort the {sum(ws.counts.values())} pieces by length (optional)",
-            stock="paper, any", sides=1, paper=opts.paper.name, order=46,
-            make="print at 100 %; lay the folded pieces on the lanes of their lengths",
-            step="Wall pieces: sort them on the rack, one lane a length (the count says when a set is whole).")
+def rack_document(spec, ws: WallSet, stem: str, paper: Paper):
+    """The rack, as the game's own document."""
+    from ...products.contents import Document
+    return Document(spec, f"{stem}-rack-{paper.name}.pdf", f"{ws.title}: sorting rack", rack_pages(ws, paper),
+                    info=dict(what=f"{ws.title}: a rack to sort the {sum(ws.counts.values())} pieces by length "
+                                   "(optional)",
+                              stock="paper, any", sides=1, paper=paper.name, order=46,
+                              make="print at 100 %; lay the folded pieces on the lanes of their lengths",
+                              step="Wall pieces: sort them on the rack, one lane a length (the count says when a set "
+                                   "is whole)."))

@@ -100,28 +100,25 @@ def men_pages(men: Men, paper: Paper, title: str) -> list[Drawing]:
                       new_page=(TOKENS,))
 
 
-def add_men(spec: Spec, plan, opts) -> None:
-    from ...build import add_pdf, stem_of
-    from ...layout.cards import LayoutError
+def men_contents(spec: Spec, paper: Paper) -> list:
+    """The men to print and fold, and their assembly sheet."""
+    from ...products.contents import AssemblySheet, Pieces, stem_of
     men = load_men(spec)
     title = spec.data["title"]
-    try:
-        pages = men_pages(men, opts.paper, title)
-    except LayoutError as exc:
-        raise spec.error(("men",), f"the men do not fit {opts.paper.label} paper ({exc})") from None
     n = MEN_PER_COLOUR * len(men.colours)
-    add_pdf(plan, f"{stem_of(spec)}-men-{opts.paper.name}.pdf", f"{title}: the men", pages, opts.cmyk,
-            what=f"{title}: the {n} men ({MEN_PER_COLOUR} of each colour) as fold-up standees (sheet 1) "
-                 f"or flat tokens (sheet 2)",
-            stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper.name, order=40,
-            sheets=1, make="print sheet 1 (standees) or sheet 2 (tokens), at 100 %; cut, fold the dashed "
-                           "lines, glue each man's feet together",
-            step="Men: cut out the sixteen standees, fold each at the head and fold its feet in, glue them "
-                 "(or cut out the tokens).",
-            tools=["craft knife or scissors", "glue stick"])
-    from ...build import add_assembly
-    add_assembly(plan, f"{stem_of(spec)}-men", men_assembly(men, title, opts.paper), opts,
-                 what=f"{title}: how to fold the men (steps with drawings, checks)")
+    return [
+        Pieces(spec, f"{stem_of(spec)}-men", f"{title}: the men", lambda paper: men_pages(men, paper, title),
+               "the men", ("men",),
+               dict(what=f"{title}: the {n} men ({MEN_PER_COLOUR} of each colour) as fold-up standees (sheet 1) "
+                         f"or flat tokens (sheet 2)",
+                    sheets=1, make="print sheet 1 (standees) or sheet 2 (tokens), at 100 %; cut, fold the dashed "
+                                   "lines, glue each man's feet together",
+                    step="Men: cut out the sixteen standees, fold each at the head and fold its feet in, glue them "
+                         "(or cut out the tokens).",
+                    tools=["craft knife or scissors", "glue stick"])),
+        AssemblySheet(spec, f"{stem_of(spec)}-men", men_assembly(men, title, paper),
+                      what=f"{title}: how to fold the men (steps with drawings, checks)"),
+    ]
 
 
 def men_assembly(men: Men, title: str, paper: Paper):
