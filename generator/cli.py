@@ -104,7 +104,9 @@ def _options(args, out: Path | None = None) -> BuildOptions:
     return BuildOptions(out=out or Path("output"), paper=args.paper, flip=args.flip, back_offset=args.back_offset,
                         layouts=tuple(args.layout) if getattr(args, "layout", None) else LAYOUTS,
                         cmyk=args.cmyk, interleave=getattr(args, "interleave", False),
-                        pdfx=getattr(args, "pdfx", False))
+                        pdfx=getattr(args, "pdfx", False),
+                        extra={dest: value for dest in getattr(args, "product_options", ())
+                               if (value := getattr(args, dest)) not in (None, False)})
 
 
 def _failed(results) -> int:
@@ -170,13 +172,41 @@ def _what_to_build(names: list[str], root: Path) -> list:
 
 
 def cmd_build(args) -> int:
+    import time
     _printer(args, say=True)
     if getattr(args, "watch", False):
         return _watch(args)
+    start = time.perf_counter()
     code, written, out = _build(args)
-    for rel in written:
-        print(display_path(out / rel, Path.cwd()))
+    if written and not args.list and sys.stdout.isatty():
+        print(build_summary(written, out, time.perf_counter() - start))
+    else:           # piped (a script reads the paths), or --list
+        for rel in written:
+            print(display_path(out / rel, Path.cwd()))
     return code
+
+
+def build_summary(written: list[str], out: Path, seconds: float) -> str:
+    """What a build made, where, in how long, and what to print first: a screen a person reads
+    (the files one by one with --list, or when the output is piped)."""
+    from .products.print_list import PDF_NAME
+    per_game: dict[str, int] = {}
+    for rel in written:
+        game = rel.split("/", 1)[0]
+        per_game[game] = per_game.get(game, 0) + 1
+    where = display_path(out, Path.cwd())
+    lines = [f"pnp: {plural(len(written), 'file')} written for {plural(len(per_game), 'game')} into {where}/ "
+             f"in {seconds:.1f} s"]
+    width = max(len(g) for g in per_game)
+    for game, count in per_game.items():
+        title = GAMES[game].title if game in GAMES else game
+        lines.append(f"  {display_path(out / game, Path.cwd())}/{' ' * (width - len(game))}  "
+                     f"{plural(count, 'file'):>9}  {title}")
+    first = display_path(out / next(iter(per_game)) / PDF_NAME, Path.cwd())
+    lines.append(f"Print first: each game's {PDF_NAME} ({first}, ...): every file to print or cut, on what, "
+                 "in order, with the rules sheet first; README.txt beside it says the same. "
+                 "`pnp build --list` names every file.")
+    return "\n".join(lines)
 
 
 # What a build reads that a person saves while designing: a save of any other file (the output
@@ -393,6 +423,17 @@ def cmd_serve(args) -> int:
     return serve(Path(args.dir), args.host, args.port, new_token=args.new_token)
 
 
+def product_options(sp) -> None:
+    """The options products declare for themselves (a print shop's `--shop NAME`), on this command;
+    their values reach the products as BuildOptions.extra (by dest)."""
+    from .products import products
+    before = len(sp._actions)
+    for product in products():
+        if product.options is not None:
+            product.options(sp)
+    sp.set_defaults(product_options=tuple(a.dest for a in sp._actions[before:]))
+
+
 def parser() -> argparse.ArgumentParser:
     p = Parser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.",
                epilog="games: " + ", ".join(f"{g} ({d.title})" for g, d in GAMES.items()))
@@ -425,13 +466,17 @@ def parser() -> argparse.ArgumentParser:
                                                              "instead of all faces then all backs")
     b.add_argument("--pdfx", action="store_true", help="write the print shop's files (-shop, -large, the map's "
                                                        "halves) as PDF/X-1a:2001: CMYK, with an output intent")
+    b.add_argument("--list", action="store_true", help="name every file written, one a line (as when the output "
+                                                       "is piped), instead of the summary")
     print_options(b)
+    product_options(b)
     b.set_defaults(func=cmd_build)
 
     v = sub.add_parser("validate", help="check specs without building")
     v.add_argument("paths", nargs="*", metavar="PATH", help="spec files (default: every spec in decks/ and boards/)")
     v.add_argument("--layout", action="append", choices=list(LAYOUTS), help="as for build")
     print_options(v)
+    product_options(v)
     v.set_defaults(func=cmd_validate)
 
     c = sub.add_parser("calibrate", help="a duplex test sheet for reading --back-offset")

@@ -2,8 +2,9 @@
 without importing the drawing and PDF machinery)."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .paper import A4, Paper
 
@@ -20,6 +21,7 @@ class BuildOptions:
     cmyk: bool = False
     interleave: bool = False
     pdfx: bool = False          # the print shop's files as PDF/X-1a:2001 (CMYK, an output intent)
+    extra: dict[str, Any] = field(default_factory=dict)   # the products' own options, by dest (--shop NAME)
 
     def products_key(self) -> dict:
         """What of these options changes the files a build writes (not where they go)."""
@@ -28,4 +30,6 @@ class BuildOptions:
         d["paper"] = self.paper.name
         d["back_offset"] = list(self.back_offset)
         d["layouts"] = list(self.layouts)
+        if not self.extra:      # none given: the key of a build before products had options
+            d.pop("extra")
         return d

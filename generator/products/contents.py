@@ -13,19 +13,20 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from ..colour import Colour
-from ..draw import Drawing
-from ..layout.cardsize import CardSize
-from ..outputs import safe_name
-from ..paper import Paper
+if TYPE_CHECKING:       # a game imports this module alone, and stays light to import
+    from ..colour import Colour
+    from ..draw import Drawing
+    from ..layout.cardsize import CardSize
+    from ..paper import Paper
 
 MAX_CARDS = 2000   # cards in one deck: a count beyond this is a typo, not a game
 
 
 def stem_of(spec) -> str:
     """The file-name stem of a spec's products: its file's name, made safe."""
+    from ..outputs import safe_name
     return safe_name(Path(spec.file).stem, "spec")
 
 

@@ -5,7 +5,8 @@ A product's `make(content, plan, opts)` adds its files to the plan (named and la
 made; nothing is written until the build writes the plan). `entry` is what its files' print-list
 entries share (stock, sides, order, how to make them, the tools); `make` adds what depends on the
 content (what the file is, its pages). A product with options of its own (`--shop NAME`) adds them
-to `pnp build`'s parser with `options(parser)` and reads their values from `opts.extra[dest]`;
+to `pnp build`'s parser with `options(parser)` and reads their values from `opts.extra.get(dest)`
+(an option left out, None or False, is not there);
 `wanted(opts)` says whether a build makes it at all (a shop's files only when asked for).
 """
 from __future__ import annotations

@@ -3,10 +3,14 @@ the cutter and a PNG preview of each sheet; the print list says each sheet's mat
 how much of it the parts take."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import SpecError, show
-from ..outputs import Plan, ProductInfo, safe_name
 from .contents import Kit
 from .declaration import ProductDeclaration
+
+if TYPE_CHECKING:
+    from ..outputs import Plan
 
 SPARSE = 0.5     # a sheet whose parts lie within less than this share of it: cut it from an offcut
 
@@ -26,6 +30,7 @@ def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float
     materials' names to buy, by the parts' material (default: the material itself)."""
     from ..laser.export import add_sheets
     from ..laser.nest import NestError, nest
+    from ..outputs import safe_name
     # Parts cut from the same stock share its sheets (the Cubes kit's pawns with its cubes, its
     # rings beside the cup layer), under the first such material's name.
     by_material: dict[str, list] = {}
@@ -70,6 +75,7 @@ def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what:
                 sheets=()) -> None:
     """What a person does with each file add_sheets made (it takes no info of its own; any it gives
     is kept): an SVG and a DXF are the same sheet for two kinds of software, a PNG a picture of it."""
+    from ..outputs import ProductInfo
     size = f"{sheet[0]:g} x {sheet[1]:g} mm"
     for rel in [r for r in plan.products if r not in before]:
         n = rel.rsplit("sheet", 1)[-1].split(".")[0]

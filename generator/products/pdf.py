@@ -4,10 +4,10 @@ all of it is done."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from ..draw.pdf import PdfDocument
-from ..outputs import Plan, atomic_path
+if TYPE_CHECKING:
+    from ..outputs import Plan
 
 
 def pdf_writer(title: str, pages, cmyk: bool, pdfx: bool = False) -> Callable[[Path], None]:
@@ -15,6 +15,7 @@ def pdf_writer(title: str, pages, cmyk: bool, pdfx: bool = False) -> Callable[[P
     a print shop's file, every page with its trim box).
     pages: Drawings, or (Drawing, trim box, bleed box) tuples."""
     def write(path: Path) -> None:
+        from ..draw.pdf import PdfDocument
         doc = PdfDocument(str(path), title=title, cmyk=cmyk, pdfx=pdfx)
         for p in pages:
             if isinstance(p, tuple):
@@ -27,6 +28,7 @@ def pdf_writer(title: str, pages, cmyk: bool, pdfx: bool = False) -> Callable[[P
 
 def write_pdf(path: Path, title: str, pages, cmyk: bool) -> Path:
     """One PDF written now, whole or not at all (for commands outside a build: calibrate)."""
+    from ..outputs import atomic_path
     with atomic_path(path) as tmp:
         pdf_writer(title, pages, cmyk)(Path(tmp))
     return path
