@@ -230,8 +230,9 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
 # ---------------------------------------------------------------- what is up to date
 
 def code_digest() -> str:
-    """A digest of our code, schemas and data files and of the drawing libraries' versions: any
-    change to them may change the bytes a job writes."""
+    """A digest of our code, schemas and data files, of the drawing libraries' versions and of the
+    products found (those from PNP_PRODUCTS_PATH with their source): any change to them may change
+    the files a job writes."""
     from importlib import metadata
     h = hashlib.sha256()
     package = Path(__file__).resolve().parent
@@ -245,6 +246,8 @@ def code_digest() -> str:
             version = "-"
         h.update(f"{lib}={version}\0".encode())
     h.update(f"python={sys.version_info[:2]}".encode())
+    from .products import products_digest
+    h.update(products_digest().encode())
     return h.hexdigest()
 
 

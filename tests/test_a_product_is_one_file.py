@@ -57,3 +57,12 @@ def test_its_option_is_offered_only_where_it_is_found():
     assert plain.returncode == 0 and "--index-columns" not in plain.stdout
     r = pnp("build", "continuo", "--index-columns", "9")
     assert r.returncode == 2 and "--index-columns" in r.stderr
+
+
+def test_a_build_up_to_date_is_built_again_when_the_product_comes_or_goes(tmp_path):
+    out = tmp_path / "out"
+    assert pnp("build", "continuo", "--out", out, products=False).returncode == 0
+    assert "continuo-index-a4.pdf" in pnp("build", "continuo", "--out", out, "--list").stdout
+    assert (out / "continuo" / "continuo-index-a4.pdf").is_file()
+    again = pnp("build", "continuo", "--out", out, products=False)
+    assert again.returncode == 0 and not (out / "continuo" / "continuo-index-a4.pdf").exists()

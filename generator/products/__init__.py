@@ -62,6 +62,21 @@ def products() -> tuple[ProductDeclaration, ...]:
     return tuple(sorted(found.values(), key=lambda p: (p.rank, p.name)))
 
 
+def products_digest() -> str:
+    """What of the products a build's key holds: their names, and the source of those found
+    outside this package (ours are in the code's digest): adding one, or editing it, builds the
+    decks again."""
+    import hashlib
+    h = hashlib.sha256()
+    for product in products():
+        h.update(product.name.encode() + b"\0")
+        module = sys.modules.get(product.module)
+        source = Path(getattr(module, "__file__", "") or "")
+        if not product.module.startswith(__name__ + ".") and source.is_file():
+            h.update(source.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def make_files(contents, plan, opts) -> None:
     """Every content's files, in the contents' order, each content's in its products' order: every
     product that takes the content's kind (of those it names in `only`) and that this build wants."""
