@@ -17,11 +17,11 @@ from shapely.geometry import Polygon, box as rect
 
 from ..colour import Colour, relative_luminance
 from ..draw import Style
+from ..paper import Paper
 from ..units import pt
 from .assembly import CARD, INK, WHITE, Assembly, Plan, Scene, Step
 from .foldups import fold_style
 from .tuckbox import BoxArt, TuckBox, box_nets
-from ..paper import Paper
 
 Vec = tuple[float, float, float]
 

@@ -72,7 +72,7 @@ class BoxLook:
     """A deck's tuck box as the game wants it: its colour, its ink, and what it says it holds."""
     colour: Colour
     ink: Colour
-    contents: str                  # "106 cards", "42 tiles, the rules card and the scoring example"
+    contents: str | None = None    # "42 tiles, the rules card and the scoring example"; None: "106 cards"
 
 
 @dataclass

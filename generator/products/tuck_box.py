@@ -18,7 +18,9 @@ def make(deck: Deck, plan, opts) -> None:
     if deck.box is None:
         return
     spec, paper, a = deck.spec, opts.paper, deck.art
-    art = BoxArt(a.stem, a.title, a.size, len(a.expanded()), a.back, deck.box.colour, deck.box.ink, deck.box.contents)
+    cards = len(a.expanded())
+    art = BoxArt(a.stem, a.title, a.size, cards, a.back, deck.box.colour, deck.box.ink,
+                 deck.box.contents or f"{cards} cards")
     settings = box_settings(spec)
     box = deck_box(art.size, art.cards, settings)
     if min(art.size.width, art.size.height) < SMALLEST_CARD:

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from ...colour import Colour
 from ...errors import SpecError, show
 from ...inputs import MadeFromFiles
-from ...paper import PAPERS, Paper
 from ...layout.cardsize import CardSize
 from ...limits import board_size_problem
+from ...paper import PAPERS, Paper
 from ...spec import Spec, load_related
 from .flags import check_flag
 from .geo import Projection, parse_square, square_name

@@ -7,10 +7,10 @@ from shapely.geometry import LineString, box
 from ...colour import Colour
 from ...draw import Style
 from ...layout.assembly import CARD, INK, Assembly, Plan, Scene, Step
+from ...paper import Paper
 from ...units import pt
 from .strips import WALL, WIDTH, MakeTimes, hours, strip_length
 from .walls import FOLD, TICK, WallSet, wall_net
-from ...paper import Paper
 
 X, Y, Z = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
 

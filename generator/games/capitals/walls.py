@@ -18,8 +18,8 @@ from ...colour import Colour
 from ...draw import Drawing, Style
 from ...laser.parts import Part, text_score_lines
 from ...limits import MAX_WALL_PIECES
-from ...spec import Spec, load_related
 from ...paper import HOME, PAPERS, Paper
+from ...spec import Spec, load_related
 from ...units import pt
 from .data import load_board
 

@@ -9,9 +9,9 @@ from shapely.ops import unary_union
 from ...colour import Colour
 from ...draw import Style
 from ...layout.assembly import ACCENT, CARD, INK, WOOD, Assembly, Plan, Scene, Step
+from ...paper import Paper
 from ...units import pt
 from .kit import CROWN, Kit, cube_panels, cube_parts, pawn_plates, peg_marks
-from ...paper import Paper
 
 MDF = Colour(rgb=(0.72, 0.6, 0.45))
 PLY = WOOD

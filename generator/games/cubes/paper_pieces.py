@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from ...colour import Colour, readable_on
 from ...draw import Drawing, Style, rotate
 from ...layout.foldups import INK, Face, Item, cuboid, draw_foldup, pack_pages, paint_initial, standing_height, tent
+from ...paper import Paper
 from ...spec import Spec
 from .kit import Kit, load_kit
-from ...paper import Paper
 
 CUBES, KINGS, PAWNS, SETUP = "Cubes", "King cubes", "Pawns", "Starting set-up"
 WHITE = Colour(rgb=(1.0, 1.0, 1.0))

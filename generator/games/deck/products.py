@@ -38,7 +38,7 @@ def deck_art(spec) -> DeckArt:
     return art
 
 
-def _box(spec, art: DeckArt) -> BoxLook:
+def _box(spec) -> BoxLook:
     """The box's colour (the spec's box.colour, else the back's background, else white) and its ink."""
     deck = load_deck(spec)
     box = spec.data.get("box", {})
@@ -50,7 +50,7 @@ def _box(spec, art: DeckArt) -> BoxLook:
         if back is not None and back.background and "{" not in back.background:
             colour = parse_colour(back.background, deck.palette)
     ink = spec.colour(("box", "ink"), deck.palette) if "ink" in box else readable_on(colour, BLACK, WHITE)
-    return BoxLook(colour, ink, f"{len(art.expanded())} cards")
+    return BoxLook(colour, ink)
 
 
 # A deck's build in two parts that can run side by side (two jobs, on two cores): its contact
@@ -67,6 +67,6 @@ def contents(specs: dict, paper: Paper, part: str | None = None) -> list:
         if spec.kind != "deck":
             continue
         art = deck_art(spec)
-        out.append(Deck(spec, art, None if spec.data.get("tuck_box") is False else _box(spec, art),
+        out.append(Deck(spec, art, None if spec.data.get("tuck_box") is False else _box(spec),
                         only=(CONTACT,) if part == "contact" else None, skip=(CONTACT,) if part == "print" else ()))
     return out

@@ -26,7 +26,7 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
             cards = len(art.expanded())
             # The two decks are alternatives (the published game's 106 cards, the patent's 112): the
             # print list totals each.
-            out.append(Deck(spec, art, BoxLook(back.colour, back.ink, f"{cards} cards"),
+            out.append(Deck(spec, art, BoxLook(back.colour, back.ink),
                             variant=f"the {cards}-card deck"))
     for spec in specs.values():
         if spec.kind == "mille-bornes-rules":

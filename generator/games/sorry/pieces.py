@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from ...colour import Colour, readable_on
 from ...draw import Drawing, Style
 from ...layout.foldups import INK, Foldup, Item, draw_foldup, pack_pages, paint_initial, standing_height, tent
+from ...paper import Paper
 from ...spec import Spec
 from .board import palette, side_colours
-from ...paper import Paper
 
 MEN_PER_COLOUR = 4      # the patent: "a home for four men" of each colour (rules.Position holds four)
 SMALLEST = {"width": 8.0, "height": 10.0, "depth": 4.0, "token": 8.0}   # mm: what scissors can still cut

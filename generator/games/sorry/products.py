@@ -11,9 +11,8 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
     out = []
     for spec in specs.values():
         if spec.kind == "sorry-deck":
-            art = deck_art(spec)
             back = load_deck(spec).back
-            out.append(Deck(spec, art, BoxLook(back["colour"], back["ink"], f"{len(art.expanded())} cards")))
+            out.append(Deck(spec, deck_art(spec), BoxLook(back["colour"], back["ink"])))
     for spec in specs.values():
         if spec.kind == "sorry-rules":
             from .rules_sheet import sheet_game
