@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .options import EXTRA_LAYOUTS, LAYOUTS, BuildOptions
+from .paper import HOME
 from .signals import (Terminated, held_back, hold_signals, ignore_signals, raise_held, stopped, stopped_by,
                     watch_signals)
 from .errors import SpecError, UsageError, WorkerDied, one_line, show, plural
@@ -36,16 +37,6 @@ def _offset(text: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(f"expected X,Y in mm, each between -{MAX_BACK_OFFSET:g} and "
                                          f"{MAX_BACK_OFFSET:g}, got {show(text)}")
     return (x, y)
-
-
-def _dpi(text: str) -> int:
-    try:
-        dpi = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of dots per inch, got {show(text)}") from None
-    if not 30 <= dpi <= 1200:
-        raise argparse.ArgumentTypeError(f"expected 30 to 1200 dpi, got {dpi}")
-    return dpi
 
 
 class Parser(argparse.ArgumentParser):
@@ -98,10 +89,13 @@ def _printer(args, say: bool = False) -> None:
             came[key] = settings.file
         else:
             setattr(args, key, default)
+    # The paper, named once here: everything below is handed the Paper itself.
+    from .paper import PAPERS
+    args.paper = PAPERS[args.paper] if isinstance(args.paper, str) else args.paper
     if say and settings.file:
         x, y = args.back_offset
         from_file = [k for k in ("paper", "flip", "back_offset") if came.get(k) == settings.file]
-        print(f"pnp: paper {args.paper}, flip on {args.flip} edge, back offset {x:g},{y:g} ("
+        print(f"pnp: paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g} ("
               + (f"{', '.join(k.replace('_', ' ') for k in from_file)} from {settings.file}" if from_file
                  else f"the command line over {settings.file}") + ")", file=sys.stderr)
 
@@ -110,19 +104,52 @@ def _options(args, out: Path | None = None) -> BuildOptions:
     return BuildOptions(out=out or Path("output"), paper=args.paper, flip=args.flip, back_offset=args.back_offset,
                         layouts=tuple(args.layout) if getattr(args, "layout", None) else LAYOUTS,
                         cmyk=args.cmyk, interleave=getattr(args, "interleave", False),
-                        pdfx=getattr(args, "pdfx", False), shop=getattr(args, "shop", None),
-                        dpi=getattr(args, "dpi", None) or 300, strict=getattr(args, "strict", False),
-                        shop_profile=_shop_profile(getattr(args, "shop", None)))
+                        pdfx=getattr(args, "pdfx", False),
+                        extra=_extra(args))
 
 
-def _shop_profile(name: str | None) -> str | None:
-    """Where the profile --shop names is read from (its edits are the build's reads; which file it
-    is belongs to the build's options)."""
-    if not name:
-        return None
-    from .shops import profile_files
-    path = profile_files(project_root()).get(name)
-    return str(path) if path else None
+def _extra(args) -> dict:
+    """The products' own options given (by dest); with --shop, the profile file it names too: which
+    file it is (ours, or the folder's own of that name) belongs to the build's key, its edits to
+    the build's reads."""
+    extra = {dest: value for dest in getattr(args, "product_options", ())
+             if (value := getattr(args, dest)) not in (None, False)}
+    if extra.get("shop"):
+        from .shops import profile_files
+        path = profile_files(project_root()).get(extra["shop"])
+        if path is not None:
+            extra["shop_profile"] = str(path)
+    return extra
+
+
+def _shop_list() -> int:
+    """`pnp build --shop list`: every shop profile (ours and the folder's own), what it takes."""
+    from .shops import load_profile, shop_names
+    root = project_root()
+    for name in shop_names(root):
+        try:
+            p = load_profile(name, root)
+        except SpecError as exc:
+            print(f"{name}: {exc}")
+            continue
+        what = {"pdf": lambda: f"one PDF a deck ({p.pdf['standard']}, total ink at most {p.pdf['total_ink']} %)",
+                "pictures": lambda: f"a {p.pictures['format'].upper()} a card side at {p.pictures['dpi']} dpi, zipped",
+                "tts": lambda: f"deck sheets of up to {p.tts['columns']} x {p.tts['rows']} cards, "
+                               f"{p.tts['max_pixels']} px at most, and a saved object"}[p.files]()
+        products = ", ".join(f"{k} {v.width:.1f} x {v.height:.1f} mm" for k, v in p.products.items()) or "any card size"
+        print(f"{name}: {p.title}: {what}; products: {products} ({p.file})")
+    return 0
+
+
+def _check_shop(args) -> None:
+    """--shop NAME names a profile that reads: else one line and exit 2 (an unknown shop) or 1 (a
+    profile of the folder's own that is wrong), before any job runs."""
+    if getattr(args, "shop", None):
+        from .shops import ShopError, load_profile
+        try:
+            load_profile(args.shop, project_root())
+        except ShopError as exc:
+            raise UsageError(f"--shop: {exc}") from None
 
 
 def _failed(results) -> int:
@@ -187,47 +214,45 @@ def _what_to_build(names: list[str], root: Path) -> list:
     return build_jobs(games) + spec_jobs(others, root)
 
 
-def _shop_list() -> int:
-    """`pnp build --shop list`: every shop profile (ours and the folder's own), what it takes."""
-    from .shops import load_profile, shop_names
-    root = project_root()
-    for name in shop_names(root):
-        try:
-            p = load_profile(name, root)
-        except SpecError as exc:
-            print(f"{name}: {exc}")
-            continue
-        what = {"pdf": lambda: f"one PDF a deck ({p.pdf['standard']}, total ink at most {p.pdf['total_ink']} %)",
-                "pictures": lambda: f"a {p.pictures['format'].upper()} a card side at {p.pictures['dpi']} dpi, zipped",
-                "tts": lambda: f"deck sheets of up to {p.tts['columns']} x {p.tts['rows']} cards, "
-                               f"{p.tts['max_pixels']} px at most, and a saved object"}[p.files]()
-        products = ", ".join(f"{k} {v.width:.1f} x {v.height:.1f} mm" for k, v in p.products.items()) or "any card size"
-        print(f"{name}: {p.title}: {what}; products: {products} ({p.file})")
-    return 0
-
-
-def _check_shop(args) -> None:
-    """--shop NAME names a profile that reads: else one line and exit 2 (an unknown shop) or 1 (a
-    profile of the folder's own that is wrong), before any job runs."""
-    if getattr(args, "shop", None):
-        from .shops import ShopError, load_profile
-        try:
-            load_profile(args.shop, project_root())
-        except ShopError as exc:
-            raise UsageError(f"--shop: {exc}") from None
-
-
 def cmd_build(args) -> int:
+    import time
     if getattr(args, "shop", None) == "list":
         return _shop_list()
     _printer(args, say=True)
     _check_shop(args)
     if getattr(args, "watch", False):
         return _watch(args)
+    start = time.perf_counter()
     code, written, out = _build(args)
-    for rel in written:
-        print(display_path(out / rel, Path.cwd()))
+    if written and not args.list and sys.stdout.isatty():
+        print(build_summary(written, out, time.perf_counter() - start))
+    else:           # piped (a script reads the paths), or --list
+        for rel in written:
+            print(display_path(out / rel, Path.cwd()))
     return code
+
+
+def build_summary(written: list[str], out: Path, seconds: float) -> str:
+    """What a build made, where, in how long, and what to print first: a screen a person reads
+    (the files one by one with --list, or when the output is piped)."""
+    from .products.print_list import PDF_NAME
+    per_game: dict[str, int] = {}
+    for rel in written:
+        game = rel.split("/", 1)[0]
+        per_game[game] = per_game.get(game, 0) + 1
+    where = display_path(out, Path.cwd())
+    lines = [f"pnp: {plural(len(written), 'file')} written for {plural(len(per_game), 'game')} into {where}/ "
+             f"in {seconds:.1f} s"]
+    width = max(len(g) for g in per_game)
+    for game, count in per_game.items():
+        title = GAMES[game].title if game in GAMES else game
+        lines.append(f"  {display_path(out / game, Path.cwd())}/{' ' * (width - len(game))}  "
+                     f"{plural(count, 'file'):>9}  {title}")
+    first = display_path(out / next(iter(per_game)) / PDF_NAME, Path.cwd())
+    lines.append(f"Print first: each game's {PDF_NAME} ({first}, ...): every file to print or cut, on what, "
+                 "in order, with the rules sheet first; README.txt beside it says the same. "
+                 "`pnp build --list` names every file.")
+    return "\n".join(lines)
 
 
 # What a build reads that a person saves while designing: a save of any other file (the output
@@ -365,7 +390,7 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
 def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict, opts) -> list[str]:
     """Each game's print list (GAME/README.txt and print-list.pdf), from every product of its jobs,
     rebuilt or not."""
-    from .printlist import write_print_list
+    from .products.print_list import write_print_list
     written = []
     for g in games:
         products = []
@@ -398,21 +423,21 @@ def cmd_new(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    from .build import write_pdf
+    from .products.pdf import write_pdf
     from .layout.calibrate import calibration_pages
     _printer(args)
     if args.save:
         from .project import write_settings
-        path = write_settings(Path.cwd(), args.paper, args.flip, args.back_offset)
+        path = write_settings(Path.cwd(), args.paper.name, args.flip, args.back_offset)
         x, y = args.back_offset
-        print(f"pnp: {path.name} remembers paper {args.paper}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
+        print(f"pnp: {path.name} remembers paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
               "every build in this folder uses them", file=sys.stderr)
     root = project_root()
-    out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper}-{args.flip}.pdf"
+    out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper.name}-{args.flip}.pdf"
     from .outputs import OutputFolder
     pages = calibration_pages(args.paper, args.flip, args.back_offset)
     with OutputFolder.between_builds(out.parent):
-        write_pdf(out, f"Duplex calibration, {args.paper.upper()}, flip on {args.flip} edge", pages, args.cmyk)
+        write_pdf(out, f"Duplex calibration, {args.paper.label}, flip on {args.flip} edge", pages, args.cmyk)
     print(display_path(out, Path.cwd()))
     return 0
 
@@ -446,6 +471,17 @@ def cmd_serve(args) -> int:
     return serve(Path(args.dir), args.host, args.port, new_token=args.new_token)
 
 
+def product_options(sp) -> None:
+    """The options products declare for themselves (a print shop's `--shop NAME`), on this command;
+    their values reach the products as BuildOptions.extra (by dest)."""
+    from .products import products
+    before = len(sp._actions)
+    for product in products():
+        if product.options is not None:
+            product.options(sp)
+    sp.set_defaults(product_options=tuple(a.dest for a in sp._actions[before:]))
+
+
 def parser() -> argparse.ArgumentParser:
     p = Parser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.",
                epilog="games: " + ", ".join(f"{g} ({d.title})" for g, d in GAMES.items()))
@@ -455,7 +491,7 @@ def parser() -> argparse.ArgumentParser:
     def print_options(sp):
         # No defaults here: _printer fills what the command line leaves out from the folder's
         # settings file, then a4, long, 0,0.
-        sp.add_argument("--paper", choices=["a4", "letter"], help="sheet size for home printing (default a4)")
+        sp.add_argument("--paper", choices=list(HOME), help="sheet size for home printing (default a4)")
         sp.add_argument("--flip", choices=["long", "short"],
                         help="duplex: the edge the printer turns the sheet over (default long)")
         sp.add_argument("--back-offset", type=_offset, metavar="X,Y",
@@ -468,14 +504,8 @@ def parser() -> argparse.ArgumentParser:
                         "in this folder (a project: decks/, boards/ or specs at its top), else every game")
     b.add_argument("--out", help="output folder (default ./output)")
     b.add_argument("--layout", action="append", choices=list(LAYOUTS + EXTRA_LAYOUTS),
-                   help="print layout(s) to write (default sheet and shop): sheet = imposed for home printing, "
-                        "shop = one card a page with bleed and TrimBox, png = every card face and back as a "
-                        "picture (--dpi)")
-    b.add_argument("--dpi", type=_dpi, help="--layout png: the pictures' dpi (default 300; 30 to 1200)")
-    b.add_argument("--shop", metavar="NAME", help="also write the files a print shop takes as they are, in "
-                                                  "GAME/shop-NAME/ (--shop list: the shops)")
-    b.add_argument("--strict", action="store_true", help="--shop: text in the shop's safe zone, or a deck no "
-                                                         "product is near, is an error, not a warning")
+                   help="print layout(s) to write (default all): sheet = imposed for home printing, "
+                        "shop = one card a page with bleed and TrimBox")
     b.add_argument("--force", action="store_true", help="build everything again, even what is up to date")
     b.add_argument("--watch", action="store_true",
                    help="build, then build again whenever a spec, spreadsheet, picture or font here is saved "
@@ -484,13 +514,17 @@ def parser() -> argparse.ArgumentParser:
                                                              "instead of all faces then all backs")
     b.add_argument("--pdfx", action="store_true", help="write the print shop's files (-shop, -large, the map's "
                                                        "halves) as PDF/X-1a:2001: CMYK, with an output intent")
+    b.add_argument("--list", action="store_true", help="name every file written, one a line (as when the output "
+                                                       "is piped), instead of the summary")
     print_options(b)
+    product_options(b)
     b.set_defaults(func=cmd_build)
 
     v = sub.add_parser("validate", help="check specs without building")
     v.add_argument("paths", nargs="*", metavar="PATH", help="spec files (default: every spec in decks/ and boards/)")
     v.add_argument("--layout", action="append", choices=list(LAYOUTS + EXTRA_LAYOUTS), help="as for build")
     print_options(v)
+    product_options(v)
     v.set_defaults(func=cmd_validate)
 
     c = sub.add_parser("calibrate", help="a duplex test sheet for reading --back-offset")

@@ -2,8 +2,11 @@
 without importing the drawing and PDF machinery)."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
+
+from .paper import A4, Paper
 
 LAYOUTS = ("sheet", "shop")      # what a build writes unless --layout says
 EXTRA_LAYOUTS = ("png",)         # written only when asked: every card as a picture (--dpi)
@@ -12,23 +15,22 @@ EXTRA_LAYOUTS = ("png",)         # written only when asked: every card as a pict
 @dataclass
 class BuildOptions:
     out: Path = Path("output")
-    paper: str = "a4"
+    paper: Paper = A4
     flip: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     layouts: tuple[str, ...] = LAYOUTS
     cmyk: bool = False
     interleave: bool = False
     pdfx: bool = False          # the print shop's files as PDF/X-1a:2001 (CMYK, an output intent)
-    shop: str | None = None     # --shop NAME: the files that shop takes (generator/shops/), in GAME/shop-NAME/
-    shop_profile: str | None = None   # the profile file it names (ours, or the folder's own): a build is
-                                      # made again when a profile of one's own comes to replace ours
-    dpi: int = 300              # --layout png: the cards' pictures at this dpi
-    strict: bool = False        # --strict: a shop's safe zone entered, or no product near, is an error
+    extra: dict[str, Any] = field(default_factory=dict)   # the products' own options, by dest (--shop NAME)
 
     def products_key(self) -> dict:
         """What of these options changes the files a build writes (not where they go)."""
         d = asdict(self)
         d.pop("out")
+        d["paper"] = self.paper.name
         d["back_offset"] = list(self.back_offset)
         d["layouts"] = list(self.layouts)
+        if not self.extra:      # none given: the key of a build before products had options
+            d.pop("extra")
         return d

@@ -121,7 +121,7 @@ def test_the_nearest_product_rule():
 @pytest.fixture(scope="module")
 def dtc_continuo(tmp_path_factory):
     return build_job(tmp_path_factory.mktemp("dtc-continuo"), "continuo", "decks/continuo.yaml",
-                     layouts=(), shop="drivethrucards")
+                     layouts=(), extra={"shop": "drivethrucards"})
 
 
 def test_a_deck_near_no_product_is_a_line_in_the_print_list(dtc_continuo, tmp_path):
@@ -138,7 +138,7 @@ def test_a_deck_near_no_product_is_a_line_in_the_print_list(dtc_continuo, tmp_pa
 @pytest.fixture(scope="module")
 def dtc(tmp_path_factory):
     return build_job(tmp_path_factory.mktemp("dtc"), "sorry", "decks/sorry.yaml", layouts=(),
-                     shop="drivethrucards") / "shop-drivethrucards"
+                     extra={"shop": "drivethrucards"}) / "shop-drivethrucards"
 
 
 def test_drivethrucards_pdf_is_their_product_page_by_page(dtc):
@@ -253,19 +253,14 @@ def test_safe_zone_text_is_a_warning_or_with_strict_an_error(tmp_path):
 def test_nothing_of_the_five_games_cards_lies_in_any_shops_safe_zone():
     """Every distinct face and back of every deck of the five games, 1/8 in from its trim (the
     widest safe zone of the profiles; MakePlayingCards' 36 px is 3.05 mm)."""
-    import generator.build as build
-    from generator.games import GAMES, load_game_specs
-    from generator.options import BuildOptions
-    from generator.outputs import Plan
+    from generator.games import GAMES, game_contents, load_game_specs
+    from generator.paper import A4
+    from generator.products.contents import Deck
     from generator.shops.safezone import check_deck
     margin = max(p.safe for name in SHOPS for p in profile(name).products.values())
     assert margin == pytest.approx(3.175)
-    arts = []
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(build, "add_deck", lambda art, plan, opts: arts.append(art))
-        for game in GAMES:
-            if game != "deck":
-                GAMES[game].build(load_game_specs(game, ROOT), Plan().sub(game), BuildOptions(layouts=()), None)
+    arts = [c.art for game in GAMES if game != "deck"
+            for c in game_contents(game, load_game_specs(game, ROOT), A4) if isinstance(c, Deck)]
     assert len(arts) >= 6
     found = [f"{art.stem}: {f.line()}" for art in arts for f in check_deck(art, margin)]
     assert found == []
@@ -289,7 +284,7 @@ def test_the_safe_zone_check_finds_what_is_there():
 def pictures(tmp_path_factory):
     out = tmp_path_factory.mktemp("pictures")
     for shop in ("thegamecrafter", "makeplayingcards"):
-        build_job(out / shop, "mille-bornes", "decks/mille_bornes.yaml", layouts=(), shop=shop)
+        build_job(out / shop, "mille-bornes", "decks/mille_bornes.yaml", layouts=(), extra={"shop": shop})
     return out
 
 
@@ -348,7 +343,7 @@ def test_a_deck_whose_backs_differ_gets_each_back_by_its_first_card(tmp_path):
 
 def test_layout_png_is_every_card_at_the_dpi_asked(tmp_path):
     from PIL import Image
-    folder = build_job(tmp_path, "sorry", "decks/sorry.yaml", layouts=("png",), dpi=150) / "png-150"
+    folder = build_job(tmp_path, "sorry", "decks/sorry.yaml", layouts=("png",), extra={"dpi": 150}) / "png-150"
     names = sorted(f.name for f in folder.iterdir())
     assert "sorry-back.png" in names and len(names) == 11 + 1
     im = Image.open(folder / "sorry-001-front.png")
@@ -361,7 +356,7 @@ def test_layout_png_is_every_card_at_the_dpi_asked(tmp_path):
 @pytest.fixture(scope="module")
 def tts(tmp_path_factory):
     return build_job(tmp_path_factory.mktemp("tts"), "mille-bornes", "decks/mille_bornes.yaml", layouts=(),
-                     shop="tabletop-simulator") / "shop-tabletop-simulator"
+                     extra={"shop": "tabletop-simulator"}) / "shop-tabletop-simulator"
 
 
 def test_tabletop_simulator_sheets_and_saved_object(tts):

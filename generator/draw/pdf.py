@@ -5,9 +5,6 @@ embedded fonts. With cmyk=True every colour is written as CMYK, as print shops a
 """
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Callable
-
 import io
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -445,20 +442,3 @@ def _make_pdfx(canvas: Canvas, title: str, standard: str = PDFX_CONFORMANCE) -> 
     catalog = doc.Catalog
     catalog.__NoDefault__ = list(catalog.__NoDefault__) + ["OutputIntents"]
     catalog.OutputIntents = pdfdoc.PDFArray([intent])
-
-
-def pdf_writer(title: str, pages, cmyk: bool, pdfx: bool | str = False,
-               ink_limit: float | None = None) -> Callable[[Path], None]:
-    """A function that writes these pages as a PDF at the path it is given (PDF/X-1a with pdfx:
-    a print shop's file, every page with its trim box; True for PDF/X-1a:2001, or the standard's
-    name; ink_limit: the most of the four inks together, 2.4 for 240 %).
-    pages: Drawings, or (Drawing, trim box, bleed box) tuples."""
-    def write(path: Path) -> None:
-        doc = PdfDocument(str(path), title=title, cmyk=cmyk, pdfx=pdfx, ink_limit=ink_limit)
-        for p in pages:
-            if isinstance(p, tuple):
-                doc.add_page(p[0], trim=p[1], bleed=p[2])
-            else:
-                doc.add_page(p)
-        doc.save()
-    return write

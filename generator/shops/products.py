@@ -1,5 +1,6 @@
 """A deck's files for a print shop (`pnp build --shop NAME`) and its cards as pictures (`--layout
-png`), added to a build's plan beside the deck's other products (build.add_deck calls add_products).
+png`), added to a build's plan beside the deck's other products: what the products
+generator/products/shop_files.py and card_pictures.py make of a Deck.
 
 Per profile kind (shops/__init__.py):
 - pdf (DriveThruCards): one PDF a deck, a page a card side at the product's page size (trim and
@@ -34,14 +35,24 @@ def shop_folder(name: str) -> str:
     return f"shop-{name}"
 
 
-def add_products(art, plan, opts) -> None:
-    """What of --layout png and --shop this build asks for, for one deck (build.DeckArt)."""
-    if "png" in opts.layouts:
-        add_card_pictures(art, plan, opts.dpi)
-    if opts.shop:
-        from ..paths import project_root
-        profile = load_profile(opts.shop, project_root())
-        add_shop(art, plan.sub(shop_folder(profile.name)), opts, profile)
+def make_shop_files(deck, plan, opts) -> None:
+    """--shop NAME: the files that shop takes of this deck (products.contents.Deck), and for a PDF
+    shop its tuck box (where the deck has one)."""
+    from ..paths import project_root
+    profile = load_profile(opts.extra["shop"], project_root())
+    sub = plan.sub(shop_folder(profile.name))
+    with deck.laid_out():     # (--strict: a deck no product is near, or the safe zone entered, is the deck's error)
+        made = add_shop(deck.art, sub, opts, profile)
+    if made and deck.box is not None and profile.files == "pdf":
+        add_shop_box(deck, sub, opts, profile)
+
+
+def make_card_pictures(deck, plan, opts) -> None:
+    """--layout png: every distinct face and back as a picture at --dpi."""
+    add_card_pictures(deck.art, plan, opts.extra.get("dpi") or DPI)
+
+
+DPI = 300     # --layout png's pictures, unless --dpi says
 
 
 # ---------------------------------------------------------------- --layout png
@@ -73,20 +84,23 @@ def _picture(side, art, size: PictureSize, scale: float, fmt: str, cache: dict |
 # ---------------------------------------------------------------- a shop's files
 
 def add_shop(art, plan, opts, profile: Profile) -> None:
+    """The shop's files of one deck (build.DeckArt) into plan (the shop's folder): True if made,
+    False where no product of the shop is near the deck's card (a line in the print list)."""
     if profile.files == "tts":
         add_tts(art, plan, profile, Path(opts.out).resolve())
-        return
+        return True
+    strict = bool(opts.extra.get("strict"))
     try:
         product, scale = nearest_product(profile, art.size.width, art.size.height, art.size.bleed, art.product)
     except ShopError as exc:
         # Another deck of the game may well fit: this one gets a line in the print list, not a build
         # that stops. (--strict makes it the deck's error.)
-        if opts.strict:
+        if strict:
             raise LayoutError(str(exc)) from None
         plan.add(f"{art.stem}-NOT-MADE.txt", lambda p, m=str(exc): Path(p).write_text(m + "\n", encoding="utf-8"),
                  what=f"{art.title}: not made for {profile.title}: {exc}", shop=True, order=SHOP_ORDER,
                  warning=f"{art.title}: {exc}")
-        return
+        return False
     findings = check_deck(art, product.safe, (scale, product.width, product.height))
     warning = None
     if findings:
@@ -94,13 +108,14 @@ def add_shop(art, plan, opts, profile: Profile) -> None:
         more = f" and {len(findings) - WARN_SHOWN} more" if len(findings) > WARN_SHOWN else ""
         message = (f"{len(findings)} text(s) or icon(s) within {_possessive(profile.title)} safe zone "
                    f"({product.safe:.2f} mm inside the trim): {listed}{more}")
-        if opts.strict:
+        if strict:
             raise LayoutError(message)
         warning = f"{art.title}: {message}"
     if profile.files == "pdf":
         add_shop_pdf(art, plan, profile, product, scale, warning)
     else:
         add_shop_pictures(art, plan, profile, product, scale, warning)
+    return True
 
 
 def _possessive(name: str) -> str:
@@ -125,7 +140,7 @@ def shop_page(side: Drawing, art, product, scale: float):
 
 
 def add_shop_pdf(art, plan, profile: Profile, product, scale: float, warning: str | None) -> None:
-    from ..draw.pdf import pdf_writer
+    from ..products.pdf import pdf_writer
     spec = profile.pdf
     faces, backs = art.expanded(), art.expanded_backs()
     backs = backs if isinstance(backs, list) else [backs] * len(faces)
@@ -205,20 +220,18 @@ def add_shop_pictures(art, plan, profile: Profile, product, scale: float, warnin
     plan.add(zip_name, write_zip, **info)
 
 
-def add_shop_box(box_art, box, plan, opts) -> None:
+def add_shop_box(deck, plan, opts, profile: Profile) -> None:
     """A deck's tuck box for a PDF shop: its net, in one piece, on a page of its own with no page
     bleed (the profile's tuck_box_bleed: the shop's template is the page), its art running the
-    net's own 2 mm past the cut line, TrimBox the page; PDF/X and the ink limit as the cards'."""
-    from ..draw.pdf import pdf_writer
-    from ..layout.tuckbox import BLEED, box_nets, draw_net
-    from ..paths import project_root
-    profile = load_profile(opts.shop, project_root())
-    if profile.files != "pdf":
-        return
-    try:        # (a deck no product is near gets no box: its cards are not made either)
-        nearest_product(profile, box_art.size.width, box_art.size.height, box_art.size.bleed)
-    except ShopError:
-        return
+    net's own 2 mm past the cut line, TrimBox the page; PDF/X and the ink limit as the cards'. The
+    box is the one the tuck-box product makes for the deck (its settings, colour and ink)."""
+    from ..layout.tuckbox import BLEED, BoxArt, box_nets, box_settings, deck_box, draw_net
+    from ..products.pdf import pdf_writer
+    a = deck.art
+    cards = len(a.expanded())
+    box_art = BoxArt(a.stem, a.title, a.size, cards, a.back, deck.box.colour, deck.box.ink,
+                     deck.box.contents or f"{cards} cards")
+    box = deck_box(a.size, cards, box_settings(deck.spec))
     spec = profile.pdf
     net = box_nets(box, 1)[0]
     x0, y0, _, _ = net.outline.bounds
@@ -229,8 +242,7 @@ def add_shop_box(box_art, box, plan, opts) -> None:
     trim = (pb, pb, w + 2 * BLEED, h + 2 * BLEED)
     iw, ih, idp = box.inner
     name = f"{box_art.stem}-tuckbox.pdf"
-    sub = plan.sub(shop_folder(profile.name))
-    sub.add(name, pdf_writer(f"{box_art.title}: tuck box for {profile.title}", [(page, trim, (0.0, 0.0, page.width,
+    plan.add(name, pdf_writer(f"{box_art.title}: tuck box for {profile.title}", [(page, trim, (0.0, 0.0, page.width,
                                                                                                  page.height))],
                              True, spec["standard"], spec["total_ink"] / 100), pages=1,
             what=f"{box_art.title}: the tuck box for {profile.title}, {page.width:.1f} x {page.height:.1f} mm, "
