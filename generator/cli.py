@@ -144,6 +144,8 @@ def _shop_list() -> int:
 def _check_shop(args) -> None:
     """--shop NAME names a profile that reads: else one line and exit 2 (an unknown shop) or 1 (a
     profile of the folder's own that is wrong), before any job runs."""
+    if getattr(args, "shop", None) == "list":
+        raise UsageError("--shop list lists the shops: pnp build --shop list")
     if getattr(args, "shop", None):
         from .shops import ShopError, load_profile
         try:
@@ -164,6 +166,7 @@ def cmd_validate(args) -> int:
     from .paths import top_specs
     from .pipeline import Job, run_jobs
     _printer(args)
+    _check_shop(args)
     root = project_root()
     paths = [Path(p) for p in args.paths] or top_specs(root) + find_specs(root)
     specs, errors = _load(paths, root)

@@ -512,3 +512,9 @@ def test_a_profile_of_ones_own_replacing_ours_builds_again(tmp_path):
     again = pnp_here(*args, cwd=tmp_path)
     assert again.returncode == 0 and "up to date" not in again.stderr
     assert "Our own crafter" in (tmp_path / "output" / "deck" / "README.txt").read_text()
+
+
+def test_validate_with_a_shop_checks_its_name_first():
+    for shop, message in (("nope", 'no shop named "nope"'), ("list", "pnp build --shop list")):
+        run = pnp_here("validate", "decks/sorry.yaml", "--shop", shop)
+        assert run.returncode == 2 and message in run.stderr and len(run.stderr.strip().splitlines()) == 1
