@@ -6,7 +6,10 @@ Every fact a game's web.py gives is read off the referee's state or its deck; ev
 offers is one the referee itself lists or accepts. Nothing here decides a rule."""
 from __future__ import annotations
 
+import difflib
 import hashlib
+import json
+import re
 import importlib
 
 from ..draw.svg import svg_string
@@ -38,11 +41,37 @@ def position_drawing(t: Table):
 
 def position_svg(t: Table) -> str:
     if "svg" not in t.moment.cache:
-        t.moment.cache["svg"] = svg_string(position_drawing(t))
+        t.moment.cache["svg"] = svg_string(position_drawing(t), shared_glyphs=True)
     return t.moment.cache["svg"]
 
 
-_BACKGROUNDS = MadeFromFiles(size=8)   # (game, header's board) -> (version, svg), while its specs are unchanged
+_TAG = re.compile(r"(?=<)")
+
+
+def position_pieces(t: Table) -> list[str]:
+    """position.svg cut before each tag: the pieces a phone keeps, so that what changed is all an
+    entry sends it (position_edits). Joined, they are position.svg again."""
+    if "pieces" not in t.moment.cache:
+        t.moment.cache["pieces"] = [p for p in _TAG.split(position_svg(t)) if p]
+    return t.moment.cache["pieces"]
+
+
+def position_edits(before: list[str] | None, after: list[str]) -> list:
+    """How a phone holding the pieces `before` makes `after`: ["=", i, j] keeps its pieces i..j-1,
+    ["+", [piece, ...]] adds new ones, in order. The moved men, the new tile: only they travel."""
+    if not before:
+        return [["+", after]]
+    out = []
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            out.append(["=", i1, i2])
+        elif op in ("replace", "insert"):
+            out.append(["+", after[j1:j2]])
+    return out
+
+
+_BACKGROUNDS = MadeFromFiles(size=8)   # (game, header) -> (version, svg), while its specs are unchanged
 
 
 def background_svg(t: Table) -> tuple[str, str] | None:
@@ -53,9 +82,11 @@ def background_svg(t: Table) -> tuple[str, str] | None:
         return None
 
     def make():
-        svg = svg_string(page.background(t.header))
+        svg = svg_string(page.background(t.header), shared_glyphs=True)
         return hashlib.sha256(svg.encode()).hexdigest()[:16], svg
-    return _BACKGROUNDS.get((t.game, str(t.header.get("board", ""))), make)
+    # the header decides the background (the board, the kit, the variant), not the players' names
+    key = json.dumps({k: v for k, v in t.header.items() if k not in ("players", "teams")}, sort_keys=True, default=str)
+    return _BACKGROUNDS.get((t.game, key), make)
 
 
 def table_json(t: Table) -> dict:

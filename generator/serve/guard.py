@@ -11,7 +11,7 @@ MAX_BODY = 16 * 1024          # bytes of a request body: an entry is a line, a n
 TOKEN_COOKIE = "pnp_token"
 
 
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+CSP = ("default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; "
        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 

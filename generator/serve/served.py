@@ -37,6 +37,9 @@ class Changes:
             event.set()
 
 
+from collections import OrderedDict
+
+
 @dataclass
 class Served:
     """One server's own things, handed to every route through the app's state."""
@@ -45,6 +48,24 @@ class Served:
     changes: Changes = field(default_factory=Changes)
     streams: dict = field(default_factory=dict)     # open event streams, by record
     backgrounds: dict = field(default_factory=dict)  # version -> a background's gzipped SVG
+    pictures: Pictures = field(default_factory=lambda: Pictures())  # the positions phones hold
+
+
+class Pictures:
+    """The pieces of the positions the phones were last sent (record, version -> pieces), the few
+    newest: what an entry's edits are made against."""
+
+    def __init__(self, size: int = 64):
+        self.size, self._kept = size, OrderedDict()
+
+    def get(self, rid: str, version: str):
+        return self._kept.get((rid, version))
+
+    def keep(self, rid: str, version: str, pieces: list) -> None:
+        self._kept[(rid, version)] = pieces
+        self._kept.move_to_end((rid, version))
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
 
 
 def served(request: Request) -> Served:

@@ -42,6 +42,7 @@ class SorryGame:
     winner: str | None = None
     lost: bool = False
     turn: int = 0
+    turned_up: tuple[str, str] | None = None     # (colour, card) of the last turn: the card in its space
 
 
 def _card(c) -> str:
@@ -114,7 +115,7 @@ def apply(state: SorryGame, entry: dict) -> tuple[SorryGame, TurnReport]:
     if state.winner or state.lost:
         raise Refused("game over", "the game is over")
     colour = state.players[state.to_move]
-    if "player" in entry and entry["player"] != colour:
+    if "player" in entry and known_name(entry["player"], state.players) != colour:
         raise Refused("turn order", f"it is {colour}'s turn, not {entry['player']}'s")
     card = _card(entry["card"])
     hands = state.hands
@@ -131,7 +132,8 @@ def apply(state: SorryGame, entry: dict) -> tuple[SorryGame, TurnReport]:
     # unless it ended the game.
     again = card == "2" and not (winner or lost)
     nxt_player = state.to_move if again else (state.to_move + 1) % len(state.players)
-    nxt = replace(state, position=pos, to_move=nxt_player, hands=hands, winner=winner, lost=lost, turn=state.turn + 1)
+    nxt = replace(state, position=pos, to_move=nxt_player, hands=hands, winner=winner, lost=lost, turn=state.turn + 1,
+                  turned_up=(colour, card))
     effects = fx.text()
     text = f"{nxt.turn:3d}. {colour}: {card} {entry['move']}" + (f": {effects}" if effects else "")
     if again:

@@ -10,7 +10,7 @@ from starlette.routing import Route
 from ...errors import one_line, show
 from ...referee.game import EntryRefused
 from ...referee.record import RecordError
-from ..controls import background_svg, hint, position_svg, table_json
+from ..controls import background_svg, hint, position_pieces, position_edits, position_svg, table_json
 from ..served import body, error, gzipped, record_headers, run, served, with_table
 from ..store import BadRequest, NotFound
 
@@ -84,6 +84,29 @@ async def position(request):
     return await with_table(request, answer)
 
 
+def _edits(pictures, t, since: str) -> bytes:
+    pieces = position_pieces(t)
+    before = pictures.get(t.id, since) if since and since != t.moment.version else None
+    if since == t.moment.version:
+        edits = [["=", 0, len(pieces)]]
+    else:
+        edits = position_edits(before, pieces)
+    pictures.keep(t.id, t.moment.version, pieces)
+    return json.dumps({"version": t.moment.version, "from": since if before is not None or since ==
+                       t.moment.version else None, "edits": edits}, separators=(",", ":")).encode()
+
+
+async def position_edits_since(request):
+    """The position as edits of the one the phone holds (`from`, its version): what changed only."""
+    since = request.query_params.get("from", "")[:64]
+    pictures = served(request).pictures
+
+    async def answer(t):
+        data = await run(_edits, pictures, t, since)
+        return gzipped(request, data, "application/json", None, "", record_headers(t))
+    return await with_table(request, answer)
+
+
 async def background(request):
     backgrounds = served(request).backgrounds
 
@@ -118,5 +141,6 @@ ROUTES = [
     Route("/api/records/{rid}/table", table),
     Route("/api/records/{rid}/position.svg", position),
     Route("/api/records/{rid}/background.svg", background),
+    Route("/api/records/{rid}/position.edits", position_edits_since),
     Route("/api/records/{rid}/hint/{kind}", hints),
 ]
