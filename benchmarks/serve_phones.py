@@ -27,6 +27,7 @@ from serve_load import ROOT, start_server  # noqa: E402
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 TIME_LIMIT = 600.0            # seconds: the whole run stops by itself after this
+VERBOSE = False
 WAIT = 10.0                   # seconds an entry may take to reach phone B before it counts as lost
 
 WATCH = """
@@ -37,6 +38,12 @@ img.addEventListener('load', () => __seen.push({kind: 'pic', t: Date.now()}));
 new MutationObserver(() => __seen.push({kind: 'text', text: document.getElementById('title').textContent,
                                         t: Date.now()}))
   .observe(document.getElementById('title'), {childList: true, subtree: true, characterData: true});
+"""
+REQUESTS_SINCE = """
+const t0 = arguments[0] - performance.timeOrigin;
+return performance.getEntriesByType('resource').filter((e) => e.startTime >= t0)
+  .map((e) => [e.name.split('/').pop().slice(0, 24), Math.round(e.startTime - t0), Math.round(e.responseStart - t0),
+               Math.round(e.responseEnd - t0)]);
 """
 BYTES_SINCE = """
 const t0 = arguments[0] - performance.timeOrigin;
@@ -151,6 +158,9 @@ def play(api, base, a, b, game, entries, deadline):
         wait(lambda: want in a.execute_script("return document.getElementById('title').textContent"))
         time.sleep(0.3)                 # the phones settle (a late request is counted with its entry)
         bytes_b.append(b.execute_script(BYTES_SINCE, t0))
+        if VERBOSE:
+            print(f"  {game} {n + 1}: text {text_ms[-1]} pic {pic_ms[-1]}; B {b.execute_script(REQUESTS_SINCE, t0)}; "
+                  f"A {a.execute_script(REQUESTS_SINCE, t0)}")
         bytes_a.append(a.execute_script(BYTES_SINCE, t0))
     return text_ms, pic_ms, bytes_a, bytes_b
 
@@ -165,7 +175,10 @@ def main() -> int:
     p.add_argument("--entries", type=int, default=12, help="entries a game")
     p.add_argument("--root", type=Path, default=ROOT, help="the checkout whose pnp serve is timed")
     p.add_argument("--games", default=",".join(GAMES))
+    p.add_argument("--verbose", action="store_true", help="each entry's requests, as phone B and A made them")
     args = p.parse_args()
+    global VERBOSE
+    VERBOSE = args.verbose
     import serve_load
     serve_load.ROOT = args.root.resolve()
     folder = Path(tempfile.mkdtemp(prefix="pnp-serve-phones-"))

@@ -4,7 +4,6 @@ has moved on since. The answer carries what the table page shows now, so the pho
 needs no second request."""
 from __future__ import annotations
 
-import asyncio
 import json
 
 from starlette.routing import Route
@@ -14,7 +13,6 @@ from ...referee.game import EntryRefused
 from ...referee.record import RecordError
 from ..served import body, error, gzipped, no_record, record_headers, run, served
 from ..store import BadRequest, NotFound
-from ..controls import position_pieces
 from .records import summary_of, table_bytes
 
 
@@ -62,7 +60,6 @@ async def _write(request, action):
     try:
         data = await body(request)
         t, said = await run(action, s.store, rid, data)
-        answer = await run(_answer, t, said)
     except NotFound:
         return no_record(rid)
     except RecordError as exc:
@@ -73,9 +70,8 @@ async def _write(request, action):
         if exc.stale:
             s.changes.notify(rid)
         return error(409 if exc.stale else 422, exc.line)
-    s.changes.notify(rid)
-    # The new position drawn now, while the phones ask for the table: their next request finds it.
-    asyncio.get_running_loop().create_task(run(position_pieces, t))
+    s.changes.notify(rid)             # the other phones first: they ask while this answer is made
+    answer = await run(_answer, t, said)
     return gzipped(request, answer, "application/json", None, "", record_headers(t))
 
 

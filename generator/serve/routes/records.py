@@ -85,15 +85,20 @@ async def position(request):
 
 
 def _edits(pictures, t, since: str) -> bytes:
-    pieces = position_pieces(t)
-    before = pictures.get(t.id, since) if since and since != t.moment.version else None
-    if since == t.moment.version:
-        edits = [["=", 0, len(pieces)]]
-    else:
-        edits = position_edits(before, pieces)
-    pictures.keep(t.id, t.moment.version, pieces)
-    return json.dumps({"version": t.moment.version, "from": since if before is not None or since ==
-                       t.moment.version else None, "edits": edits}, separators=(",", ":")).encode()
+    """The answer to position.edits?from=since, made once a moment for each version phones hold
+    (the phones at a table all hold the one before)."""
+    key = ("edits", since)
+    if key not in t.moment.cache:
+        pieces = position_pieces(t)
+        before = pictures.get(t.id, since) if since and since != t.moment.version else None
+        if since == t.moment.version:
+            edits = [["=", 0, len(pieces)]]
+        else:
+            edits = position_edits(before, pieces)
+        pictures.keep(t.id, t.moment.version, pieces)
+        t.moment.cache[key] = json.dumps({"version": t.moment.version, "from": since if before is not None or since ==
+                                          t.moment.version else None, "edits": edits}, separators=(",", ":")).encode()
+    return t.moment.cache[key]
 
 
 async def position_edits_since(request):
@@ -103,7 +108,7 @@ async def position_edits_since(request):
 
     async def answer(t):
         data = await run(_edits, pictures, t, since)
-        return gzipped(request, data, "application/json", None, "", record_headers(t))
+        return gzipped(request, data, "application/json", t.moment.cache, ("edits.gz", since), record_headers(t))
     return await with_table(request, answer)
 
 

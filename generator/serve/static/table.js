@@ -18,9 +18,10 @@ let undoSeen = null;       // what Undo offered before another phone changed the
 let cutOff = false;        // the last request found no referee (its line is taken down once one answers)
 let missed = null;         // a change announced while this phone was writing: looked at after
 const picture = {version: null, pieces: null, url: null, asked: null};   // the position, as this phone holds it
-// A tap on Undo this soon after another phone changed the game is taken as meant for what Undo
-// offered before (the person saw that): two phones undoing one mistake take back one entry.
-const SETTLE = 2500;
+// A tap on Undo this soon after another phone took an entry back is taken as meant for what Undo
+// offered before (the person saw that): two phones undoing one mistake take back one entry. After
+// another phone's new entry, a tap sooner than a person can read it is meant for the one before.
+const SETTLE = 2500, GLANCE = 600;        // ms
 
 // ------------------------------------------------------------------ the record, kept up to date
 
@@ -51,7 +52,8 @@ async function adopt(data, force, mine) {
   }
   if (before && before.version !== table.version) {
     $("happened").textContent = happened(before, table, mine);
-    if (!mine) undoSeen = {number: before.last ? before.last.number : 0, version: before.version, until: Date.now() + SETTLE};
+    if (!mine) undoSeen = {number: before.last ? before.last.number : 0, version: before.version,
+                           until: Date.now() + (table.entries < before.entries ? SETTLE : GLANCE)};
   }
   render();
   if (basis && basis.version !== table.version && !mine) say($("message"), changedSince(basis) +
