@@ -177,3 +177,121 @@ def test_event_streams_are_counted_when_admitted(folder, monkeypatch):
     assert statuses.count(200) == events_module.MAX_STREAMS_RECORD and statuses.count(503) == 24, statuses
     assert counted == {rid: events_module.MAX_STREAMS_RECORD}
     assert streams == {}
+
+
+# ---------------------------------------------------------------- what the drawings show
+
+def _table(app, rid):
+    return app.app.state.served.store.table(rid)
+
+
+def test_sorrys_turned_up_space_shows_the_card_last_turned_up(folder):
+    from conftest import drawn_items
+    from generator.draw.drawing import Text
+    from generator.games.sorry.board import card_spaces
+    from generator.serve.controls import position_drawing
+    app = make_app(folder)
+    c = AppClient(app)
+    try:
+        rid = new(c, "sorry", players="red, blue")
+        assert not [i for i, _ in drawn_items(position_drawing(_table(app, rid)).root) if isinstance(i, Text)]
+        for entry, shown in (("2 out", "2"), ("sorry pass", "Sorry!")):
+            assert c.post(f"/api/records/{rid}/entries", json={"entry": entry}).status_code == 200
+            d = position_drawing(_table(app, rid))
+            x, y, w, h = card_spaces(d.width)["TURNED UP"]
+            texts = [(i.text, m[4] + i.x, m[5] + i.y) for i, m in drawn_items(d.root) if isinstance(i, Text)]
+            inside = [t for t, tx, ty in texts if x <= tx <= x + w and y <= ty <= y + h]
+            assert shown in inside and "red" in inside, texts
+    finally:
+        c.close()
+
+
+def test_mille_bornes_team_names_are_set_to_be_read_on_a_phone(folder):
+    """Four players in two teams: each team's name at 5 mm or more in the 120 mm drawing a phone
+    shows about 390 px wide (at least 16 px)."""
+    from conftest import drawn_items
+    from generator.draw.drawing import Text
+    from generator.serve.controls import position_drawing
+    app = make_app(folder)
+    c = AppClient(app)
+    try:
+        rid = new(c, "mille-bornes", players="Ann Lee, Bob Marsh, Cy Young, Di Prince",
+                  teams="North=Ann Lee,Cy Young;South=Bob Marsh,Di Prince")
+        d = position_drawing(_table(app, rid))
+        names = {i.text: i.size for i, _ in drawn_items(d.root) if isinstance(i, Text)
+                 and i.text.startswith(("North", "South"))}
+        assert len(names) == 2 and min(names.values()) >= 5.0, names
+    finally:
+        c.close()
+
+
+# ---------------------------------------------------------------- bytes and requests an entry
+
+@pytest.mark.parametrize("game,options,moves", [
+    ("sorry", {"players": "red, blue, yellow, green"}, ["2 out", "sorry pass", "1 out", "3 pass"]),
+    ("continuo", {"players": "Ann, Bob, Cy, Di"}, ["open 12 0,0", "best 7 open", "best 30", "best 5"]),
+    ("mille-bornes", {"players": "Ann, Bob, Cy, Di"}, ["GO", "GO", "GO", "GO", "200", "100"]),
+    ("cubes", {}, ["d4-d6", "g7-g5"]),
+    ("capitals", {"players": "Ann, Bob, Cy, Di"}, ["pass", "pass"]),
+])
+def test_an_entry_sends_each_phone_what_changed_once_compressed(client, game, options, moves):
+    """The phone that enters gets the table in its answer; every phone learns the new version from
+    the event and fetches the position as edits of the one it holds: under 10 KB an entry a phone,
+    compressed, the position's background (fetched once, kept) aside."""
+    rid = new(client, game, **options)
+    gz = {"Accept-Encoding": "gzip"}
+    first = client.get(f"/api/records/{rid}/position.edits?from=", headers=gz)
+    held = first.json()
+    pieces = [p for e in held["edits"] for p in e[1]]
+    for move in moves:
+        if move.startswith("best"):                  # where the referee's `best` puts the tile first
+            _, tile, *opening = move.split()
+            at = client.get(f"/api/records/{rid}/hint/best", params={"arg": tile}).json()["placements"][0]
+            move = f"{'open ' if opening else ''}{tile} {at['at'][0]},{at['at'][1]} {at['rotation']}"
+        r = client.post(f"/api/records/{rid}/entries", json={"entry": move}, headers=gz)
+        assert r.status_code == 200, r.text
+        table = r.json()["table"]
+        assert table["entries"] == int(r.headers["X-Entries"]) and table["last"]
+        other = client.get(f"/api/records/{rid}/table", headers=gz)
+        assert other.headers["content-encoding"] == "gzip" and other.json() == table
+        edits = client.get(f"/api/records/{rid}/position.edits", params={"from": held["version"]}, headers=gz)
+        assert edits.headers["content-encoding"] == "gzip"
+        sent = int(other.headers["content-length"]) + int(edits.headers["content-length"])
+        assert sent < 10 * 1024, (move, sent)
+        e = edits.json()
+        assert e["from"] == held["version"] and e["version"] == table["version"]
+        made = [p for op in e["edits"] for p in (pieces[op[1]:op[2]] if op[0] == "=" else op[1])]
+        whole = client.get(f"/api/records/{rid}/position.svg").text
+        assert "".join(made) == whole                          # the edits make the picture, exactly
+        pieces, held = made, e
+    if table["background"]:
+        back = client.get(table["background"], headers=gz)
+        assert "immutable" in back.headers["cache-control"]
+
+
+def test_the_event_says_the_version_so_a_phone_that_has_it_asks_nothing(folder, monkeypatch):
+    monkeypatch.setattr(events_module, "POLL", 0.05)
+    app = make_app(folder)
+    c = AppClient(app)
+    rid = new(c, "cubes")
+    version = c.post(f"/api/records/{rid}/entries", json={"entry": "d4-d6"}).json()["table"]["version"]
+
+    async def first_event():
+        got = []
+
+        async def receive():
+            await asyncio.sleep(0.5)
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.body":
+                got.append(message.get("body", b"").decode())
+        scope = {"type": "http", "method": "GET", "path": f"/api/records/{rid}/events", "raw_path": b"",
+                 "query_string": b"", "headers": [(b"host", b"testserver")], "http_version": "1.1",
+                 "scheme": "http", "server": ("testserver", 80), "client": ("127.0.0.1", 1), "root_path": ""}
+        await asyncio.wait_for(app(scope, receive, send), 5)
+        return "".join(got)
+    text = asyncio.run(first_event())
+    c.close()
+    data = json.loads(text.split("event: change\ndata: ")[1].split("\n")[0])
+    assert data["version"] == version
