@@ -207,3 +207,67 @@ def pick_hands(driver, t) -> str:
     entry = driver.execute_script("return document.getElementById('entry').value")
     assert entry == "end Ann: Korea, North, Chile; Bob: Peru; Cy: ; Di: Germany, East", entry
     return entry
+
+
+# ---------------------------------------------------------------- four players, upright and on its side
+
+FOUR = {"cubes": {"four": True, "players": "Ann, Bob, Cy, Di"}, "mille-bornes": {"players": "Ann, Bob, Cy, Di"},
+        "sorry": {"players": "red, blue, yellow, green"}, "continuo": {"players": "Ann, Bob, Cy, Di"},
+        "capitals": {"players": "Ann, Bob, Cy, Di"}}
+
+# Each chip and each control: shown, and what is at its middle is itself (nothing covers it); on its
+# side, reached by scrolling the page alone: no box between it and the page scrolls inside itself.
+_CHECK = """
+const problems = [];
+const landscape = arguments[0];
+const targets = [...document.querySelectorAll('#totals .chip, .zoom button, #controls button, #controls input, ' +
+                 '.side > .panel button, #entry, #enter, #undo, #clear, .bar a')];
+for (const el of targets) {
+  if (el.closest('[hidden]') || el.offsetParent === null) {
+    if (el.closest('[hidden]') && el.getClientRects().length) problems.push('hidden yet shown: ' + el.outerHTML.slice(0, 80));
+    continue;
+  }
+  el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const r = el.getBoundingClientRect();
+  if (r.bottom > innerHeight + 1 || r.top < -1 || r.right > innerWidth + 1 || r.left < -1) {
+    problems.push('out of view: ' + el.outerHTML.slice(0, 80)); continue;
+  }
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (!hit || !(hit === el || el.contains(hit))) problems.push('covered: ' + el.outerHTML.slice(0, 80) + ' by ' +
+                                                              (hit ? hit.outerHTML.slice(0, 80) : 'nothing'));
+  if (landscape) {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (/(auto|scroll)/.test(s.overflowY) && p.scrollHeight > p.clientHeight + 1 && !p.matches('.message, #board'))
+        problems.push('in a pane of its own: ' + el.outerHTML.slice(0, 60) + ' in ' + p.className);
+    }
+  }
+}
+window.scrollTo(0, 0);
+return problems;
+"""
+
+
+@pytest.mark.parametrize("game", list(FOUR))
+def test_four_players_upright_and_on_its_side(server, four, game):
+    base, folder = server
+    a = four[0]
+    rid = api(base, "/api/records", {"game": game, **FOUR[game]})["id"]
+    open_table(a, base, rid)
+    chips = a.execute_script("return document.querySelectorAll('#totals .chip').length")
+    assert chips == 4, chips
+    assert a.execute_script(_CHECK, False) == []
+    a.save_screenshot(str(SHOTS / f"four-{game}-upright.png"))
+    a.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, "deviceScaleFactor": 2,
+                                                             "mobile": True, "screenOrientation":
+                                                             {"type": "landscapePrimary", "angle": 90}})
+    try:
+        wait_for(a, lambda d: d.execute_script("return innerWidth") == 844, "the phone on its side")
+        time.sleep(0.3)
+        assert a.execute_script(_CHECK, True) == []
+        box = a.execute_script("const r = $('position').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]")
+        assert box[0] >= 0 and box[1] >= 0 and box[2] <= 844 * 0.66 and box[3] <= 390, box     # the whole board
+        a.save_screenshot(str(SHOTS / f"four-{game}-landscape.png"))
+    finally:
+        a.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2,
+                                                                 "mobile": True})

@@ -105,7 +105,7 @@ function render() {
     if (back.getAttribute("src") !== t.background) back.src = t.background;   // fetched once, cached
     back.hidden = false;
   } else back.hidden = true;
-  $("stage").style.setProperty("--aspect", String(t.drawing.width / t.drawing.height));
+  $("board").style.setProperty("--aspect", String(t.drawing.width / t.drawing.height));   // the stage inherits it
   $("overlay").setAttribute("viewBox", "0 0 " + t.drawing.width + " " + t.drawing.height);
   $("overlay").setAttribute("preserveAspectRatio", "none");
   $("log").textContent = t.log.join("\n") || "(no entry yet)";
