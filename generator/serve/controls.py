@@ -10,6 +10,7 @@ import difflib
 import hashlib
 import json
 import re
+import threading
 import importlib
 
 from ..draw.svg import svg_string
@@ -50,9 +51,11 @@ _TAG = re.compile(r"(?=<)")
 
 def position_pieces(t: Table) -> list[str]:
     """position.svg cut before each tag: the pieces a phone keeps, so that what changed is all an
-    entry sends it (position_edits). Joined, they are position.svg again."""
-    if "pieces" not in t.moment.cache:
-        t.moment.cache["pieces"] = [p for p in _TAG.split(position_svg(t)) if p]
+    entry sends it (position_edits). Joined, they are position.svg again. Drawn once a moment: the
+    phones asking at once wait for the one drawing it (dict.setdefault is atomic)."""
+    with t.moment.cache.setdefault("drawing lock", threading.Lock()):
+        if "pieces" not in t.moment.cache:
+            t.moment.cache["pieces"] = [p for p in _TAG.split(position_svg(t)) if p]
     return t.moment.cache["pieces"]
 
 

@@ -4,6 +4,7 @@ has moved on since. The answer carries what the table page shows now, so the pho
 needs no second request."""
 from __future__ import annotations
 
+import asyncio
 import json
 
 from starlette.routing import Route
@@ -13,6 +14,7 @@ from ...referee.game import EntryRefused
 from ...referee.record import RecordError
 from ..served import body, error, gzipped, no_record, record_headers, run, served
 from ..store import BadRequest, NotFound
+from ..controls import position_pieces
 from .records import summary_of, table_bytes
 
 
@@ -71,6 +73,9 @@ async def _write(request, action):
             s.changes.notify(rid)
         return error(409 if exc.stale else 422, exc.line)
     s.changes.notify(rid)             # the other phones first: they ask while this answer is made
+    # The new position drawn now, while the phones ask for the table: they find it made, or wait
+    # for it (position_pieces), never draw it twice.
+    asyncio.get_running_loop().create_task(run(position_pieces, t))
     answer = await run(_answer, t, said)
     return gzipped(request, answer, "application/json", None, "", record_headers(t))
 
