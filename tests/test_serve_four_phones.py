@@ -13,8 +13,8 @@ import time
 import pytest
 import yaml
 
-from test_serve_api import CUBES_WIN, SORRY_PACK
-from test_serve_browser import (SHOTS, WAIT, api, entries_shown, open_table, phone, server, tap, text_of,  # noqa: F401
+from test_serve_api import CUBES_WIN
+from test_serve_browser import (SHOTS, api, entries_shown, open_table, phone, server, tap, text_of,  # noqa: F401
                                 type_entry, wait_for)
 
 

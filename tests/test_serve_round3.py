@@ -15,27 +15,7 @@ from generator.paths import project_root
 from generator.serve.app import make_app
 from generator.serve.routes import events as events_module
 
-from test_serve_api import AppClient
-
-
-@pytest.fixture
-def folder(tmp_path):
-    d = tmp_path / "games"
-    d.mkdir()
-    return d
-
-
-@pytest.fixture
-def client(folder):
-    c = AppClient(make_app(folder))
-    yield c
-    c.close()
-
-
-def new(client, game, **options) -> str:
-    r = client.post("/api/records", json={"game": game, **options})
-    assert r.status_code == 201, r.text
-    return r.json()["id"]
+from test_serve_api import AppClient, client, folder, new  # noqa: F401 (fixtures)
 
 
 def entries_in(folder, rid) -> list:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from starlette.background import BackgroundTask
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
@@ -78,22 +79,13 @@ async def events(request):
         finally:
             _release(streams, rid)
 
-    async def never_started():
+    def never_started():
+        # run after the response: the count of a stream that never ran (its client gone before
+        # the first byte) is given back
         if not started:
             _release(streams, rid)
     return StreamingResponse(stream(), media_type="text/event-stream", headers=headers,
-                             background=_Background(never_started))
-
-
-class _Background:
-    """Starlette's background task, run after the response: here, the count of a stream that
-    never ran (its client gone before the first byte) is given back."""
-
-    def __init__(self, fn):
-        self.fn = fn
-
-    async def __call__(self):
-        await self.fn()
+                             background=BackgroundTask(never_started))
 
 
 ROUTES = [Route("/api/records/{rid}/events", events)]

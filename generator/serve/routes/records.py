@@ -7,7 +7,7 @@ import json
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ...errors import one_line, show
+from ...errors import one_line
 from ...referee.game import EntryRefused
 from ...referee.record import RecordError
 from ..controls import background_svg, hint, position_pieces, position_edits, position_svg, table_json
