@@ -275,3 +275,18 @@ def test_the_event_says_the_version_so_a_phone_that_has_it_asks_nothing(folder, 
     c.close()
     data = json.loads(text.split("event: change\ndata: ")[1].split("\n")[0])
     assert data["version"] == version
+
+
+def test_made_up_versions_cost_a_moment_nothing_that_stays(client):
+    """position.edits from a version the server never sent is the whole picture, one answer for all."""
+    rid = new(client, "cubes")
+    for k in range(50):
+        r = client.get(f"/api/records/{rid}/position.edits", params={"from": f"made-up-{k}"})
+        assert r.status_code == 200 and r.json()["from"] is None
+    store = client_app_store(client)
+    cache = store.table(rid).moment.cache
+    assert len([k for k in cache if isinstance(k, tuple)]) <= 2, list(cache)
+
+
+def client_app_store(client):
+    return client._http._transport.app.app.state.served.store

@@ -84,21 +84,22 @@ async def position(request):
     return await with_table(request, answer)
 
 
-def _edits(pictures, t, since: str) -> bytes:
+def _edits(pictures, t, since: str) -> tuple[str, bytes]:
     """The answer to position.edits?from=since, made once a moment for each version phones hold
-    (the phones at a table all hold the one before)."""
-    key = ("edits", since)
+    (the phones at a table all hold the one before). A version this server never sent, or no
+    longer keeps, gets the whole picture (one answer for all of them: a made-up `from` costs
+    nothing that stays)."""
+    pieces = position_pieces(t)
+    now = t.moment.version
+    before = pictures.get(t.id, since) if since and since != now else None
+    known = since if since == now or before is not None else ""
+    key = ("edits", known)
     if key not in t.moment.cache:
-        pieces = position_pieces(t)
-        before = pictures.get(t.id, since) if since and since != t.moment.version else None
-        if since == t.moment.version:
-            edits = [["=", 0, len(pieces)]]
-        else:
-            edits = position_edits(before, pieces)
-        pictures.keep(t.id, t.moment.version, pieces)
-        t.moment.cache[key] = json.dumps({"version": t.moment.version, "from": since if before is not None or since ==
-                                          t.moment.version else None, "edits": edits}, separators=(",", ":")).encode()
-    return t.moment.cache[key]
+        edits = [["=", 0, len(pieces)]] if known == now else position_edits(before, pieces)
+        t.moment.cache[key] = json.dumps({"version": now, "from": known or None, "edits": edits},
+                                         separators=(",", ":")).encode()
+    pictures.keep(t.id, now, pieces)
+    return known, t.moment.cache[key]
 
 
 async def position_edits_since(request):
@@ -107,8 +108,8 @@ async def position_edits_since(request):
     pictures = served(request).pictures
 
     async def answer(t):
-        data = await run(_edits, pictures, t, since)
-        return gzipped(request, data, "application/json", t.moment.cache, ("edits.gz", since), record_headers(t))
+        known, data = await run(_edits, pictures, t, since)
+        return gzipped(request, data, "application/json", t.moment.cache, ("edits.gz", known), record_headers(t))
     return await with_table(request, answer)
 
 

@@ -193,16 +193,16 @@ async function send(text) {
     return;
   }
   begin();
-  await write(BASE + "/entries", {entry: text, expect: basis.entries, version: basis.version}, text);
+  await write(text, {entry: text, expect: basis.entries, version: basis.version});
 }
 
 // An entry (or a move kept after a stale refusal, by its own button) sent, and the answer shown.
-async function write(url, body, text) {
+async function write(text, body) {
   sending = true;
   $("enter").disabled = true;
   const seen = basis;
   try {
-    const res = await api(url, body);
+    const res = await api(BASE + "/entries", body);
     if (res.ok) {
       $("entry").value = "";
       forget();
@@ -240,11 +240,14 @@ function hold(text, line) {
   say($("message"), line + "\nYour move is kept. If it still stands, tap \u201cEnter as " + who + "\u201d; or Clear.", "bad");
 }
 
+// The kept move let go: changed by hand (so begun again, against the game as it stands), cleared,
+// or sent by its own button.
 function release() {
   if (!held) return;
   held = null;
   $("held").hidden = true;
   $("enter").disabled = sending;
+  if (table) basis = {entries: table.entries, version: table.version};
 }
 
 // Whose move the table is waiting for, in a few words ("Bob's move", "the opening tile").
@@ -257,9 +260,8 @@ function moverOf(t) {
 async function sendHeld() {
   if (!held || sending) return;
   const text = held.text;
-  release();
-  basis = {entries: table.entries, version: table.version};    // seen now, and sent as it stands
-  await write(BASE + "/entries", {entry: text, expect: basis.entries, version: basis.version}, text);
+  release();                  // the game as it stands now is the one it is sent against
+  await write(text, {entry: text, expect: basis.entries, version: basis.version});
 }
 
 async function undo() {
