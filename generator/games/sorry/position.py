@@ -82,7 +82,8 @@ def draw_background(header: dict | None = None) -> Drawing:
     d.place(board)
     font = get_font("sans-bold")
     for i in range(g.track):
-        x, y = margin + cell_of(g, i)[0] * q + q / 2, margin + cell_of(g, i)[1] * q + q / 2
+        col, row = cell_of(g, i)
+        x, y = margin + col * q + q / 2, margin + row * q + q / 2
         # on a small paper label, so that it reads over a slide's bar too
         w = font.width(str(i + 1), NUMBER) + NUMBER * 0.3
         h = NUMBER * 0.95
