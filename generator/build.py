@@ -302,13 +302,17 @@ def add_rules_sheet(spec, game, plan: Plan, opts: BuildOptions) -> str:
     return add_pdf(plan, f"rules-{opts.paper}.pdf", f"{sheet.title}: rules", pages, opts.cmyk, **info)
 
 
-def add_assembly(plan, stem: str, sheet, opts, what: str, variant: str | None = None, order: int = 0) -> str:
+def add_assembly(plan, stem: str, sheet, opts, what: str, variant: str | None = None, order: int = 0,
+                 with_laser: bool = False) -> str:
     """The sheet as `<stem>-assembly-<paper>.pdf`: first in the game's print list (a kit's), or just
-    before the piece it explains (order)."""
+    before the piece it explains (order). with_laser: a laser kit's sheet, its paper counted with
+    the kit's stock (not by those who make only the paper pieces)."""
     from .layout.assembly import assembly_pages
     pages = assembly_pages(sheet, opts.paper)
     info = dict(what=what, stock="paper, 80-100 g/m2", sides=1, paper=opts.paper, order=order,
                 make="print at 100 % and read it before you start; keep it with the game")
     if variant:
         info["variant"] = variant
+    if with_laser:
+        info["with_laser"] = True
     return add_pdf(plan, f"{stem}-assembly-{opts.paper}.pdf", sheet.title, pages, opts.cmyk, **info)

@@ -209,6 +209,8 @@ class ProductInfo:
     variant: str | None = None    # the alternative it belongs to ("2 players"): totals are per variant
     shop: bool | None = None      # for a print shop
     laser: bool | None = None     # a laser cutter's or cutting plotter's file
+    with_laser: bool | None = None    # printed at home but needed only with the laser files (a kit's
+                                      # assembly sheet): its paper is counted with their stock
     preview: bool | None = None   # a picture to look over, not to print
     order: int | None = None      # where it comes in its group and in the steps (smaller first)
 
@@ -238,7 +240,7 @@ class ProductInfo:
 
 INFO_KINDS = {"what": str, "pages": int, "sheets": int, "stock": str, "sides": int, "flip": str, "paper": str,
               "make": str, "step": str, "tools": tuple, "variant": str, "shop": bool, "laser": bool,
-              "preview": bool, "order": int}
+              "with_laser": bool, "preview": bool, "order": int}
 
 
 @dataclass

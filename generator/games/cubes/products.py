@@ -49,7 +49,7 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
                 board_parts = {p.name: p for p in parts if p.material in BOARD_MATERIALS}
                 add_assembly(plan, f"kit-{tag}", kit_assembly(spec, kit, board_parts), opts,
                              what=f"Cubes kit, {kit.players} players: how to put it together (parts, steps with "
-                                  "drawings, the edges' rounding, checks)")
+                                  "drawings, the edges' rounding, checks)", with_laser=True)
                 add_board(paper_board(kit, *setup_position(spec, four)), plan, f"paper-board-{tag}",
                           f"Cubes board, {kit.grid} x {kit.grid}", opts)
             if half in ("", "pieces"):

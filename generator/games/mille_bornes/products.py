@@ -48,4 +48,5 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             from ...build import add_assembly
             from .shoe_assembly import shoe_assembly
             add_assembly(plan, "shoe", shoe_assembly(shoe, shoe.n_cards), opts,
-                         what="The card shoe: how to put it together (parts, steps with drawings, checks)")
+                         what="The card shoe: how to put it together (parts, steps with drawings, checks)",
+                         with_laser=True)
