@@ -446,3 +446,36 @@ def test_the_cubes_sheet_on_letter_uses_its_second_page_for_the_summary():
     _, ts = sheet_of("cubes", paper="letter")
     _, ts4 = sheet_of("cubes", paper="a4")
     assert len(ts4.pages) == 1 and ts4.summary is None and len(ts.pages) == 2 and ts.summary is not None
+
+
+def test_sorrys_move_badges_keep_off_every_arrow():
+    """The corner diagram's move numbers (black discs) lie clear of every arrow drawn (the moves'
+    paths and the slides' dashed arrows, every move's): badge 1 sat on a slide's arrow."""
+    from shapely.geometry import LineString, Point
+    from conftest import drawn_items
+    from generator.draw import Path
+    from generator.draw.drawing import Ellipse
+    rel = rules_spec_of("sorry")
+    spec = load_spec(ROOT / rel, display=rel)
+    d = importlib_rules("sorry").sheet_game(spec).diagrams["corner"](80.0)
+    items = [it for it, _ in drawn_items(d.root)]
+    badges = [it for it in items if isinstance(it, Ellipse) and it.style.fill is not None and it.style.stroke
+              is not None and it.style.stroke.rgb == (1.0, 1.0, 1.0) and it.style.fill.rgb != (1.0, 1.0, 1.0)]
+    arrows = [LineString([op[1:3] for op in it.ops if op[0] in ("M", "L")]) for it in items
+              if isinstance(it, Path) and (it.style.dash or (it.style.stroke is not None and it.style.width == 0.6))
+              and len([op for op in it.ops if op[0] in ("M", "L")]) >= 2]
+    assert len(badges) >= 2 and len(arrows) >= 3
+    for b in badges:
+        assert min(a.distance(Point(b.cx, b.cy)) for a in arrows) > b.rx, (b.cx, b.cy)
+
+
+def test_mille_bornes_says_how_five_play_and_its_summary_scores_the_extension(output):
+    """The sheet says "2 to 6 players": how five play is said; the turn summary's scoring table
+    has every bonus of the scoring table, the extension's too, with the deck's amount."""
+    sheet, _ = sheet_of("mille-bornes")
+    amount = load_spec(ROOT / "decks/mille_bornes.yaml").data["scoring"]["points"]["extension"]
+    summary = repr(sheet.summary)
+    assert "extended trip" in summary and str(amount) in summary
+    text = " ".join(subprocess.run([need("pdftotext"), str(output / "mille-bornes" / "rules-a4.pdf"), "-"],
+                                   capture_output=True, text=True, check=True).stdout.split())
+    assert "2 to 6 players" in text and "three or five play alone" in text

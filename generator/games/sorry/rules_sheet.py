@@ -185,6 +185,7 @@ class Corner:
             if col < self.columns and row < self.rows and (row == 0 or col == 0):
                 x, y = at(col, row)
                 busy.append((x + cell * 0.2, y + cell * 0.85))
+        badges = []
         for n, (c, card, text, path, fx, before) in enumerate(self.moves, 1):
             pts = [at(*self._centre(c, loc)) for loc in path]
             pb = PathBuilder().move(*pts[0])
@@ -199,7 +200,7 @@ class Corner:
             d.path(pb, Style(stroke=WHITE, width=1.3))
             d.path(pb, Style(stroke=shade, width=0.6))
             _arrow_head(d, pts[-2], end, shade, cell * 0.26)
-            busy += pts
+            busy += _along(pts[:-1] + [end], cell * 0.2)
             for a, b, sent in fx.slides:
                 la, lb = parse_loc(a, g), parse_loc(b, g)
                 pa, pe = at(*self._centre(c, la)), at(*self._centre(c, lb))
@@ -209,9 +210,12 @@ class Corner:
                 b2 = _short(a2, (pe[0] + ox * off, pe[1] + oy * off), r * 0.6)
                 d.line(*a2, *b2, Style(stroke=ink, width=0.5, dash=(1.0, 0.7)))
                 _arrow_head(d, a2, b2, ink, cell * 0.24)
-            # The move's number beside where it began, where it is farthest from men, paths and
-            # slides (a badge on a slide's triangle reads as part of the board).
-            bx, by = pts[0]
+                busy += _along([a2, b2], cell * 0.2)
+            badges.append((n, pts[0]))
+        # Each move's number beside where it began, where it is farthest from men, paths and slides'
+        # arrows, every move's (a badge on a slide's triangle reads as part of the board; one on an
+        # arrow hides which way it goes).
+        for n, (bx, by) in badges:
             around = [(bx + cell * 0.5 * u, by + cell * 0.5 * v) for u, v in
                       ((-1, -1), (1, -1), (-1, 1), (1, 1), (0, -1.3), (-1.3, 0), (1.3, 0), (0, 1.3))]
             inside = [p for p in around if cell * 0.2 <= p[0] <= d.width - cell * 0.2
@@ -237,6 +241,15 @@ class Corner:
                 d.circle(x, y, r, Style(fill=colour[c], stroke=ink, width=0.3))
                 d.circle(x - r * 0.3, y - r * 0.3, r * 0.28, Style(fill=WHITE.mix(colour[c], 0.35)))
         return d
+
+
+def _along(points, step: float) -> list:
+    """Points every `step` mm along a polyline (what a badge must keep clear of)."""
+    out = [points[0]]
+    for a, b in zip(points, points[1:]):
+        n = max(1, int(((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5 / step))
+        out += [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(1, n + 1)]
+    return out
 
 
 def _short(a, b, by: float):
