@@ -479,3 +479,28 @@ def test_mille_bornes_says_how_five_play_and_its_summary_scores_the_extension(ou
     text = " ".join(subprocess.run([need("pdftotext"), str(output / "mille-bornes" / "rules-a4.pdf"), "-"],
                                    capture_output=True, text=True, check=True).stdout.split())
     assert "2 to 6 players" in text and "three or five play alone" in text
+
+
+def test_the_capitals_diagram_numbers_its_markers_as_the_map_does():
+    """The enclosure diagram's markers carry their bracket's number (colour alone does not tell 3
+    from 4, or 5 from 6, to a colour-blind player), at 6.5 pt at least on the page."""
+    from conftest import drawn_items
+    from generator.draw.drawing import Ellipse, Text
+    from generator.units import PT_PER_MM
+    rel = rules_spec_of("capitals")
+    spec = load_spec(ROOT / rel, display=rel)
+    width = 80.0
+    d = importlib_rules("capitals").sheet_game(spec).diagrams["enclosure"](width)
+    items = list(drawn_items(d.root))
+
+    def at(m, x, y):
+        return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+    discs = [(at(m, it.cx, it.cy), it.rx * m[0]) for it, m in items
+             if isinstance(it, Ellipse) and it.style.stroke is not None and it.style.width == 0.25]
+    numbers = [(at(m, it.x, it.y), it.text, it.size * m[0] * PT_PER_MM) for it, m in items
+               if isinstance(it, Text) and (it.text.isdigit() or it.text == "UN")]
+    assert len(discs) >= 20
+    for (cx, cy), r in discs:
+        inside = [(t, size) for (x, y), t, size in numbers if abs(x - cx) < r and abs(y - cy) < r]
+        assert inside, (cx, cy)
+        assert min(size for _, size in inside) >= 6.5 - 1e-6
