@@ -504,3 +504,19 @@ def test_the_capitals_diagram_numbers_its_markers_as_the_map_does():
         inside = [(t, size) for (x, y), t, size in numbers if abs(x - cx) < r and abs(y - cy) < r]
         assert inside, (cx, cy)
         assert min(size for _, size in inside) >= 6.5 - 1e-6
+
+
+def test_continuos_example_shows_where_each_card_ends():
+    """Every card of the worked example is framed by a white gutter wider than three times the
+    white lines between a card's own squares, with its own edge inside it: two cards side by side
+    read as two cards (the chains' outlines are single black lines)."""
+    from conftest import drawn_items
+    from generator.draw import Rect
+    from generator.games.continuo.faces import GRID
+    rel = rules_spec_of("continuo")
+    spec = load_spec(ROOT / rel, display=rel)
+    d = importlib_rules("continuo").sheet_game(spec).diagrams["chains"](80.0)
+    frames = [it for it, _ in drawn_items(d.root) if isinstance(it, Rect) and it.style.fill is None
+              and it.style.stroke is not None and it.style.stroke.rgb == (1.0, 1.0, 1.0)]
+    assert len(frames) >= 4                         # the patent's example: four cards
+    assert all(f.style.width >= 3 * GRID.width for f in frames)
