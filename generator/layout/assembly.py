@@ -481,10 +481,9 @@ def tent_scene(net, height: float, depth: float, colour: Colour, foot: Colour | 
     va = (0.0, depth / 2 / face, -height / face)
     vb = (0.0, depth / 2 / face, height / face)
     u = (1.0, 0.0, 0.0)
-    lift = 0.0 if feet_in else (max(g.bounds[3] - g.bounds[1] for g in net.glue) or 0.0) * height / face
 
     def origin(v, y_at, at):
-        return (at[0] - cx, at[1] - y_at * v[1], at[2] + lift - y_at * v[2])
+        return (at[0] - cx, at[1] - y_at * v[1], at[2] - y_at * v[2])
     feet = [g.intersection(net.outline) for g in net.glue] + [_region(net, "floor")]
     down = (0.0, -1.0, 0.0)
     for g in feet:
