@@ -306,8 +306,9 @@ def print_list_pages(text: str, paper: str) -> list:
             lines[k].strip().endswith("to have:") or lines[k].strip().startswith("For ")
             for k in range(max(0, i - 40), i) if lines[k] and not lines[k].startswith(" " * (indent + 1))))
         is_file = indent == 0 and " " not in stripped.replace(" (or .dxf)", "") and "." in stripped
-        # A file's entry is kept whole on one page (if it fits one).
-        ensure(lead * (min(entry_length(i), int((ph - 2 * m) / lead) - 1) if is_file else 1))
+        # A file's entry, and the stock to have, are kept whole on one page (if they fit one).
+        whole = is_file or stripped.endswith("to have:")
+        ensure(lead * (min(entry_length(i), int((ph - 2 * m) / lead) - 1) if whole else 1))
         base = y + size
         if is_file:
             if not in_pictures:         # a picture to look over is not printed or cut: no box
