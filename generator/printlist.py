@@ -289,7 +289,11 @@ def print_list_pages(text: str, paper: str) -> list:
         if underline(i):
             big = lines[i + 1].startswith("=")
             sz = title_size if big else head
-            ensure(sz * 1.8 + lead * 3)
+            # A heading keeps with its note and its first entry.
+            j = i + 2
+            while j < len(lines) and (not lines[j].strip() or lines[j].startswith("(")):
+                j += 1
+            ensure(sz * 1.8 + lead * (3 + (min(entry_length(j), 12) if j < len(lines) else 0)))
             y += (sz * 0.7 if y > m else 0.0)
             page.text(m, y + sz, stripped, sz, accent if big else ink, font="sans-bold")
             y += sz * 1.35
