@@ -103,7 +103,7 @@ def _board_stack(kit: Kit, step: int) -> Scene:
                  mark_style=Style(stroke=INK, width=pt(0.5)), part="frame")
         # The arrow down at the left, the label at the right, on the letters (along y = o).
         sc.arrow((w / 2, o / 2, top - 6), (w / 2, o / 2, 12))
-        sc.callout("frame: letters along the bottom", (o / 2, o - w / 2, top + kit.t("frame")), -16, 12,
+        sc.callout("frame: letters along the bottom", (o / 2, o - w / 2, top + kit.t("frame")), -4, 12,
                    part="frame")
     return sc
 
