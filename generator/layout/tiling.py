@@ -73,14 +73,15 @@ def plan_tiles(width: float, height: float, page_w: float, page_h: float, overla
     return TileLayout(pw, ph, rows, cols, sx, sy, tuple(tiles))
 
 
-def _with_rows(plan: TileLayout, sy: float, width: float, height: float, overlap: float) -> TileLayout:
+def _with_rows(plan: TileLayout, sy: float, height: float, overlap: float) -> TileLayout:
+    """The plan with its rows `sy` apart (each window as tall as that and the overlap)."""
     ah = plan.tiles[0].h if plan.rows > 1 else height
     tiles = tuple(Tile(t.row, t.col, t.x, t.row * sy, t.w, min(ah, sy + overlap, height - t.row * sy))
                   for t in plan.tiles)
     return TileLayout(plan.page_w, plan.page_h, plan.rows, plan.cols, plan.stride_x, sy, tiles)
 
 
-def clear_joins(plan: TileLayout, width: float, height: float, overlap: float, boxes) -> TileLayout:
+def clear_joins(plan: TileLayout, height: float, overlap: float, boxes) -> TileLayout:
     """The plan with its rows' joins moved up (the rows made shorter, by 12 mm at most, and never
     to a row more) until no registration target of a join lies on the art's text: a join along a
     map's row of column numbers would print its half-targets over them. Columns' joins only move
@@ -92,7 +93,7 @@ def clear_joins(plan: TileLayout, width: float, height: float, overlap: float, b
         sy = plan.stride_y - k * 0.5
         if math.ceil((height - overlap) / sy) > plan.rows:
             break
-        trial = _with_rows(plan, sy, width, height, overlap)
+        trial = _with_rows(plan, sy, height, overlap)
         if all(_targets_clear(t.x, t.w, t.y, True, boxes)[1] for t in trial.tiles if t.row > 0):
             return trial
         k += 1
@@ -191,8 +192,7 @@ def pack_tiles(plan: TileLayout) -> tuple[int, list[Placed]]:
 
 def tile_pages(art: Drawing, page_w: float, page_h: float, overlap: float = 12.0, title: str = "") -> list[Drawing]:
     boxes = text_boxes(art)
-    plan = clear_joins(plan_tiles(art.width, art.height, page_w, page_h, overlap), art.width, art.height, overlap,
-                       boxes)
+    plan = clear_joins(plan_tiles(art.width, art.height, page_w, page_h, overlap), art.height, overlap, boxes)
     count, placed = pack_tiles(plan)
     pages = [Drawing(plan.page_w, plan.page_h) for _ in range(count)]
     for p in placed:
