@@ -17,24 +17,28 @@ TOLERANCE = 0.6     # mm on the page: a leader's dot this near its part's edge p
 
 @pytest.fixture(scope="module")
 def sheets():
-    """(file stem, Assembly) of every assembly sheet the five games build, A4."""
-    import generator.build as build
-    from generator.build import BuildOptions
+    """(file stem, Assembly) of every assembly sheet the five games build, A4: caught where the
+    products hand them to add_assembly (the assembly sheets' product, and the tuck box's)."""
+    import generator.products.assembly_sheet as assembly_sheet
+    import generator.products.tuck_box as tuck_box
     from generator.games import GAMES, load_game_specs
+    from generator.options import BuildOptions
     from generator.outputs import Plan as BuildPlan
+    from generator.pipeline import plan_game
     caught = []
-    real = build.add_assembly
+    real = assembly_sheet.add_assembly
 
     def add_assembly(plan, stem, sheet, opts, *args, **kwargs):
         caught.append((stem, sheet))
         return real(plan, stem, sheet, opts, *args, **kwargs)
-    build.add_assembly = add_assembly
+    assembly_sheet.add_assembly = tuck_box.add_assembly = add_assembly
     try:
         plan = BuildPlan()
         for game in ("mille-bornes", "sorry", "capitals", "cubes", "continuo"):
-            GAMES[game].build(load_game_specs(game, ROOT), plan.sub(game), BuildOptions())
+            assert game in GAMES
+            plan_game(game, load_game_specs(game, ROOT), BuildOptions(), plan=plan)
     finally:
-        build.add_assembly = real
+        assembly_sheet.add_assembly = tuck_box.add_assembly = real
     return caught
 
 
