@@ -11,8 +11,10 @@ import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-MAX_TOP_SPECS = 200            # spec files looked at at a folder's top (a folder of thousands is not a project)
+MAX_TOP_SPECS = 200            # specs taken from a folder's top (a folder of thousands is not a project)
+MAX_TOP_FILES = 20_000         # YAML files looked at there: game records beside the specs do not crowd them out
 _KIND = re.compile(rb"^kind:[ \t]*[A-Za-z]", re.M)
+_GAME = re.compile(rb"^game:[ \t]*[A-Za-z]", re.M)
 
 
 def builtin_root() -> Path:
@@ -24,27 +26,42 @@ def builtin_root() -> Path:
     return PACKAGE / "builtin"
 
 
-def top_specs(folder: Path) -> list[Path]:
-    """The spec files at a folder's top: YAML files with a `kind:` line in their first 64 KB (a
-    game record has `game:`, not `kind:`), at most MAX_TOP_SPECS of them, by name."""
+def what_file(path: Path) -> str | None:
+    """"spec" for a YAML file with a `kind:` line in its first 64 KB, "record" for one with a
+    `game:` line in its first 4 KB and no `kind:` there (a game record: read cheaply, a folder of
+    a season's records costs little), else None (not YAML we know, or not readable)."""
+    try:
+        if not path.is_file() or path.is_symlink():
+            return None
+        with open(path, "rb") as f:
+            head = f.read(4096)
+            if _KIND.search(head):
+                return "spec"
+            if _GAME.search(head):
+                return "record"
+            return "spec" if _KIND.search(head + f.read(65536 - 4096)) else None
+    except OSError:
+        return None
+
+
+def top_specs(folder: Path, limit: int = MAX_TOP_SPECS) -> list[Path]:
+    """The spec files at a folder's top: YAML files with a `kind:` line (what_file), at most
+    `limit` of them, by name; game records among them are passed over, however many."""
     found = []
     try:
-        candidates = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml"))[:MAX_TOP_SPECS]
+        candidates = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".yaml", ".yml"))[:MAX_TOP_FILES]
     except OSError:
         return []
     for p in candidates:
-        try:
-            if p.is_file() and not p.is_symlink():
-                with open(p, "rb") as f:
-                    if _KIND.search(f.read(65536)):
-                        found.append(p)
-        except OSError:
-            continue
+        if what_file(p) == "spec":
+            found.append(p)
+            if len(found) >= limit:
+                break
     return found
 
 
 def is_project(folder: Path) -> bool:
-    return (folder / "decks").is_dir() or (folder / "boards").is_dir() or bool(top_specs(folder))
+    return (folder / "decks").is_dir() or (folder / "boards").is_dir() or bool(top_specs(folder, limit=1))
 
 
 def project_root() -> Path:

@@ -3,7 +3,11 @@
 named by the environment variable PNP_GAMES_PATH (separated as PATH is): a game is one folder, and
 adding one edits no file outside it.
 
-GAMES maps each game id to its declaration, in the order of their ids.
+GAMES maps each game id to its declaration, in the order of their ids. It is found when first
+looked at, not when this module is imported: a package on PNP_GAMES_PATH is code, run when
+imported, so it runs only for a command that needs the games (`pnp --version`, `calibrate` and
+`new` never import it). Only absolute folders are taken from PNP_GAMES_PATH: a relative one would
+be resolved against the working folder, and running `pnp` in a downloaded folder would run its code.
 """
 from __future__ import annotations
 
@@ -15,6 +19,9 @@ import pkgutil
 import sys
 from pathlib import Path
 
+from collections.abc import Mapping
+
+from ..errors import UsageError, show
 from ..spec.loader import add_schema_folder
 from .declaration import GameDeclaration
 
@@ -22,8 +29,9 @@ HERE = Path(__file__).resolve().parent
 EXTRA_PATH = "PNP_GAMES_PATH"
 
 
-class NotAGame(Exception):
-    """A package in a games folder that declares no game (or declares one twice)."""
+class NotAGame(UsageError):
+    """A package in a games folder that declares no game (or declares one twice, or cannot be
+    imported), or a PNP_GAMES_PATH entry that is not an absolute folder: one line, exit 2."""
 
 
 def _packages():
@@ -32,6 +40,9 @@ def _packages():
         if info.ispkg:
             yield f"{__name__}.{info.name}", HERE / info.name
     for entry in filter(None, os.environ.get(EXTRA_PATH, "").split(os.pathsep)):
+        if not os.path.isabs(os.path.expanduser(entry)):
+            raise NotAGame(f"{EXTRA_PATH}: {show(entry)} is not an absolute path (a relative one would run "
+                           "the code of whatever folder pnp is run in): name game folders from /")
         folder = Path(entry).expanduser().resolve()
         for info in pkgutil.iter_modules([str(folder)]):
             if info.ispkg:
@@ -58,10 +69,17 @@ def _import(name: str, folder: Path):
 def _discover() -> dict[str, GameDeclaration]:
     found: dict[str, GameDeclaration] = {}
     for name, folder in _packages():
-        module = _import(name, folder)
+        try:
+            module = _import(name, folder)
+        except NotAGame:
+            raise
+        except (Exception, SystemExit) as exc:  # noqa: BLE001  a stranger's package: one line naming it
+            raise NotAGame(f"{folder}: not a game package: importing it failed ({type(exc).__name__}: {exc})") \
+                from None
         declared = getattr(module, "GAMES", None)
         if not isinstance(declared, tuple) or not all(isinstance(g, GameDeclaration) for g in declared):
-            raise NotAGame(f"{folder}: a game package declares its games as GAMES, a tuple of GameDeclaration")
+            raise NotAGame(f"{folder}: not a game package: a game package declares its games as GAMES, a tuple "
+                           "of GameDeclaration")
         if (folder / "schemas").is_dir():
             add_schema_folder(folder / "schemas")
         for game in declared:
@@ -74,7 +92,35 @@ def _discover() -> dict[str, GameDeclaration]:
     return dict(sorted(found.items()))
 
 
-GAMES: dict[str, GameDeclaration] = _discover()
+class _Games(Mapping):
+    """The games by id, found (their packages imported) when first looked at."""
+
+    def __init__(self):
+        self._found: dict[str, GameDeclaration] | None = None
+
+    def _games(self) -> dict[str, GameDeclaration]:
+        if self._found is None:
+            self._found = _discover()
+        return self._found
+
+    def load(self) -> None:
+        """Find the games now (NotAGame for a folder or package that is not one)."""
+        self._games()
+
+    def __getitem__(self, game_id: str) -> GameDeclaration:
+        return self._games()[game_id]
+
+    def __iter__(self):
+        return iter(self._games())
+
+    def __len__(self) -> int:
+        return len(self._games())
+
+    def __repr__(self) -> str:
+        return f"GAMES({list(self._found) if self._found is not None else 'not yet found'})"
+
+
+GAMES = _Games()
 
 
 def game_of_kind(kind: str) -> str | None:
@@ -92,6 +138,20 @@ def check_spec(spec) -> None:
         if checker:
             checker(spec)
             return
+
+
+_SAID: set = set()
+
+
+def say_notes(spec) -> None:
+    """A spec's notes (what its checks found worth a word that is no error), each once a process,
+    on stderr: a build's jobs share a spec, and a watch checks it again on every save."""
+    import sys
+    from ..errors import one_line
+    for note in spec.notes:
+        if note not in _SAID:
+            _SAID.add(note)
+            print(one_line(note), file=sys.stderr)
 
 
 def load_game_specs(game_id: str, root: Path) -> dict:
