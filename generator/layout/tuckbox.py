@@ -309,15 +309,15 @@ def _back_panel(page: Drawing, art: BoxArt, x: float, y: float, w: float, h: flo
     _label(page, x + 5, y + 10, w - 10, 8, art.title, art.ink, max_size=10)
     page.text_block(x + 5, y + 22, w - 10, art.contents, 3.2, art.ink, align="centre", leading=1.3)
     _label(page, x + 5, y + h - 10, w - 10, 2.4,
-                  f"{art.size.width:g} x {art.size.height:g} mm", art.ink, font="sans", max_size=3)
+                  f"{art.size.width:g} x {art.size.height:g} mm", art.ink, font="sans", cut=False, max_size=3)
 
 
 def _label(page: Drawing, x: float, y: float, w: float, h: float, text: str, ink: Colour, font: str = "sans-bold",
-           **kw) -> None:
+           cut: bool = True, **kw) -> None:
     """fit_text that never fails the deck's spec for the box's sake: a text too long for its
-    panel at the least size (a long title on the spine of a box of 20 mm cards, the box's size on
-    its back) is cut short with an ellipsis, or left out where not even that fits; the deck's own
-    sheets carry it whole."""
+    panel at the least size (a long title on the spine of a box of 20 mm cards) is cut short with
+    an ellipsis (with `cut`: a half-shown measure would mislead, so our own caption is left out),
+    or left out where not even that fits; the deck's own sheets carry it whole."""
     try:
         page.fit_text(x, y, w, h, text, ink, font=font, **kw)
         return
@@ -325,7 +325,7 @@ def _label(page: Drawing, x: float, y: float, w: float, h: float, text: str, ink
         pass
     f = get_font(font)
     least = page.least_text
-    if h < least * f.cap_height:
+    if not cut or h < least * f.cap_height:
         return
     short = shortened(text, w, lambda t: f.width(t, least))
     if short:
@@ -387,7 +387,8 @@ def instructions(box: TuckBox, art: BoxArt, pieces: int) -> tuple[str, list[str]
            if pieces == 2 else "Glue the side tab (hatched) inside the front's free edge: the box is a tube.")
     lines = [
         f"For {art.contents}, {art.size.width:g} x {art.size.height:g} mm. Inside {iw:g} x {ih:g} x {idp:.1f} mm: "
-        f"the cards plus {box.clearance:g} mm each way, the deck {art.cards} x {box.caliper:g} mm thick.",
+        f"the cards plus {box.clearance:g} mm each way, the deck {art.cards} x {box.caliper:g} mm thick"
+        + (" (a thin deck: the thinnest box that folds)." if idp > box.deck_thickness + box.clearance + 1e-9 else "."),
         "Print at 100 %, one-sided, on card stock (250-300 g/m2, about 0.3 mm).",
         "1. Cut on the solid lines, the thumb notch too.",
         "2. Score every dashed line along a ruler (a blunt knife or an empty pen) and fold it away "

@@ -7,7 +7,7 @@ from collections import Counter
 
 from ...build import BuildOptions, DeckArt, add_decks, stem_of
 from ...colour import BLACK, WHITE, parse_colour, readable_on
-from ...errors import show
+from ...errors import plural, show
 from ...outputs import Plan, UnsafeName
 from .load import load_deck
 
@@ -51,7 +51,7 @@ def _tuck_box(spec, art: DeckArt) -> tuple:
         if back is not None and back.background and "{" not in back.background:
             colour = parse_colour(back.background, deck.palette)
     ink = spec.colour(("box", "ink"), deck.palette) if "ink" in box else readable_on(colour, BLACK, WHITE)
-    return colour, ink, f"{len(art.expanded())} cards"
+    return colour, ink, plural(len(art.expanded()), "card")
 
 
 # A deck's build in two parts that can run side by side (two jobs, on two cores): its PDFs (the
