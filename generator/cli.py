@@ -15,7 +15,7 @@ from .options import LAYOUTS, BuildOptions
 from .signals import (Terminated, held_back, hold_signals, ignore_signals, raise_held, stopped, stopped_by,
                     watch_signals)
 from .errors import SpecError, UsageError, WorkerDied, one_line, show, plural
-from .games import GAMES, check_spec, game_of_kind, say_notes
+from .games import GAMES, check_spec, forget_notes, game_of_kind, say_notes
 from .outputs import OutputFolder, UnsafeName
 from .spec import display_path, find_specs, load_spec
 from .spec.loader import SpecErrors
@@ -572,6 +572,7 @@ def _main(argv) -> int:
             parser().print_help()
             return 0
         args = parser().parse_args(argv)
+        forget_notes()
         if args.func not in (cmd_calibrate, cmd_new):
             GAMES.load()      # before any spec is read: a game from PNP_GAMES_PATH brings its kinds
         return args.func(args)

@@ -144,14 +144,19 @@ _SAID: set = set()
 
 
 def say_notes(spec) -> None:
-    """A spec's notes (what its checks found worth a word that is no error), each once a process,
-    on stderr: a build's jobs share a spec, and a watch checks it again on every save."""
+    """A spec's notes (what its checks found worth a word that is no error), each once a command
+    (a build's jobs share a spec; the command line forgets them when it starts: forget_notes),
+    on stderr."""
     import sys
     from ..errors import one_line
     for note in spec.notes:
         if note not in _SAID:
             _SAID.add(note)
             print(one_line(note), file=sys.stderr)
+
+
+def forget_notes() -> None:
+    _SAID.clear()
 
 
 def load_game_specs(game_id: str, root: Path) -> dict:
