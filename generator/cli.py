@@ -126,7 +126,10 @@ def _options(args, out: Path | None = None) -> BuildOptions:
 
 
 def _failed(results) -> int:
-    """Print every job's errors once, in job order; the exit code they call for (0 if none)."""
+    """Print every job's notes and errors once, in job order; the exit code they call for (0 if
+    none)."""
+    for r in results:
+        say_notes(r)
     lines = [line for r in results for line in r.errors]
     for line in dict.fromkeys(lines):
         print(line, file=sys.stderr)

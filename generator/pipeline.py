@@ -69,6 +69,7 @@ class JobResult:
     errors: list[str] = field(default_factory=list)
     exit_code: int = 0
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)       # the spec's notes (Spec.notes), said once
 
 
 def spec_jobs(paths: list[Path], root: Path) -> list[Job]:
@@ -225,6 +226,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
                 result.products.append(product.rel)
                 result.info[product.rel] = product.info
         result.reads = dict(reads)
+        result.notes = list(spec.notes)
     except SpecErrors as exc:
         result.errors, result.exit_code = [SpecError.__str__(e) for e in exc.errors], 1
     except SpecError as exc:

@@ -446,3 +446,14 @@ def test_watch_sees_every_file_the_build_read_whatever_its_case_and_never_builds
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and "no specs in" in err, err
+
+
+def test_a_box_the_spec_did_not_ask_for_that_cannot_be_made_is_left_out_with_a_note(tmp_path):
+    spec = new_deck(tmp_path)
+    (tmp_path / "d.csv").write_text("name,kind,count,cost,text\nStrike,attack,900,1,Hit.\n")
+    r = pnp_here("validate", "d.yaml", cwd=tmp_path)
+    assert r.returncode == 0 and r.stderr.startswith("d.yaml: note: no tuck box (the tuck box"), r.stderr
+    assert len(r.stderr.splitlines()) == 1
+    spec.write_text(spec.read_text() + "tuck_box: {caliper: 0.3}\n")          # asked for: the spec's error
+    line = one_line_error(pnp_here("validate", "d.yaml", cwd=tmp_path))
+    assert line.startswith("d.yaml:") and "tuck_box: the tuck box" in line, line

@@ -17,9 +17,8 @@ import importlib.util
 import os
 import pkgutil
 import sys
-from pathlib import Path
-
 from collections.abc import Mapping
+from pathlib import Path
 
 from ..errors import UsageError, show
 from ..spec.loader import add_schema_folder
@@ -144,10 +143,9 @@ _SAID: set = set()
 
 
 def say_notes(spec) -> None:
-    """A spec's notes (what its checks found worth a word that is no error), each once a command
+    """The notes of a spec (or of a job's result: what its build added) that are no error, each once
     (a build's jobs share a spec; the command line forgets them when it starts: forget_notes),
     on stderr."""
-    import sys
     from ..errors import one_line
     for note in spec.notes:
         if note not in _SAID:

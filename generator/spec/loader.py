@@ -596,7 +596,8 @@ def load_spec(path: str | Path, display: str | None = None, kind: str | None = N
     path = Path(path)
     file = display or str(path)
     raw = read_bytes(path, file, MAX_SPEC_BYTES)
-    key = (hashlib.sha256(raw).digest(), file, kind, str(path))
+    # (by the file's real path: `d.yaml` in two folders is two specs, whose decks read two CSVs)
+    key = (hashlib.sha256(raw).digest(), file, kind, os.path.realpath(path))
     known = _LOADED.get(key)
     if known is not None:
         return known

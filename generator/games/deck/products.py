@@ -7,7 +7,7 @@ from collections import Counter
 
 from ...build import BuildOptions, DeckArt, add_decks, stem_of
 from ...colour import BLACK, WHITE, parse_colour, readable_on
-from ...errors import plural, show
+from ...errors import SpecError, plural, show
 from ...outputs import Plan, UnsafeName
 from .load import load_deck
 
@@ -65,7 +65,17 @@ def build(specs: dict, plan: Plan, opts: BuildOptions, part: str | None = None) 
         if spec.kind != "deck":
             continue
         whole = Plan(plan.folder)
-        add_decks([spec], deck_art, whole, opts, box=None if spec.data.get("tuck_box") is False else _tuck_box)
+        try:
+            add_decks([spec], deck_art, whole, opts, box=None if spec.data.get("tuck_box") is False else _tuck_box)
+        except SpecError as exc:
+            # A box the spec did not ask for (no tuck_box section) that cannot be made (a deck too
+            # thick for one on this paper) is left out with a note; asked for, it is the spec's error.
+            if "tuck_box" in spec.data or not exc.field.startswith("tuck_box"):
+                raise
+            whole = Plan(plan.folder)
+            add_decks([spec], deck_art, whole, opts, box=None)
+            spec.notes[f"{spec.file}: note: no tuck box ({exc.message}); tuck_box: false says so and "
+                       "silences this"] = None
         for rel, product in whole.products.items():
             contact = rel.endswith("-contact.png")
             if part is None or (part == "contact") == contact:
