@@ -5,6 +5,7 @@ control characters (a newline, a next-line, a bidi override) escaped, long value
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -65,6 +66,13 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 NOT_SHOWN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
+# The characters hidden_character refuses, as one class (a spec's text is long; a regular
+# expression reads it in C): Cc, the bidi controls, the separators (Zl, Zp), surrogates (Cs).
+_REFUSED = "\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff"
+_REFUSED_IN_TEXT = re.compile(f"[{_REFUSED}]")
+_REFUSED_IN_LINE = re.compile(f"[{_REFUSED}\t\n]")
+
+
 def hidden_character(text: str, strict: bool = False, lines: bool = True) -> str | None:
     """The first character of `text` that must not reach a terminal, a print list, a PDF's metadata
     or a file name raw, or None: the one check every text from a file passes (a spec's values and
@@ -73,15 +81,10 @@ def hidden_character(text: str, strict: bool = False, lines: bool = True) -> str
     line and paragraph separators. Letters of every script pass, and so do the joiners (ZWJ, ZWNJ)
     that Arabic, Indic scripts and emoji need. `strict` (a name: shown alone, compared, typed in a
     notation) also refuses every other format, private-use and unassigned character."""
-    for c in text:
-        category = unicodedata.category(c)
-        if strict and (category in NOT_SHOWN or (c.isspace() and c != " ")):
-            return c
-        if category == "Cc" and not (lines and c in "\n\t"):
-            return c
-        if c in BIDI_CONTROLS or category in ("Cs", "Zl", "Zp"):
-            return c
-    return None
+    if strict:
+        return next((c for c in text if unicodedata.category(c) in NOT_SHOWN or (c.isspace() and c != " ")), None)
+    found = (_REFUSED_IN_TEXT if lines else _REFUSED_IN_LINE).search(text)
+    return found.group() if found else None
 
 
 def hidden_problem(text: str, lines: bool = True) -> str | None:

@@ -457,3 +457,16 @@ def test_a_box_the_spec_did_not_ask_for_that_cannot_be_made_is_left_out_with_a_n
     spec.write_text(spec.read_text() + "tuck_box: {caliper: 0.3}\n")          # asked for: the spec's error
     line = one_line_error(pnp_here("validate", "d.yaml", cwd=tmp_path))
     assert line.startswith("d.yaml:") and "tuck_box: the tuck box" in line, line
+
+
+def test_the_one_check_refuses_exactly_controls_bidi_controls_separators_and_surrogates():
+    """hidden_character reads text with one regular expression: it is checked here against the
+    definition, for every code point."""
+    import unicodedata
+    from generator.errors import BIDI_CONTROLS, hidden_character
+    for cp in range(0x110000):
+        c = chr(cp)
+        category = unicodedata.category(c)
+        refused = (category == "Cc" and c not in "\n\t") or c in BIDI_CONTROLS or category in ("Cs", "Zl", "Zp")
+        assert (hidden_character(f"a{c}b") == c) == refused, hex(cp)
+        assert (hidden_character(c, lines=False) == c) == (refused or c in "\n\t"), hex(cp)
