@@ -26,7 +26,8 @@ from ..colour import BLACK, Colour, contrast_ratio
 from ..draw import Drawing, Rect, Style, compose, rotate, scale, translate
 from ..draw.drawing import TextTooSmall, text_block_height
 from ..draw.fonts import get_font
-from ..units import PAPER_SIZES, pt
+from ..paper import Paper
+from ..units import pt
 from .cards import CardSize, LayoutError, shortened
 from .foldups import CUT, HATCH, INK, WHITE, glue_area, polygon_path
 from .marks import SAFE_MARGIN
@@ -348,12 +349,12 @@ class PrintPlan:
     pages: list[tuple[float, float, list[tuple[Net, float, float]]]]   # (page w, page h, [(net, x, y)])
 
 
-def _orientations(paper: str) -> list[tuple[float, float]]:
-    pw, ph = PAPER_SIZES[paper]
+def _orientations(paper: Paper) -> list[tuple[float, float]]:
+    pw, ph = paper.size
     return [(max(pw, ph), min(pw, ph)), (min(pw, ph), max(pw, ph))]   # landscape first
 
 
-def plan_print(box: TuckBox, paper: str) -> PrintPlan:
+def plan_print(box: TuckBox, paper: Paper) -> PrintPlan:
     """One piece on one sheet if it fits (landscape, then portrait); else two pieces on one sheet,
     side by side or one above the other; else two pieces on a sheet each."""
     one = box_nets(box, 1)[0]
@@ -375,7 +376,7 @@ def plan_print(box: TuckBox, paper: str) -> PrintPlan:
         fit = [(pw, ph) for pw, ph in _orientations(paper) if w <= pw - 2 * EDGE and h <= ph - 2 * EDGE]
         if not fit:
             raise LayoutError(f"the tuck box ({one.size[0]:.0f} x {one.size[1]:.0f} mm, or two pieces of "
-                              f"{w:.0f} x {h:.0f} mm) does not fit {paper.upper()} paper; make the deck thinner")
+                              f"{w:.0f} x {h:.0f} mm) does not fit {paper.label} paper; make the deck thinner")
         pages.append((*fit[0], [(net, EDGE, EDGE)]))
     return PrintPlan(2, pages)
 
