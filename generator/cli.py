@@ -496,7 +496,11 @@ def product_options(sp) -> None:
     sp.set_defaults(product_options=tuple(a.dest for a in sp._actions[before:]))
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(command: str | None = "build") -> argparse.ArgumentParser:
+    """The command line. Products' own options (found on PNP_PRODUCTS_PATH too: code) are added to
+    `build` and `validate` only when `command` is one of them: `pnp --version`, `calibrate` or
+    `referee` import no product module."""
+    with_products = command in ("build", "validate")
     p = Parser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.",
                epilog="games: {games_titled}")
     p.add_argument("--version", action="version", version=f"pnp {_version()}")
@@ -531,14 +535,16 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--list", action="store_true", help="name every file written, one a line (as when the output "
                                                        "is piped), instead of the summary")
     print_options(b)
-    product_options(b)
+    if with_products:
+        product_options(b)
     b.set_defaults(func=cmd_build)
 
     v = sub.add_parser("validate", help="check specs without building")
     v.add_argument("paths", nargs="*", metavar="PATH", help="spec files (default: every spec in decks/ and boards/)")
     v.add_argument("--layout", action="append", choices=list(LAYOUTS), help="as for build")
     print_options(v)
-    product_options(v)
+    if with_products:
+        product_options(v)
     v.set_defaults(func=cmd_validate)
 
     c = sub.add_parser("calibrate", help="a duplex test sheet for reading --back-offset")
@@ -621,9 +627,11 @@ def _main(argv) -> int:
         if not (sys.argv[1:] if argv is None else argv):
             # A bare `pnp`: the help, as `pnp --help` gives it, not argparse's "the following
             # arguments are required".
-            parser().print_help()
+            parser(None).print_help()
             return 0
-        args = parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else argv
+        # the command: argparse's first positional (only --version and --help may come before it)
+        args = parser(next((a for a in argv if not a.startswith("-")), None)).parse_args(argv)
         forget_notes()
         if args.func not in (cmd_calibrate, cmd_new):
             GAMES.load()      # before any spec is read: a game from PNP_GAMES_PATH brings its kinds

@@ -89,3 +89,45 @@ def spec_roots(root: Path | None = None) -> tuple[Path, ...]:
     """The folders a build reads specs from (the manifest trusts files under them)."""
     root = project_root() if root is None else root
     return tuple(dict.fromkeys([root, builtin_root()]))
+
+
+# ---------------------------------------------------------------- code found on a path
+
+class NotCode(Exception):
+    """What a code path (PNP_GAMES_PATH, PNP_PRODUCTS_PATH) names that cannot be taken: a relative
+    entry, or a module that cannot be imported. One line, exit 2 (the finders raise it as their
+    own UsageError)."""
+
+
+def code_folders(variable: str) -> list[Path]:
+    """The folders an environment variable names for code to import (separated as PATH is):
+    absolute ones only. Importing runs a module's code: a relative entry would be resolved against
+    the working folder, and running pnp inside a downloaded folder would run the folder's code."""
+    import os
+    folders = []
+    for entry in filter(None, os.environ.get(variable, "").split(os.pathsep)):
+        if not os.path.isabs(os.path.expanduser(entry)):
+            from .errors import show
+            raise NotCode(f"{variable}: {show(entry)} is not an absolute path (a relative one would run the "
+                          "code of whatever folder pnp is run in): name its folders from /")
+        folders.append(Path(entry).expanduser().resolve())
+    return folders
+
+
+def import_file(name: str, path: Path, package: Path | None = None):
+    """The module at `path` imported as `name` (a package's __init__.py with its folder `package`),
+    or NotCode naming it in one line, whatever its code raised (a syntax error, an import that
+    fails, a SystemExit)."""
+    import importlib.util
+    import sys
+    try:
+        spec = importlib.util.spec_from_file_location(
+            name, path, submodule_search_locations=[str(package)] if package is not None else None)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    except (Exception, SystemExit) as exc:  # noqa: BLE001  a stranger's code: one line naming it
+        sys.modules.pop(name, None)
+        raise NotCode(f"{package or path}: cannot be imported ({type(exc).__name__}: {exc})") from None
+

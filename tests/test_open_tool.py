@@ -470,3 +470,22 @@ def test_the_one_check_refuses_exactly_controls_bidi_controls_separators_and_sur
         refused = (category == "Cc" and c not in "\n\t") or c in BIDI_CONTROLS or category in ("Cs", "Zl", "Zp")
         assert (hidden_character(f"a{c}b") == c) == refused, hex(cp)
         assert (hidden_character(c, lines=False) == c) == (refused or c in "\n\t"), hex(cp)
+
+
+def test_products_path_follows_the_same_rules(tmp_path):
+    """PNP_PRODUCTS_PATH is code on a path too (paths.code_folders, paths.import_file): imported only
+    by build and validate, absolute entries only, a module that cannot be imported one line."""
+    folder = tmp_path / "products"
+    folder.mkdir()
+    ran = tmp_path / "ran"
+    (folder / "spy.py").write_text(f"open({str(ran)!r}, 'a').write('x')\n")
+    env = _env(PNP_PRODUCTS_PATH=str(folder))
+    for args in (["--version"], ["calibrate", "--out", tmp_path / "c.pdf"], ["referee", "sorry", "--help"]):
+        r = run_pnp(*args, cwd=tmp_path, env=env)
+        assert r.returncode == 0, r.stderr
+        assert not ran.exists(), args
+    (folder / "spy.py").write_text("raise ImportError('no such thing')\n")
+    line = one_line_error(run_pnp("build", "sorry", "--out", tmp_path / "o", cwd=tmp_path, env=env))
+    assert line.startswith("pnp: not a product: ") and "spy.py" in line and "ImportError" in line, line
+    line = one_line_error(run_pnp("validate", cwd=tmp_path, env=_env(PNP_PRODUCTS_PATH="products")))
+    assert '"products" is not an absolute path' in line, line

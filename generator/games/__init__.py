@@ -14,13 +14,13 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
-import os
 import pkgutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..errors import UsageError, show
+from ..errors import UsageError
+from ..paths import NotCode, code_folders, import_file
 from ..spec.loader import add_schema_folder
 from .declaration import GameDeclaration
 
@@ -38,11 +38,11 @@ def _packages():
     for info in pkgutil.iter_modules([str(HERE)]):
         if info.ispkg:
             yield f"{__name__}.{info.name}", HERE / info.name
-    for entry in filter(None, os.environ.get(EXTRA_PATH, "").split(os.pathsep)):
-        if not os.path.isabs(os.path.expanduser(entry)):
-            raise NotAGame(f"{EXTRA_PATH}: {show(entry)} is not an absolute path (a relative one would run "
-                           "the code of whatever folder pnp is run in): name game folders from /")
-        folder = Path(entry).expanduser().resolve()
+    try:
+        folders = code_folders(EXTRA_PATH)
+    except NotCode as exc:
+        raise NotAGame(str(exc)) from None
+    for folder in folders:
         for info in pkgutil.iter_modules([str(folder)]):
             if info.ispkg:
                 yield f"pnp_games_{abs(hash(str(folder)))}.{info.name}", folder / info.name
@@ -58,11 +58,7 @@ def _import(name: str, folder: Path):
         sys.modules[parent] = importlib.util.module_from_spec(importlib.machinery.ModuleSpec(parent, None,
                                                                                              is_package=True))
         sys.modules[parent].__path__ = []
-    spec = importlib.util.spec_from_file_location(name, folder / "__init__.py", submodule_search_locations=[str(folder)])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(name, folder / "__init__.py", folder)
 
 
 def _discover() -> dict[str, GameDeclaration]:
@@ -70,11 +66,8 @@ def _discover() -> dict[str, GameDeclaration]:
     for name, folder in _packages():
         try:
             module = _import(name, folder)
-        except NotAGame:
-            raise
-        except (Exception, SystemExit) as exc:  # noqa: BLE001  a stranger's package: one line naming it
-            raise NotAGame(f"{folder}: not a game package: importing it failed ({type(exc).__name__}: {exc})") \
-                from None
+        except NotCode as exc:
+            raise NotAGame(f"not a game package: {exc}") from None
         declared = getattr(module, "GAMES", None)
         if not isinstance(declared, tuple) or not all(isinstance(g, GameDeclaration) for g in declared):
             raise NotAGame(f"{folder}: not a game package: a game package declares its games as GAMES, a tuple "
