@@ -119,7 +119,7 @@ CAPTION_SIZE = 2.2    # mm (6.2 pt): the sheet's small print, never smaller
 SEPARATOR = "  \u00b7  "
 
 
-def _caption(d: Drawing, layout: SheetLayout, groups: list[list[str]]) -> None:
+def _caption(d: Drawing, layout: SheetLayout, groups: list[list[str]], used: int | None = None) -> None:
     """Small print in a margin, in the band the crop marks occupy but between them: over each
     column's span, where no mark stands. The first group of phrases (the title) starts at the left,
     the second (how to print) fills the other spans from the right; a phrase that does not fit a
@@ -132,7 +132,7 @@ def _caption(d: Drawing, layout: SheetLayout, groups: list[list[str]]) -> None:
     font = get_font("sans")
     band = CAPTION_SIZE * font.cap_height
     top = [(slot.x + 1.5, slot.w - 3) for slot in layout.slots[: layout.cols]]
-    rows = sorted({(slot.y, slot.h) for slot in layout.slots})
+    rows = sorted({(slot.y, slot.h) for slot in layout.slots[:used]})      # the rows this page fills
     side = [(y + 1.5, h - 3) for y, h in rows]
     title, how = (list(groups) + [[], []])[:2]
 
@@ -209,7 +209,7 @@ def sheet_pages(faces: list[Drawing], back: Drawing | list[Drawing], layout: She
             front.place(faces[i], slot.transform, clip=clip)
         xs, ys = _cut_lines(layout, slots)
         crop_marks(front, xs, ys, layout.card.bleed, min(xs), min(ys), max(xs), max(ys))
-        _caption(front, layout, [[title, f"sheet {s + 1} of {sheets}"],
+        _caption(front, layout, used=len(chunk), groups=[[title, f"sheet {s + 1} of {sheets}"],
                                  ["print at 100 %", "two-sided", f"flip on {flip} edge"]])
         rear = Drawing(layout.page_w, layout.page_h)
         for i, slot in zip(chunk, slots):
