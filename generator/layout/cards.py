@@ -166,8 +166,11 @@ def _caption(d: Drawing, layout: SheetLayout, groups: list[list[str]], used: int
     for i, phrases in sorted(lines.items()):
         x, w = spans[i]
         text = SEPARATOR.join(phrases)
-        while width(text) > w and len(phrases) > 1:      # what no span had room for is left out
-            phrases = phrases[:-1]
+        # What no span has room for is left out: the title's phrases first (the print list names
+        # the deck too), then ours from the end; how to print it matters most at the printer.
+        while width(text) > w and len(phrases) > 1:
+            gone = [p for p in phrases if p in title][-1:] or phrases[-1:]
+            phrases = [p for p in phrases if p not in gone]
             text = SEPARATOR.join(phrases)
         if width(text) > w:
             continue
