@@ -344,3 +344,17 @@ def test_fuzz_record_references_and_merges(record, project, tmp_path, monkeypatc
         _check(f"seed {SEED} {record.name} case {i} ({what})", code, err, seconds, before, tree(tmp_path), set())
         assert code in (0, 2), f"{what}: {err}"
     assert RECORD_REFERENCES[game]
+
+
+# ---------------------------------------------------------------- the open tool (issue 32)
+
+@pytest.mark.parametrize("family", ["hostile text", "spreadsheet exports", "own folders", "settings, new and copy"])
+def test_fuzz_the_open_tool(family, tmp_path):
+    """A short seeded sample of tests/fuzzing_open.py's families (benchmarks/fuzz.py runs long ones):
+    hostile characters in every text a spec brings, spreadsheets as they are exported, folders of
+    decks whose names fold to one among game records, settings, new and copy."""
+    from fuzzing_open import campaign
+    lines: list[str] = []
+    cases = {"own folders": max(2, CASES // 3)}.get(family, CASES)
+    runs, found = campaign(family, tmp_path, cases, str(SEED), report=lines.append)
+    assert runs >= cases and not found, "\n".join(lines)
