@@ -115,6 +115,15 @@ def check_names(header: dict, reserved=()) -> None:
                                     + ": each needs a name of its own")
 
 
+def known_name(name, known):
+    """The one of the `known` names that `name` is, compared as the notation compares names (without
+    regard to case, as a phone's keyboard capitalises them), as it is written there; None if none."""
+    if not isinstance(name, str):
+        return None
+    folded = " ".join(name.split()).casefold()
+    return next((k for k in known if " ".join(k.split()).casefold() == folded), None)
+
+
 def match_name(words: list[str], known) -> tuple[str | None, list[str]]:
     """The longest of the `known` names that the words begin with (compared without regard to case),
     as it is written in the record, and the words after it; (None, words) if none does."""
@@ -142,7 +151,10 @@ def record_reference(header: dict, key: str, default: str, kinds: tuple[str, ...
             path = confined(builtin_root(), rel)
         load_named(path, rel, kinds)
     except ReferenceError_ as exc:
-        raise Refused(key, f"expected {exc}, got {show(rel)}") from None
+        # Said in words that name no folder of the machine: a record's refusal reaches the phones.
+        why = str(exc) if str(exc).startswith(("a path with", "a relative")) else \
+            "a path inside the project's folder (this one leads out of it)"
+        raise Refused(key, f"expected {why}, such as {default}, got {show(rel)}") from None
     except (WrongKind, SpecError) as exc:
         raise Refused(key, str(exc)) from None
     return path
