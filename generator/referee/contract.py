@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import one_line, show
+from ..errors import hidden_character, one_line, show
 from ..inputs import ReferenceError_, confined
 
 
@@ -69,9 +68,6 @@ def names(text: str | None, default: str = "") -> list[str]:
 
 MAX_NAME = 40                      # characters of a player's or team's name
 NAME_SEPARATORS = ",;:="           # what the notations put between names and what follows them
-# Characters that are not plainly printable: controls, format characters (a bidi override, a
-# zero-width space), surrogates, private-use and unassigned code points, line separators.
-_NOT_SHOWN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 def name_problem(name, reserved=()) -> str | None:
@@ -85,8 +81,7 @@ def name_problem(name, reserved=()) -> str | None:
         return "a name has at least one letter or digit"
     if len(name) > MAX_NAME:
         return f"a name has at most {MAX_NAME} characters, got {len(name)}"
-    bad = next((c for c in name if unicodedata.category(c) in _NOT_SHOWN or (c.isspace() and c != " ")), None)
-    if bad is not None:
+    if hidden_character(name, strict=True) is not None:
         return f"a name has only printable characters and plain spaces, got {show(name)}"
     if name != " ".join(name.split()):
         return f"a name has single spaces between its words and none around them, got {show(name)}"
