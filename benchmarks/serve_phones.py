@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -128,7 +129,7 @@ def wait(cond, seconds=WAIT):
     return None
 
 
-def play(api, base, a, b, game, entries, deadline):
+def play(api, base, a, b, game, entries, deadline, pid):
     options, moves = GAMES[game]
     rid = api("/api/records", {"game": game, **options})["id"]
     for p in (a, b):
@@ -136,6 +137,7 @@ def play(api, base, a, b, game, entries, deadline):
         wait(lambda p=p: p.execute_script("return document.getElementById('live').textContent") == "live", 20)
     b.execute_script(WATCH)
     text_ms, pic_ms, bytes_b, bytes_a = [], [], [], []
+    cpu = cpu_seconds(pid)            # the entries' cost only (not the pages' first load)
     for n in range(entries):
         if time.monotonic() > deadline:
             break
@@ -162,7 +164,14 @@ def play(api, base, a, b, game, entries, deadline):
             print(f"  {game} {n + 1}: text {text_ms[-1]} pic {pic_ms[-1]}; B {b.execute_script(REQUESTS_SINCE, t0)}; "
                   f"A {a.execute_script(REQUESTS_SINCE, t0)}")
         bytes_a.append(a.execute_script(BYTES_SINCE, t0))
-    return text_ms, pic_ms, bytes_a, bytes_b
+    return text_ms, pic_ms, bytes_a, bytes_b, cpu_seconds(pid) - cpu
+
+
+def cpu_seconds(pid: int) -> float:
+    """The server's own CPU time so far (user + system, from /proc): its cost per entry, whatever
+    else the machine is doing."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def p90(values):
@@ -192,16 +201,17 @@ def main() -> int:
     print(f"pnp serve from {args.root.resolve()}, phone A taps Enter, phone B is timed "
           "(ms; KB per entry per phone, compressed, with headers)")
     print(f"{'game':<13} {'n':>3} {'text median/p90':>16} {'picture median/p90':>19} {'KB B median/max':>16} "
-          f"{'KB A median/max':>16}")
+          f"{'KB A median/max':>16} {'server CPU ms/entry':>20}")
     try:
         for game in args.games.split(","):
-            text, pic, ka, kb = play(api, base, a, b, game, args.entries, deadline)
+            text, pic, ka, kb, cpu = play(api, base, a, b, game, args.entries, deadline, proc.pid)
             if not text:
                 continue
             print(f"{game:<13} {len(text):>3} {statistics.median(text):>7.0f} / {p90(text):>5.0f}   "
                   f"{statistics.median(pic):>8.0f} / {p90(pic):>5.0f}   "
                   f"{statistics.median(kb) / 1024:>6.1f} / {max(kb) / 1024:>5.1f}   "
-                  f"{statistics.median(ka) / 1024:>6.1f} / {max(ka) / 1024:>5.1f}")
+                  f"{statistics.median(ka) / 1024:>6.1f} / {max(ka) / 1024:>5.1f}   "
+                  f"{cpu * 1000 / len(text):>12.0f}")
     finally:
         a.quit()
         b.quit()

@@ -1,6 +1,9 @@
 """A record's changes as they happen (server-sent events), for the phones following a game: an
-event "change" (with the record's version, so a phone that has it already asks for nothing)
-whenever the file changes, "gone" when the record is, and a comment now and then to keep it open.
+event "change" whenever the file changes, "gone" when the record is, and a comment now and then to
+keep it open. A change carries the record's version (a phone that has it asks for nothing) and,
+from the second on, the table page's edits from the version this stream sent before (a phone
+holding that version needs no request; one that missed it asks /table). The stream is gzipped
+where the client takes it, flushed at each event: an edit compresses against the ones before.
 
 Streams are bounded: MAX_STREAMS across the server, MAX_STREAMS_RECORD for one record, counted when
 a stream is admitted (a burst of requests cannot all pass the check before any starts)."""
@@ -8,13 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import zlib
 
 from starlette.background import BackgroundTask
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from ..served import error, no_record, served
+from ...referee.record import RecordError
+from ..served import error, no_record, run, served
 from ..store import NotFound
+from .records import table_change
 
 HEARTBEAT = 15.0              # seconds between keep-alive comments on an event stream
 POLL = 1.0                    # seconds between looks at the file for writers outside this server
@@ -37,7 +43,15 @@ async def events(request):
         store.path_of(rid)
     except NotFound:
         return no_record(rid)
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
+    # gzip, flushed at each event (a small window: a stream holds ~130 KB, MAX_STREAMS of them ~6 MB)
+    packer = zlib.compressobj(6, zlib.DEFLATED, 16 + 14, 7) \
+        if "gzip" in request.headers.get("accept-encoding", "") else None
+    if packer is not None:
+        headers["Content-Encoding"] = "gzip"
+
+    def packed(text: str):
+        return text if packer is None else packer.compress(text.encode()) + packer.flush(zlib.Z_SYNC_FLUSH)
     if request.method == "HEAD":          # the headers a stream would have, and no stream
         return Response(None, media_type="text/event-stream", headers=headers)
     if sum(streams.values()) >= MAX_STREAMS or streams.get(rid, 0) >= MAX_STREAMS_RECORD:
@@ -53,20 +67,24 @@ async def events(request):
         nonlocal started
         started = True
         try:
-            yield "retry: 2000\n\n"
-            last, quiet, alive = None, 0.0, 0.0
+            yield packed("retry: 2000\n\n")
+            last, quiet, alive, sent = None, 0.0, 0.0, None
             loop = asyncio.get_running_loop()
             while alive < STREAM_LIFE:
                 sig = store.signature(rid)
                 if sig is None:           # the record is gone: so is its stream
-                    yield "event: gone\ndata: {}\n\n"
+                    yield packed("event: gone\ndata: {}\n\n")
                     return
                 if sig != last:
                     last, quiet = sig, 0.0
-                    yield f"event: change\ndata: {json.dumps({'signature': sig, 'version': store.version(rid)})}\n\n"
+                    try:
+                        sent, data = await run(_change, store, rid, sent)
+                    except (NotFound, RecordError):       # unreadable now: the phone asks, and is told
+                        sent, data = None, json.dumps({"version": None})
+                    yield packed(f"event: change\ndata: {data}\n\n")
                 elif quiet >= HEARTBEAT:
                     quiet = 0.0
-                    yield ": still here\n\n"
+                    yield packed(": still here\n\n")
                 waiter = s.changes.waiter(rid)
                 start = loop.time()
                 try:
@@ -86,6 +104,10 @@ async def events(request):
             _release(streams, rid)
     return StreamingResponse(stream(), media_type="text/event-stream", headers=headers,
                              background=BackgroundTask(never_started))
+
+
+def _change(store, rid: str, before: dict | None) -> tuple[dict, str]:
+    return table_change(store.table(rid), before)
 
 
 ROUTES = [Route("/api/records/{rid}/events", events)]

@@ -70,6 +70,63 @@ def table_bytes(t) -> bytes:
     return t.moment.cache["table.json"]
 
 
+MAX_CHANGE = 32 * 1024        # bytes of a change event's table edits: more, and the phone asks /table
+_ABSENT = object()
+
+
+def table_now(t) -> dict:
+    """The table of this moment as a dict, parsed once (what change events are made against)."""
+    if "table.obj" not in t.moment.cache:
+        t.moment.cache["table.obj"] = json.loads(table_bytes(t))
+    return t.moment.cache["table.obj"]
+
+
+def table_edits(before: dict, now: dict) -> dict:
+    """`now` as edits of `before`: the keys whose values changed ("put"), the keys gone ("drop"),
+    and a list that lost some of its head and grew a tail (the log's last lines) as
+    [dropped, tail] ("lists"). apply_table_edits(before, edits) == now."""
+    put, lists = {}, {}
+    for key, value in now.items():
+        old = before.get(key, _ABSENT)
+        if old == value:
+            continue
+        if isinstance(value, list) and isinstance(old, list) and len(old) <= 64:
+            cut = next((k for k in range(1, len(old) + 1) if value[:len(old) - k] == old[k:]), None) \
+                if value[:len(old)] != old else 0
+            if cut is not None and len(old) - cut > 0:
+                lists[key] = [cut, value[len(old) - cut:]]
+                continue
+        put[key] = value
+    return {"put": put, "drop": [k for k in before if k not in now], "lists": lists}
+
+
+def apply_table_edits(before: dict, edits: dict) -> dict:
+    """What a phone does with a change event's edits (table.js: applyEdits), for the tests."""
+    out = {**before, **edits["put"]}
+    for key in edits["drop"]:
+        out.pop(key, None)
+    for key, (cut, tail) in edits["lists"].items():
+        out[key] = before[key][cut:] + tail
+    return out
+
+
+def table_change(t, before: dict | None) -> tuple[dict, str]:
+    """A change event's data for this moment, to phones holding `before` (the table as their stream
+    last sent it): the version, and the table's edits from before's version when they are at most
+    MAX_CHANGE bytes (else the phone asks /table). Made once a moment for each version before."""
+    now = table_now(t)
+    since = before["version"] if before is not None else None
+    key = ("change", since)
+    if key not in t.moment.cache:
+        data = {"version": now["version"]}
+        if before is not None and since != now["version"]:
+            edits = json.dumps({**data, "from": since, **table_edits(before, now)}, separators=(",", ":"))
+            if len(edits) <= MAX_CHANGE:
+                data = edits
+        t.moment.cache[key] = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+    return now, t.moment.cache[key]
+
+
 async def table(request):
     async def answer(t):
         data = await run(table_bytes, t)

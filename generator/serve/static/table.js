@@ -155,10 +155,15 @@ function listen() {
   if (!window.EventSource) return poll();
   const events = new EventSource(BASE + "/events");
   events.addEventListener("change", (e) => {
-    let seen = null;
-    try { seen = JSON.parse(e.data).version; } catch (err) { seen = null; }
+    let change = {};
+    try { change = JSON.parse(e.data) || {}; } catch (err) { change = {}; }
+    const seen = change.version;
     if (sending) { missed = seen || "?"; return; }         // this phone's own answer is on its way
-    if (!seen || !table || seen !== table.version) refresh(false);
+    if (seen && table && seen === table.version) return;   // a change this phone has
+    // The table's edits from the version this phone holds: no request. Else (a change missed,
+    // or too big to carry) the table is asked for.
+    if (seen && table && change.put && change.from === table.version) adopt(applyEdits(table, change), false, false);
+    else refresh(false);
   });
   events.addEventListener("gone", () => { events.close(); say($("message"), "this game's record is gone from the folder", "bad"); });
   events.onopen = () => { $("live").textContent = "live"; $("live").className = "live on"; refresh(false); };
@@ -167,6 +172,14 @@ function listen() {
     $("live").textContent = "reconnecting"; $("live").className = "live";
     if (events.readyState === EventSource.CLOSED) poll();     // refused (too many phones): ask every few seconds
   };
+}
+
+// The table a change event's edits make of the one held (records.py: table_edits).
+function applyEdits(t, change) {
+  const out = Object.assign({}, t, change.put);
+  for (const key of change.drop || []) delete out[key];
+  for (const [key, [cut, tail]] of Object.entries(change.lists || {})) out[key] = t[key].slice(cut).concat(tail);
+  return out;
 }
 
 function poll() {
