@@ -24,9 +24,10 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from phones import phone  # noqa: E402 (the serve browser tests' phone)
 from serve_load import ROOT, start_server  # noqa: E402
 
-CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 TIME_LIMIT = 600.0            # seconds: the whole run stops by itself after this
 VERBOSE = False
 WAIT = 10.0                   # seconds an entry may take to reach phone B before it counts as lost
@@ -51,19 +52,6 @@ const t0 = arguments[0] - performance.timeOrigin;
 return performance.getEntriesByType('resource').filter((e) => e.startTime >= t0 && !e.name.includes('/events'))
   .reduce((n, e) => n + (e.transferSize || e.encodedBodySize || 0), 0);
 """
-
-
-def phone(profile: Path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
-                f"--user-data-dir={profile}"):
-        opts.add_argument(arg)
-    opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2}})
-    return webdriver.Chrome(service=Service(DRIVER), options=opts)
 
 
 class Api:

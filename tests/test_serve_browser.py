@@ -6,7 +6,6 @@ second phone following along without reloading. Screenshots of each game are lef
 from __future__ import annotations
 
 import json
-import shutil
 import threading
 import time
 import urllib.request
@@ -17,8 +16,9 @@ import uvicorn
 
 from generator.serve.app import make_app
 
+from phones import phone
+
 SHOTS = Path("/tmp/pnp-serve-shots")
-CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WAIT = 15          # seconds a condition may take before the test fails (never slept through)
 
 
@@ -41,23 +41,6 @@ def server(tmp_path_factory):
     yield base, folder
     srv.should_exit = True
     thread.join(5)
-
-
-def phone(profile: Path):
-    """A headless Chromium made to look like a phone; fails (not skips) without Debian's chromium."""
-    for path in (CHROMIUM, DRIVER):
-        if not shutil.which(path):
-            pytest.fail(f"{path} is missing: apt-get install chromium chromium-driver (.ci/run installs them)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
-                f"--user-data-dir={profile}"):
-        opts.add_argument(arg)
-    opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2}})
-    return webdriver.Chrome(service=Service(DRIVER), options=opts)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import svgwrite
 
 from ..colour import Colour
 from .drawing import IDENTITY, Drawing, Ellipse, Group, Image, Rect, Text
-from .fonts import _glyph_ops, text_outline
+from .fonts import glyph_ops, text_outline
 
 
 def _num(v: float) -> str:
@@ -32,7 +32,7 @@ def path_data(ops) -> str:
 @lru_cache(maxsize=4096)
 def _glyph_data(font_name: str, glyph: str) -> str:
     """A glyph's outline as path data, in the font's units (y up)."""
-    return path_data(_glyph_ops(font_name, glyph))
+    return path_data(glyph_ops(font_name, glyph))
 
 
 def _paint(colour: Colour | None) -> str:
