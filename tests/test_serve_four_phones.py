@@ -248,6 +248,21 @@ return problems;
 """
 
 
+# Entering without scrolling: the box, Enter and Undo on the first screen, uncovered, the page not
+# scrolled (upright, Mille Bornes' four-player board once put Enter a screen below).
+_ON_FIRST_SCREEN = """
+window.scrollTo(0, 0);
+const problems = [];
+for (const id of ['entry', 'enter', 'undo']) {
+  const el = document.getElementById(id), r = el.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight || r.height === 0) { problems.push(id + ' off the screen: ' + r.top); continue; }
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (!hit || !(hit === el || el.contains(hit))) problems.push(id + ' covered by ' + (hit ? hit.outerHTML.slice(0, 60) : 'nothing'));
+}
+return problems;
+"""
+
+
 @pytest.mark.parametrize("game", list(FOUR))
 def test_four_players_upright_and_on_its_side(server, four, game):
     base, folder = server
@@ -256,6 +271,8 @@ def test_four_players_upright_and_on_its_side(server, four, game):
     open_table(a, base, rid)
     chips = a.execute_script("return document.querySelectorAll('#totals .chip').length")
     assert chips == 4, chips
+    wait_for(a, lambda d: d.execute_script("return picture.version === table.version"), "the picture")
+    assert a.execute_script(_ON_FIRST_SCREEN) == []
     assert a.execute_script(_CHECK, False) == []
     a.save_screenshot(str(SHOTS / f"four-{game}-upright.png"))
     a.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, "deviceScaleFactor": 2,

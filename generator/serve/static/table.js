@@ -393,7 +393,9 @@ $("overlay").addEventListener("click", (e) => { if (game && game.tap) game.tap(s
 // Whatever is scrolled into view (a tapped button, a message) stops above the bar at the foot.
 if (window.ResizeObserver) {
   new ResizeObserver(() => {
-    document.documentElement.style.scrollPaddingBottom = ($("sendbar").offsetHeight + 8) + "px";
+    const room = ($("sendbar").offsetHeight + 8) + "px";
+    document.documentElement.style.scrollPaddingBottom = room;
+    document.body.style.paddingBottom = room;        // upright, the bar is fixed: the page ends above it
   }).observe($("sendbar"));
 }
 refresh(true).then(listen);
