@@ -42,6 +42,29 @@ def test_two_phones_undoing_one_mistake_apart_take_back_one_entry(server, phones
     b.save_screenshot(str(SHOTS / f"undo-twice-{apart}.png"))
 
 
+def test_an_undo_tapped_as_another_phones_entry_lands_is_meant_for_the_one_before(server, phones):
+    """Undo tapped the moment another phone's entry shows (sooner than GLANCE: nobody read it) was
+    meant for the entry shown before: refused as stale, the new entry kept; tapped once it has been
+    read, it takes the new entry back."""
+    base, folder = server
+    _, b = phones
+    rid = api(base, "/api/records", {"game": "mille-bornes", "players": "Ann, Bob"})["id"]
+    _entered(base, rid, ["GO", "GO"])
+    open_table(b, base, rid)
+    time.sleep(0.7)
+    b.execute_script("new MutationObserver((_, seen) => { if (table.entries === 3) { seen.disconnect(); "
+                     "document.getElementById('undo').click(); } })"
+                     ".observe(document.getElementById('title'), {childList: true, subtree: true});")
+    _entered(base, rid, ["25"])                       # on another phone (or a prompt): Ann's 25
+    wait_for(b, lambda d: said(d).startswith(("undone", "refused")), "phone B's answer")
+    assert said(b).startswith("refused, undo of entry 2 (stale journal)"), said(b)
+    assert len(api(base, f"/api/records/{rid}")["turns"]) == 3
+    time.sleep(0.7)                                   # now read: Undo means the 25
+    b.execute_script("document.getElementById('undo').click()")
+    wait_for(b, lambda d: said(d).startswith("undone"), "phone B's undo")
+    assert "entry 3" in said(b) and len(api(base, f"/api/records/{rid}")["turns"]) == 2
+
+
 def test_an_undo_after_a_refused_move_does_not_make_the_next_enter_stale(server, phones):
     base, folder = server
     a, _ = phones

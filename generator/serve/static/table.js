@@ -52,8 +52,9 @@ async function adopt(data, force, mine) {
   }
   if (before && before.version !== table.version) {
     $("happened").textContent = happened(before, table, mine);
-    if (!mine) undoSeen = {number: before.last ? before.last.number : 0, version: before.version,
-                           until: Date.now() + (table.entries < before.entries ? SETTLE : GLANCE)};
+    // (this phone's own change is what its person sees Undo offer now: no earlier offer stands)
+    undoSeen = mine ? null : {number: before.last ? before.last.number : 0, version: before.version,
+                              until: Date.now() + (table.entries < before.entries ? SETTLE : GLANCE)};
   }
   render();
   if (basis && basis.version !== table.version && !mine) say($("message"), changedSince(basis) +
