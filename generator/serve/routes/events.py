@@ -44,14 +44,9 @@ async def events(request):
     except NotFound:
         return no_record(rid)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
-    # gzip, flushed at each event (a small window: a stream holds ~130 KB, MAX_STREAMS of them ~6 MB)
-    packer = zlib.compressobj(6, zlib.DEFLATED, 16 + 14, 7) \
-        if "gzip" in request.headers.get("accept-encoding", "") else None
-    if packer is not None:
+    gzipped = "gzip" in request.headers.get("accept-encoding", "")
+    if gzipped:
         headers["Content-Encoding"] = "gzip"
-
-    def packed(text: str):
-        return text if packer is None else packer.compress(text.encode()) + packer.flush(zlib.Z_SYNC_FLUSH)
     if request.method == "HEAD":          # the headers a stream would have, and no stream
         return Response(None, media_type="text/event-stream", headers=headers)
     if sum(streams.values()) >= MAX_STREAMS or streams.get(rid, 0) >= MAX_STREAMS_RECORD:
@@ -62,6 +57,12 @@ async def events(request):
     # and the count); released when the stream ends, or here if it never starts.
     streams[rid] = streams.get(rid, 0) + 1
     started = False
+    # gzip, flushed at each event; made for an admitted stream only (a small window: a stream holds
+    # ~130 KB, MAX_STREAMS of them ~6 MB)
+    packer = zlib.compressobj(6, zlib.DEFLATED, 16 + 14, 7) if gzipped else None
+
+    def packed(text: str):
+        return text if packer is None else packer.compress(text.encode()) + packer.flush(zlib.Z_SYNC_FLUSH)
 
     async def stream():
         nonlocal started
