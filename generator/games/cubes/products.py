@@ -48,7 +48,7 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
                 sheet = lambda spec=spec, kit=kit, parts=board_parts: kit_assembly(spec, kit, parts)  # noqa: E731
                 out.append(AssemblySheet(spec, f"kit-{tag}", sheet, variant=variant,
                                          what=f"Cubes kit, {kit.players} players: how to put it together (parts, "
-                                              "steps with drawings, the edges' rounding, checks)"))
+                                              "steps with drawings, the edges' rounding, checks)", with_laser=True))
                 out.append(Board(spec, paper_board(kit, *setup_position(spec, four)), f"paper-board-{tag}",
                                  f"Cubes board, {kit.grid} x {kit.grid}", variant=variant))
             if half in ("", "pieces"):
