@@ -8,7 +8,7 @@ from .pdf import add_pdf
 
 
 def make(content: AssemblySheet, plan, opts) -> None:
-    add_assembly(plan, content.stem, content.sheet, opts, content.what, order=content.order,
+    add_assembly(plan, content.stem, content.sheet(), opts, content.what, order=content.order,
                  with_laser=content.with_laser)
 
 

@@ -154,10 +154,11 @@ class RulesSheet(Content):
 
 @dataclass
 class AssemblySheet(Content):
-    """How a kit or a piece is put together (a layout.assembly.Assembly), laid out on the paper;
-    first in the game's print list (order 0) or just before the piece it explains."""
+    """How a kit or a piece is put together: `sheet()` makes it (a layout.assembly.Assembly), when
+    the product asks (a kit refused before it costs nothing), laid out on the paper; first in the
+    game's print list (order 0) or just before the piece it explains."""
     stem: str
-    sheet: Any
+    sheet: Callable[[], Any]
     what: str
     order: int = 0
     with_laser: bool = False     # a laser kit's: its paper counted with the kit's stock, not by those
@@ -166,11 +167,11 @@ class AssemblySheet(Content):
 
 @dataclass
 class Document(Content):
-    """Pages of the game's own making (the map's halves, the wall strips, a rack): `name` is the
-    file's, `info` its print-list entry but its pages; a `shop` document is a print shop's (written
-    as PDF/X with --pdfx)."""
+    """Pages of the game's own making (the map's halves, the wall strips, a rack), made by `pages()`
+    when the product asks: `name` is the file's, `info` its print-list entry but its pages; a `shop`
+    document is a print shop's (written as PDF/X with --pdfx)."""
     name: str
     title: str
-    pages: list
+    pages: Callable[[], list]
     info: Mapping[str, Any]
     shop: bool = False

@@ -205,7 +205,7 @@ def paper_pieces_contents(spec: Spec, four: bool, paper: Paper) -> list:
                          "pawns; set them up as the last sheet shows.",
                     tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring",
                            "glue stick"])),
-        AssemblySheet(spec, f"paper-pieces-{tag}", pieces_assembly(pp, paper), variant=f"{k.players} players",
+        AssemblySheet(spec, f"paper-pieces-{tag}", lambda: pieces_assembly(pp, paper), variant=f"{k.players} players",
                       what=f"{k.title}, {k.players} players: how to fold the paper pieces (steps with drawings, "
                            "checks)"),
     ]

@@ -45,7 +45,8 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
                 from .paper import paper_board
                 from .referee import setup_position
                 board_parts = {p.name: p for p in parts if p.material in BOARD_MATERIALS}
-                out.append(AssemblySheet(spec, f"kit-{tag}", kit_assembly(spec, kit, board_parts), variant=variant,
+                sheet = lambda spec=spec, kit=kit, parts=board_parts: kit_assembly(spec, kit, parts)  # noqa: E731
+                out.append(AssemblySheet(spec, f"kit-{tag}", sheet, variant=variant,
                                          what=f"Cubes kit, {kit.players} players: how to put it together (parts, "
                                               "steps with drawings, the edges' rounding, checks)", with_laser=True))
                 out.append(Board(spec, paper_board(kit, *setup_position(spec, four)), f"paper-board-{tag}",

@@ -116,7 +116,7 @@ def men_contents(spec: Spec, paper: Paper) -> list:
                     step="Men: cut out the sixteen standees, fold each at the head and fold its feet in, glue them "
                          "(or cut out the tokens).",
                     tools=["craft knife or scissors", "glue stick"])),
-        AssemblySheet(spec, f"{stem_of(spec)}-men", men_assembly(men, title, paper),
+        AssemblySheet(spec, f"{stem_of(spec)}-men", lambda: men_assembly(men, title, paper),
                       what=f"{title}: how to fold the men (steps with drawings, checks)"),
     ]
 
