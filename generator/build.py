@@ -174,11 +174,13 @@ def add_board(board: Drawing, plan: Plan, stem: str, title: str, opts: BuildOpti
 
 def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float,
                   plan: Plan, stem: str, what: str = "", make: str = "", order: int = 60,
-                  stock: dict[str, str] | None = None) -> None:
+                  stock: dict[str, str] | None = None, kiss_cut: dict[str, float] | None = None) -> None:
     """Parts nested onto stock sheets, one set of sheets per material, as SVG, DXF and PNG.
     A part too big for the stock is the spec's error, reported at its laser.sheet line.
     what, make: what the sheets are and how they are put together, for the print list; stock: the
-    materials' names to buy, by the parts' material (default: the material itself)."""
+    materials' names to buy, by the parts' material (default: the material itself); kiss_cut: the
+    materials cut through their film only, not the liner (the Cubes rail layer), and how deep (mm):
+    their sheets' cut layer, title and print-list entry say it."""
     from .errors import SpecError
     from .laser.export import add_sheets
     from .laser.nest import NestError, nest
@@ -202,8 +204,11 @@ def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float
             sheets = nest(group, *sheet, kerf=kerf, margin=margin, spacing=spacing)
         except NestError as exc:
             raise SpecError(spec.file, spec.line(("laser", "sheet")), "laser.sheet", str(exc)) from None
+        depth = (kiss_cut or {}).get(material)
         for s in sheets:
             s.material = name
+            if depth is not None:
+                s.cut_layer, s.note = f"KISS-CUT-{depth:g}mm", f"kiss-cut {depth:g} mm deep (the film, not its liner)"
         before = set(plan.products)
         add_sheets(sheets, plan, stem)
         _laser_info(plan, before, (stock or {}).get(material, material).replace("_", " "), sheet, len(sheets),
@@ -235,6 +240,8 @@ def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what:
         which = f"sheet {n} of {count}" if n.isdigit() else f"{count} sheet{'s' if count != 1 else ''}"
         if n.isdigit() and 0 < int(n) <= len(sheets):
             which += f"; {sheet_use(sheets[int(n) - 1])}"
+            if sheets[int(n) - 1].note:       # a kiss cut, before anything else the operator sets
+                which = f"{sheets[int(n) - 1].note}; {which}"
         kind = rel.rsplit(".", 1)[-1]
         if kind == "png":
             info = dict(what=f"{what}: {material}, {which}, a preview", preview=True, order=order)
