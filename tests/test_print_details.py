@@ -204,21 +204,34 @@ def _box(b):
     return [float(v) for v in b]
 
 
+def board_pdfs(output) -> list:
+    """The boards for a print shop: each whole on a large page, and the Capitals map's halves."""
+    return sorted(output.rglob("*-large.pdf")) + sorted(output.rglob("*-halves-*.pdf"))
+
+
 def test_large_boards_have_bleed_trim_and_bleed_boxes(output):
-    larges = sorted(output.rglob("*-large.pdf"))
-    assert len(larges) >= 4
+    """Every page of a board for a print shop: its BleedBox is its TrimBox and the bleed all
+    round (the Capitals halves' was the whole A2 page), within the page; a large page is its
+    BleedBox."""
+    pdfs = board_pdfs(output)
+    assert len(pdfs) >= 5 and any("halves" in p.name for p in pdfs)
     k = PT_PER_MM
-    for pdf in larges:
-        page = PdfReader(pdf).pages[0]
-        tx0, ty0, tx1, ty1 = _box(page.trimbox)
-        bx0, by0, bx1, by1 = _box(page.bleedbox)
-        assert (tx0 - bx0, ty0 - by0, bx1 - tx1, by1 - ty1) == pytest.approx([BOARD_BLEED_MM * k] * 4, abs=0.01), pdf.name
-        assert _box(page.mediabox) == pytest.approx([bx0, by0, bx1, by1], abs=0.01), pdf.name
+    for pdf in pdfs:
+        for page in PdfReader(pdf).pages:
+            tx0, ty0, tx1, ty1 = _box(page.trimbox)
+            bx0, by0, bx1, by1 = _box(page.bleedbox)
+            assert (tx0 - bx0, ty0 - by0, bx1 - tx1, by1 - ty1) == pytest.approx([BOARD_BLEED_MM * k] * 4,
+                                                                                 abs=0.01), pdf.name
+            mx0, my0, mx1, my1 = _box(page.mediabox)
+            assert mx0 <= bx0 and my0 <= by0 and bx1 <= mx1 and by1 <= my1, pdf.name
+            if pdf.name.endswith("-large.pdf"):
+                assert [mx0, my0, mx1, my1] == pytest.approx([bx0, by0, bx1, by1], abs=0.01), pdf.name
 
 
 def test_large_boards_art_runs_into_the_bleed(output, tmp_path):
-    """The bleed is the board's own edge carried on: each strip of bleed looks like the strip of
-    board just inside the trim (a white bleed round a tinted board would show at a cut)."""
+    """The BleedBox holds art: each strip of bleed, read from the page at its BleedBox, looks
+    like the strip of board just inside the trim (a white bleed round a tinted board would show
+    at a cut; the Capitals halves' art stopped at the trim)."""
     import subprocess
 
     import numpy as np
@@ -227,18 +240,33 @@ def test_large_boards_art_runs_into_the_bleed(output, tmp_path):
     from conftest import need
     dpi = 60
     px = dpi / 25.4
-    for pdf in sorted(output.rglob("*-large.pdf")):
-        stem = tmp_path / pdf.stem
-        subprocess.run([need("pdftoppm"), "-r", str(dpi), "-png", "-singlefile", str(pdf), str(stem)], check=True)
-        im = np.asarray(Image.open(f"{stem}.png").convert("RGB"), dtype=float)
-        h, w, _ = im.shape
-        b = BOARD_BLEED_MM * px
-        outer, inner = int(b * 0.5), int(b + 0.8 * px)       # a pixel in the bleed, one inside the trim
-        lo = int(b + 4 * px)                                   # along each edge, away from the corners
-        strips = [(im[lo:h - lo, outer], im[lo:h - lo, inner]), (im[lo:h - lo, w - 1 - outer], im[lo:h - lo, w - 1 - inner]),
-                  (im[outer, lo:w - lo], im[inner, lo:w - lo]), (im[h - 1 - outer, lo:w - lo], im[h - 1 - inner, lo:w - lo])]
-        for bleed, edge in strips:
-            assert np.abs(bleed - edge).mean() < 6, f"{pdf.name}: the bleed does not carry the board's edge on"
+    for pdf in board_pdfs(output):
+        for n, page in enumerate(PdfReader(pdf).pages, 1):
+            stem = tmp_path / f"{pdf.stem}-{n}"
+            # The page cut to its BleedBox (from the top-left, in pixels at dpi).
+            bx0, by0, bx1, by1 = _box(page.bleedbox)
+            top = float(page.mediabox[3]) - by1
+            crop = [str(round(v / 72 * dpi)) for v in (bx0, top, bx1 - bx0, by1 - by0)]
+            subprocess.run([need("pdftoppm"), "-r", str(dpi), "-png", "-singlefile", "-f", str(n), "-l", str(n),
+                            "-x", crop[0], "-y", crop[1], "-W", crop[2], "-H", crop[3], str(pdf), str(stem)], check=True)
+            im = np.asarray(Image.open(f"{stem}.png").convert("RGB"), dtype=float)
+            h, w, _ = im.shape
+            b = BOARD_BLEED_MM * px
+            outer, inner = int(b * 0.5), int(b + 0.8 * px)       # a pixel in the bleed, one inside the trim
+            lo = int(b + 4 * px)                                   # along each edge, away from the corners
+            strips = [(im[lo:h - lo, outer], im[lo:h - lo, inner]),
+                      (im[lo:h - lo, w - 1 - outer], im[lo:h - lo, w - 1 - inner]),
+                      (im[outer, lo:w - lo], im[inner, lo:w - lo]),
+                      (im[h - 1 - outer, lo:w - lo], im[h - 1 - inner, lo:w - lo])]
+            # Where the Capitals halves meet, the map goes on past the trim: there the bleed is
+            # the other half's art, not the edge carried on, and never the blank page.
+            join = {1: "right", 2: "left"}.get(n) if "-halves-" in pdf.name else None
+            for side, (bleed, edge) in zip(("left", "right", "top", "bottom"), strips):
+                if side == join:
+                    assert (255 - bleed).mean() > 20, f"{pdf.name} p{n}: the join's bleed is blank"
+                    continue
+                assert np.abs(bleed - edge).mean() < 6, f"{pdf.name} p{n}: the {side} bleed does not carry the " \
+                                                        "board's edge on"
 
 
 def _inside(item, m, x, y) -> bool:

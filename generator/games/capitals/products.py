@@ -3,6 +3,7 @@ halves), the wall pieces (print-and-fold and laser)."""
 from __future__ import annotations
 
 from ...build import BuildOptions, add_assembly, add_board, add_decks, add_laser_kit, add_pdf, stem_of
+from ...layout.marks import BOARD_BLEED
 from ...outputs import Plan
 from ...spec import Spec
 from .board import board_from_spec, halves
@@ -30,7 +31,7 @@ def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | No
             add_pdf(plan, f"{stem}-halves-{wm.halves_paper}.pdf", f"{wm.title} board, Figs. 1A and 1B",
                     halves(wm, board), opts.cmyk, pdfx=opts.pdfx,
                     what=f"{wm.title} board in two halves (the patent's Figs. 1A and 1B), one "
-                         f"{wm.halves_paper.upper()} page each, for a print shop",
+                         f"{wm.halves_paper.upper()} page each, {BOARD_BLEED:g} mm bleed, TrimBox, for a print shop",
                     shop=True, stock=f"{wm.halves_paper.upper()} paper or card",
                     make="trim each half at the join and lay them edge to edge (or mount them on board)")
         if spec.kind == "capitals-walls":
