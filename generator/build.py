@@ -34,8 +34,6 @@ class DeckArt:
     # Where the cards' backs differ: each face's back (parallel to `faces`) and its caption; `back`
     # is then the one the tuck box shows.
     backs: list[tuple[Drawing, str]] | None = None
-    contact_backs: list[tuple[Drawing, str]] | None = None   # the backs the contact sheet shows, where
-                                                              # not every distinct one (backs alike but for a number)
     contact_pixels: int | None = None   # the contact sheet's pixels at most (its dpi lowered to fit),
     contact_greek_px: float | None = None   # and its text smaller than this drawn as bars
 
@@ -50,8 +48,6 @@ class DeckArt:
 
     def distinct_backs(self) -> list[tuple[Drawing, str]]:
         """Each back once, with its caption, for the contact sheet."""
-        if self.contact_backs is not None:
-            return list(self.contact_backs)
         if self.backs is None:
             return [(self.back, "back")] if self.back else []
         seen: dict[int, tuple[Drawing, str]] = {}
