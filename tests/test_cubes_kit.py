@@ -18,7 +18,7 @@ from generator.laser.joints import box_joints, mates
 from generator.laser.nest import nest
 from generator.outputs import Plan
 from generator.games.cubes.kit import (cube_panels, cube_parts, cup_layer, cup_lines, kit_parts, load_kit, pawn_plates,
-                                       rail_break, rail_layer)
+                                       player_look, rail_break, rail_layer)
 from generator.spec import load_spec
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -389,7 +389,7 @@ def test_engraving_closer_to_a_cut_than_the_inset_is_the_specs_error(tmp_path):
     err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 5"),
                                         ("stop: {width: 10, margin: 1.0}", "stop: {width: 30, margin: 10}")])
     assert (err.field, err.line) == ("laser.engrave_inset", line)
-    assert "leaves nothing of the engraving of the pawn plate A, player 2" in err.message
+    assert "leaves nothing of the engraving of the pawn plate A, White" in err.message
     # The most the schema takes (2,000 mm) clears the cup layer's grid away first: said so, at once.
     err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 2000")])
     assert "leaves nothing of the engraving of the cup layer" in err.message
@@ -401,7 +401,8 @@ def test_the_kits_engraving_keeps_the_inset(kit):
     from generator.laser.parts import engraving_clearance
     parts = kit_parts(kit)
     gaps = {p.name: engraving_clearance(p, kit.kerf) for p in parts if p.engrave}
-    assert set(gaps) == {"cup layer", "frame", "top", "pawn A p2", "pawn B p2"}
+    # Every player's pawn A (his initial), the second's pawn B (dark), the kings' tops.
+    assert set(gaps) == {"cup layer", "frame", "top", "pawn A p1", "pawn A p2", "pawn B p2"}
     assert min(gaps.values()) >= kit.engrave_inset
     peg = next(p for p in parts if p.name == "peg")
     assert not peg.engrave and len(peg.grooves) == 1
@@ -435,3 +436,98 @@ def test_the_kits_default_names_pass_the_one_name_check(tmp_path, names, problem
         CHECKS["cubes-kit"](load_spec(path))
     assert exc.value.field == "setup.two_player.players" and problem in exc.value.message, exc.value
     assert exc.value.line == text[:text.index(f"    players: {names}")].count("\n") + 1
+
+
+# ---------------------------------------------------------------- each player's pieces, as built
+
+def _sheet_parts(svg_path):
+    """A laser sheet's closed cuts (each a ring: a part's outline or a hole) and its engraved
+    areas (each path filled even-odd), read from the SVG."""
+    root = ET.parse(svg_path).getroot()
+    layers = {g.get("id"): g for g in root.iter(SVG + "g")}
+
+    def rings(d):
+        out = []
+        for sub in re.findall(r"M[^M]*", d):
+            nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", sub)]
+            out.append(list(zip(nums[::2], nums[1::2])))
+        return out
+    cuts = [Polygon(r) for p in layers["CUT"].iter(SVG + "path") for r in rings(p.get("d")) if len(r) > 2]
+    engraved = []
+    for p in layers["ENGRAVE"].iter(SVG + "path"):
+        area = Polygon()
+        for r in rings(p.get("d")):
+            if len(r) > 2:
+                area = area.symmetric_difference(Polygon(r).buffer(0))
+        engraved.append(area)
+    return cuts, engraved
+
+
+@pytest.mark.parametrize("tag", ["2p", "4p"])
+def test_no_two_players_pieces_share_a_look_on_the_laser_kit(output, tag):
+    """Read from the cube-stock sheets the build wrote (the pawns share the cubes' stock): each
+    pawn plate and king top with what is engraved on it. The pawn plates fall into two looks a
+    player (plates A and B), each cut pawns_each times, none shared with another player (players 1
+    and 3 once had one look, and every king the same crown); each king's top is its own."""
+    kit = load_kit(load_spec(KIT_YAML), tag == "4p")
+    pawns, kings = [], []
+    for svg in sorted((output / "cubes" / f"kit-{tag}").glob(f"cubes-{tag}-cube-sheet*.svg")):
+        cuts, engraved = _sheet_parts(svg)
+        tree = STRtree(engraved)
+
+        def look(outline):
+            inside = [engraved[i] for i in tree.query(outline, predicate="intersects")]
+            inside = [g for g in inside if g.representative_point().within(outline)]
+            return round(sum(g.area for g in inside), 1), len(inside)
+
+        def sized(w, h):     # (a pawn B's slot takes 0.3 mm off its head's top)
+            return [c for c in cuts if sorted((c.bounds[2] - c.bounds[0], c.bounds[3] - c.bounds[1])) ==
+                    pytest.approx(sorted((w + kit.kerf, h + kit.kerf)), abs=0.5)]
+        pawns += [look(c) for c in sized(kit.pawn_d, kit.pawn_height)]
+        kings += [sig for sig in (look(c) for c in sized(kit.cube, kit.cube)) if sig[1]]   # plain tops: nothing
+    assert len(pawns) == 2 * kit.players * kit.pawns_each
+    counts = defaultdict(int)
+    for sig in pawns:
+        counts[sig] += 1
+    assert len(counts) == 2 * kit.players and set(counts.values()) == {kit.pawns_each}, counts
+    assert len(kings) == kit.kings == kit.players and len(set(kings)) == kit.players, kings
+
+
+@pytest.mark.parametrize("tag", ["2p", "4p"])
+def test_no_two_players_pieces_share_a_look_on_paper(output, tag, tmp_path):
+    """Read from the paper pieces' PDF: on the pawns' sheets each pawn carries its player's
+    initial, as many as he has pawns, on his colour; no two players share an initial or a colour."""
+    import subprocess
+
+    import numpy as np
+    from PIL import Image
+    from pypdf import PdfReader
+
+    from conftest import need
+    kit = load_kit(load_spec(KIT_YAML), tag == "4p")
+    pdf = output / "cubes" / f"paper-pieces-{tag}-a4.pdf"
+    pages = [n for n, page in enumerate(PdfReader(pdf).pages, 1) if "Pawns" in page.extract_text().split("\n")[:3]]
+    assert pages
+    initials, colours = defaultdict(int), defaultdict(list)
+    dpi = 100
+    for n in pages:
+        html = subprocess.run([need("pdftotext"), "-bbox", "-f", str(n), "-l", str(n), str(pdf), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        stem = tmp_path / f"p{n}"
+        subprocess.run([need("pdftoppm"), "-r", str(dpi), "-png", "-singlefile", "-f", str(n), "-l", str(n), str(pdf),
+                        str(stem)], check=True)
+        im = np.asarray(Image.open(f"{stem}.png").convert("RGB"), dtype=float)
+        for x0, y0, x1, y1, word in re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
+                                                 r'([A-Z])<', html):
+            initials[word] += 1
+            # The pawn's ground, 1.5 mm left of its letter, half way down it.
+            px, py = (float(x0) / 72 - 1.5 / 25.4) * dpi, (float(y0) + float(y1)) / 2 / 72 * dpi
+            colours[word].append(im[int(py), int(px)])
+    names = [player_look(kit, k).initial for k in range(1, kit.players + 1)]
+    assert sorted(initials) == sorted(names) and len(set(names)) == kit.players, initials
+    assert all(count >= kit.pawns_each for count in initials.values()), initials
+    grounds = {w: np.median(np.array(c), axis=0) for w, c in colours.items()}
+    for a in grounds:
+        for b in grounds:
+            if a < b:
+                assert np.abs(grounds[a] - grounds[b]).sum() > 60, (a, b, grounds)

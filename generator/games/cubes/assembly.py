@@ -10,7 +10,7 @@ from ...colour import Colour
 from ...draw import Style
 from ...layout.assembly import ACCENT, CARD, INK, WOOD, Assembly, Plan, Scene, Step
 from ...units import pt
-from .kit import CROWN, Kit, cube_panels, cube_parts, pawn_plates, peg_marks
+from .kit import Kit, cube_panels, cube_parts, pawn_plates, peg_marks, player_look
 
 MDF = Colour(rgb=(0.72, 0.6, 0.45))
 PLY = WOOD
@@ -64,7 +64,8 @@ def _cube_scene(kit: Kit, king: bool, spread: float) -> Scene:
     top = parts["top"]
     sc.plate(top.outline, (0, 0, top_z - t + lift), X, Y, t, PLY, marks=top.score)
     if king:
-        sc.plate(CROWN, (0, 0, top_z + lift + 0.01), X, Y, 0.0, Colour(rgb=(0.35, 0.25, 0.15)))
+        for g in top.engrave:          # the first player's: crown, initial
+            sc.plate(g, (0, 0, top_z + lift + 0.01), X, Y, 0.0, Colour(rgb=(0.35, 0.25, 0.15)))
     else:
         ring = parts["ring"]
         sc.plate(ring.outline, (0, 0, top_z + 2 * lift), X, Y, kit.t("ring"), PLY)
@@ -146,6 +147,27 @@ def _pawn_scene(kit: Kit) -> Scene:
     return sc
 
 
+def _looks_plan(kit: Kit) -> Plan:
+    """Each player's king top and pawn plates A and B, as the laser engraves them, in a row under
+    his name: what tells his pieces from the others'."""
+    c, gap = kit.cube, 8.0
+    # As wide as four players' (the patent's most), so two players' are drawn no larger.
+    width = max(kit.players, 4) * (c + gap) - gap
+    plan = Plan((-1.0, -1.0, width + 1.0, c + 5 + kit.pawn_height))
+    burnt = Style(fill=Colour(rgb=(0.25, 0.17, 0.1)))
+    for k in range(kit.players):
+        x = k * (c + gap)
+        top = next(p for p in cube_parts(kit, True, k + 1) if p.name == "top")
+        a, b = pawn_plates(kit, k + 1)
+        placed = [(top, x, 0.0), (a, x + c / 2 - kit.pawn_d - 1.0, c + 4), (b, x + c / 2 + 1.0, c + 4)]
+        for part, dx, dy in placed:
+            plan.add(affinity.translate(part.outline, dx, dy), Style(fill=PLY, stroke=INK, width=pt(0.4)))
+            for g in part.engrave:
+                plan.add(affinity.translate(g, dx, dy), burnt)
+        plan.callout(player_look(kit, k + 1).name, (x + c / 2, 0.0), 0, -3)
+    return plan
+
+
 def _rounding(kit: Kit, r: float) -> Plan:
     """A cube's corner, seen from above: the square corner the laser leaves, and the round."""
     s = 12.0
@@ -182,14 +204,18 @@ def kit_assembly(spec, kit: Kit, board_parts: dict) -> Assembly:
              f"cross's arms (they must run along the rails). Four to a cube, {4 * kit.cubes} in all.",
              _bottom_plan(kit)),
         Step(f"King cubes ({kit.kings}): as a cube, {kit.king_height:g} mm tall, walls \"king A\" and "
-             f"\"king B\", the top engraved with a crown, and no ring. Pegs as on a cube.",
+             f"\"king B\", the top engraved with a crown and its player's initial and look (the last "
+             f"step), and no ring. Pegs as on a cube.",
              _cube_scene(kit, True, 14.0)),
         Step(f"Round the edges: sand the four upright edges and the four edges of the top of every cube and king "
              f"cube to a {r:g} mm radius (the patent's \"arêtes arrondies\", a {2 * r:g} mm circle): rows of cubes "
              f"pushed together then slide past each other without snagging, and the grid shows between them.",
              _rounding(kit, r)),
-        Step(f"Pawns ({kit.players * kit.pawns_each}): slide each pawn A's slot down over a pawn B's; a drop of "
-             f"glue. Players 2 and 4 have dark heads.", _pawn_scene(kit)),
+        Step(f"Pawns ({kit.players * kit.pawns_each}): slide each pawn A's slot down over a pawn B's of the same "
+             f"player; a drop of glue.", _pawn_scene(kit)),
+        Step("Each player's pieces, told apart by their engraving (his initial on pawn A's head and on his king's "
+             "top): " + "; ".join(player_look(kit, k).describe() for k in range(1, kit.players + 1))
+             + ". Keep each player's pieces together.", _looks_plan(kit)),
     ]
     checks = [
         "A cube slides on its rails: set it on a cell, its pegs in the cups, and push it one cell along a row, "
