@@ -214,15 +214,25 @@ def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float
 SPARSE = 0.5     # a sheet whose parts lie within less than this share of it: cut it from an offcut
 
 
+def offcut(s) -> tuple[float, float] | None:
+    """The offcut (width, height, mm) a sheet's parts fit, where they lie within less than half of
+    the sheet; else None (cut a whole sheet)."""
+    from .laser.nest import material_use
+    _, w, h = material_use(s)
+    margin = s.width - w   # the parts' extent from the corner, with the margin on the far sides too
+    if (w + margin / 2) * (h + margin / 2) < SPARSE * s.width * s.height:
+        return w + 5, h + 5
+    return None
+
+
 def sheet_use(s) -> str:
     """What a sheet's parts take of it, for the print list: the share of its material, and where
     they lie within less than half of it, the offcut they fit."""
     from .laser.nest import material_use
-    use, w, h = material_use(s)
-    text = f"its parts take {100 * use:.0f} % of the sheet"
-    margin = s.width - w   # the parts' extent from the corner, with the margin on the far sides too
-    if (w + margin / 2) * (h + margin / 2) < SPARSE * s.width * s.height:
-        text += f", all within {w + 5:.0f} x {h + 5:.0f} mm: an offcut that size will do"
+    text = f"its parts take {100 * material_use(s)[0]:.0f} % of the sheet"
+    piece = offcut(s)
+    if piece:
+        text += f", all within {piece[0]:.0f} x {piece[1]:.0f} mm: an offcut that size will do"
     return text
 
 
@@ -242,8 +252,13 @@ def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what:
         if kind == "png":
             info = dict(what=f"{what}: {material}, {which}, a preview", preview=True, order=order)
         else:
+            # The stock to have: the sheet, or the offcut a sparse sheet's parts fit (the Cubes frame's
+            # bars, the pegs), so nobody buys a sheet for a strip of it.
+            piece = offcut(sheets[int(n) - 1]) if n.isdigit() and 0 < int(n) <= len(sheets) else None
+            stock = f"{material}, {size}" if piece is None else \
+                f"{material}, an offcut of {piece[0]:.0f} x {piece[1]:.0f} mm (or a {size} sheet)"
             info = dict(what=f"{what}: {material}, {which} ({kind.upper()})", laser=True,
-                        stock=f"{material}, {size}", sheets=1 if kind == "svg" else 0, order=order,
+                        stock=stock, sheets=1 if kind == "svg" else 0, order=order,
                         **({"make": make} if make else {}))
         plan.products[rel].info = ProductInfo.of({**info, **plan.products[rel].info}).as_dict()
 

@@ -383,7 +383,7 @@ def test_engraving_closer_to_a_cut_than_the_inset_is_the_specs_error(tmp_path):
     from its cut lines, so 0.7 is refused at that line, naming the part and the distance."""
     err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 0.7")])
     assert (err.field, err.line) == ("laser.engrave_inset", line)
-    assert "engraving of the frame comes 0.61 mm from a cut line" in err.message
+    assert "engraving of the frame's left bar comes 0.61 mm from a cut line" in err.message
     # With room everywhere else (a wide frame, a wide margin round the grid), an inset that
     # leaves nothing of the dark pawn heads is refused too.
     err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 5"),
@@ -402,7 +402,7 @@ def test_the_kits_engraving_keeps_the_inset(kit):
     parts = kit_parts(kit)
     gaps = {p.name: engraving_clearance(p, kit.kerf) for p in parts if p.engrave}
     # Every player's pawn A (his initial), the second's pawn B (dark), the kings' tops.
-    assert set(gaps) == {"cup layer", "frame", "top", "pawn A p1", "pawn A p2", "pawn B p2"}
+    assert set(gaps) == {"cup layer", "frame bottom", "frame left", "top", "pawn A p1", "pawn A p2", "pawn B p2"}
     assert min(gaps.values()) >= kit.engrave_inset
     peg = next(p for p in parts if p.name == "peg")
     assert not peg.engrave and len(peg.grooves) == 1
@@ -418,7 +418,7 @@ def test_pnp_validate_says_the_inset_in_one_line(tmp_path):
     code, out, err, _ = run_cli(["validate", "boards/cubes_kit.yaml"], tmp_path)
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "engrave_inset: 0.7" in row)
     assert code == 1 and "Traceback" not in err
-    assert f"boards/cubes_kit.yaml:{line}: laser.engrave_inset: the engraving of the frame comes 0.61 mm" in err
+    assert f"boards/cubes_kit.yaml:{line}: laser.engrave_inset: the engraving of the frame's left bar comes 0.61 mm" in err
 
 
 @pytest.mark.parametrize("names,problem", [('[White, "white"]', 'two players named "White" and "white"'),
@@ -531,3 +531,32 @@ def test_no_two_players_pieces_share_a_look_on_paper(output, tag, tmp_path):
         for b in grounds:
             if a < b:
                 assert np.abs(grounds[a] - grounds[b]).sum() > 60, (a, b, grounds)
+
+
+@pytest.mark.parametrize("tag", ["2p", "4p"])
+def test_the_frame_is_four_jointed_bars_on_an_offcut_the_print_list_names(output, tag):
+    """Cut whole, the frame took a 600 x 400 mm sheet of 6 mm plywood for 5 % of it. Read from the
+    frame's sheet: four bars, each the frame's width, together the frame's area (the dovetails
+    lock into their sockets: the same area); they lie within an offcut that they fill more than
+    half of, and the print list's stock for the file is that offcut."""
+    kit = load_kit(load_spec(KIT_YAML), tag == "4p")
+    folder = output / "cubes" / f"kit-{tag}"
+    sheets = sorted(folder.glob(f"cubes-{tag}-frame-sheet*.svg"))
+    assert len(sheets) == 1
+    cuts, engraved = _sheet_parts(sheets[0])
+    assert len(cuts) == 4
+    o, w = kit.outer, kit.stop_w
+    k = kit.kerf
+    for bar in cuts:
+        x0, y0, x1, y1 = bar.bounds
+        assert sorted((x1 - x0, y1 - y0))[0] == pytest.approx(w + k, abs=0.01)       # the frame's width
+        assert sorted((x1 - x0, y1 - y0))[1] < o                                     # shorter than the frame
+    frame = o * o - (o - 2 * w) ** 2
+    assert sum(c.area for c in cuts) == pytest.approx(frame, rel=0.02)
+    assert len(engraved) >= 2 * kit.grid                       # the letters and numbers, on their bars
+    x1 = max(c.bounds[2] for c in cuts) + 5
+    y1 = max(c.bounds[3] for c in cuts) + 5
+    assert frame / (x1 * y1) > 0.5, (x1, y1)
+    listing = " ".join((output / "cubes" / "README.txt").read_text(encoding="utf-8").split())
+    entry = listing.split(f"kit-{tag}/{sheets[0].name} (or .dxf)", 1)[1][:400]
+    assert f"cut from birch plywood 6 mm, an offcut of {x1:.0f} x {y1:.0f} mm" in entry, entry

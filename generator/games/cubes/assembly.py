@@ -10,7 +10,7 @@ from ...colour import Colour
 from ...draw import Style
 from ...layout.assembly import ACCENT, CARD, INK, WOOD, Assembly, Plan, Scene, Step
 from ...units import pt
-from .kit import Kit, cube_panels, cube_parts, pawn_plates, peg_marks, player_look
+from .kit import Kit, cube_panels, cube_parts, frame_bars, kings_of, pawn_plates, peg_marks, player_look
 
 MDF = Colour(rgb=(0.72, 0.6, 0.45))
 PLY = WOOD
@@ -31,10 +31,11 @@ def parts_list(kit: Kit) -> list[tuple[str, str, str]]:
     plain = kit.cubes - kit.kings
     rows = [("1", "base plate", name["base"]), ("1", "cup layer, grid engraved", name["cup_layer"]),
             ("1", "rail layer, kiss-cut: border and dashes", name["rail_layer"]),
-            ("1", "frame, cell names engraved", name["frame"])]
+            ("4", "frame bars, dovetailed: top, right, bottom (letters engraved), left (numbers)", name["frame"])]
     counts: dict[tuple[str, str], int] = {}
-    for king, n in ((False, plain), (True, kit.kings)):
-        for p in cube_parts(kit, king):
+    # A king's top is its player's: a row each.
+    for king, player, n in [(False, 1, plain)] + [(True, k, kings_of(kit, k)) for k in range(1, kit.players + 1)]:
+        for p in cube_parts(kit, king, player):
             label = p.label.replace(", face down", "").replace("peg x4", "peg")
             counts[(label, p.material)] = counts.get((label, p.material), 0) + p.quantity * n
     for player in range(1, kit.players + 1):
@@ -86,8 +87,10 @@ def _board_stack(kit: Kit, step: int) -> Scene:
         sc.callout("base plate", (o, o / 2, 1.5), 10, 6)
     else:
         sc.plate(box(0, 0, i, i), (w, w, kit.t("base") + kit.t("cup_layer")), X, Y, kit.t("rail_layer"), FILM)
-        frame = box(0, 0, o, o).difference(box(w, w, o - w, o - w))
-        sc.plate(frame, (0, 0, kit.t("base") + 70), X, Y, kit.t("frame"), PLY)
+        # The four bars, each a little out from its place so its dovetails show.
+        for k, (_, bar, _) in enumerate(frame_bars(kit)):
+            dx, dy = ((0, -1), (1, 0), (0, 1), (-1, 0))[k]
+            sc.plate(affinity.translate(bar, 4 * dx, 4 * dy), (0, 0, kit.t("base") + 70), X, Y, kit.t("frame"), PLY)
         sc.arrow((o / 2, o / 2 - 60, 62), (o / 2, o / 2 - 60, 12))
         sc.callout("frame: letters along the bottom", (o, o / 2, kit.t("base") + 74), 6, -8)
     return sc
@@ -193,9 +196,10 @@ def kit_assembly(spec, kit: Kit, board_parts: dict) -> Assembly:
              "application tape over dashes and border, lift them off the liner together and lay the border edge "
              "to edge on the cup layer, labelled corners together: every dash lies between two cups, along a "
              "cup line. Rub down, peel the tape.", _rail_detail(kit, board_parts)),
-        Step(f"Frame: glue the frame on the base round the cup layer, its letters along the bottom and its "
-             f"numbers up the left, as the first player sees the board. It is the stop: {kit.t('frame'):g} mm high, "
-             f"no cube can be pushed off.", _board_stack(kit, 3)),
+        Step(f"Frame: push the four bars' dovetails into each other's sockets on the base, round the cup layer: "
+             f"the bar of letters along the bottom and the bar of numbers up the left, as the first player sees the "
+             f"board (the other two are scored top and right). Glue the joints and the bars to the base. It is the "
+             f"stop: {kit.t('frame'):g} mm high, no cube can be pushed off.", _board_stack(kit, 3)),
         Step(f"Cubes ({plain}): fit the two A walls and the two B walls at their corner fingers, set them on the "
              f"bottom plate (its face marked down, down) and the top's slots over their top fingers; glue every "
              f"joint, then the ring on the top, its hole centred: the pawn's {kit.recess_d:g} mm recess.",

@@ -101,11 +101,6 @@ def base_plate(kit: Kit) -> Part:
     return _label(part, "base plate, under the cup layer", kit.stop_w, kit.outer / 2, 6)
 
 
-def _frame_outline(kit: Kit) -> Polygon:
-    o, w = kit.outer, kit.stop_w
-    return box(0, 0, o, o).difference(box(w, w, o - w, o - w))
-
-
 def _cell_names(kit: Kit) -> list:
     """The frame's engraving: column letters along the bottom and row numbers up the left side,
     as the referee names cells."""
@@ -120,11 +115,56 @@ def _cell_names(kit: Kit) -> list:
     return eng
 
 
-def frame(kit: Kit) -> Part:
+FRAME_BARS = ("top", "right", "bottom", "left")    # clockwise, as the first player sees the board
+
+
+def _turn(geom, k: int, o: float):
+    """geom turned k quarter turns clockwise (as the board is seen; y down) about the frame's centre."""
+    return affinity.rotate(geom, 90 * k, origin=(o / 2, o / 2))
+
+
+def frame_bars(kit: Kit) -> list[tuple[str, Polygon, list[Polygon]]]:
+    """The frame in four bars, each as it lies on the board (name, outline, engraving): cut whole
+    it would take a sheet of its own (600 x 400 mm of 6 mm plywood for 5 % of it); in bars it
+    nests in a strip. The bars go round like a pinwheel, each the frame's width and its outside
+    length less that width, so all four are one shape; each has a dovetail tab at its end that
+    locks into a socket in the next bar's side (cut from the same outline: a tight fit once the
+    kerf is compensated). The bottom bar carries the column letters, the left one the row numbers."""
     o, w = kit.outer, kit.stop_w
-    part = Part("frame", _frame_outline(kit), material="frame")
-    part.engrave = _cell_names(kit)
-    return _label(part, "frame", o / 2 - 5, w / 2 + 1.2, 3.5)
+    depth, narrow, wide = 0.4 * w, 0.15 * w, 0.25 * w
+    tab = Polygon([(o - w, w / 2 - narrow), (o - w + depth, w / 2 - wide), (o - w + depth, w / 2 + wide),
+                   (o - w, w / 2 + narrow)])
+    bar = box(0, 0, o - w, w).union(tab)
+    names = _cell_names(kit)
+    out = []
+    for k, name in enumerate(FRAME_BARS):
+        outline = _turn(bar, k, o).difference(_turn(tab, k - 1, o))
+        outline = Polygon(outline.exterior.coords) if isinstance(outline, Polygon) else outline
+        out.append((name, outline, [g for g in names if g.representative_point().within(outline)]))
+    return out
+
+
+def frame_parts(kit: Kit) -> list[Part]:
+    """The four frame bars as parts, each laid along its length (the top bar's way), its name
+    scored on it where its engraving leaves room."""
+    o, w = kit.outer, kit.stop_w
+    parts = []
+    for k, (name, outline, engrave) in enumerate(frame_bars(kit)):
+        back = [_turn(g, -k, o) for g in [outline, *engrave]]      # laid as the top bar lies
+        part = Part(f"frame {name}", back[0], engrave=back[1:], material="frame", label=f"frame, {name} bar")
+        # Scored in the first gap between its engraved names with 3 mm either side (past the
+        # socket at its start): where there is none (cells too small), the names say which bar it is.
+        size = 3.5
+        width = get_font("sans").width(name, size)
+        x, end = w + 1, o - w - 1
+        for a, b in sorted((g.bounds[0], g.bounds[2]) for g in part.engrave) + [(end, end)]:
+            if a - x >= width + 6:
+                _label(part, name, x + 3, w / 2 + size * 0.36, size)
+                break
+            x = max(x, b)
+        part.label = f"frame, {name} bar"
+        parts.append(part)
+    return parts
 
 
 # ---------------------------------------------------------------- cubes, pegs, pawns
@@ -351,7 +391,8 @@ def check_engraving(spec, kit: Kit) -> None:
     top = next(p for p in cube_panels(kit, king=True) if p.name == "top").part(kit.t("cube"))
     engraved = [Part("cup layer", box(0, 0, kit.inner, kit.inner).difference(_apart(cups)), engrave=_grid(kit, cups),
                      label="cup layer"),
-                Part("frame", _frame_outline(kit), engrave=_cell_names(kit), label="frame")]
+                *(Part(f"frame {name}", outline, engrave=engrave, label=f"frame's {name} bar")
+                  for name, outline, engrave in frame_bars(kit) if engrave)]
     for player in range(1, kit.players + 1):     # every player's king top and pawn plates
         engraved.append(Part("king top", top.outline, engrave=king_top_engraving(kit, player, top.outline),
                              label=f"king's top of {player_look(kit, player).name}"))
@@ -373,7 +414,7 @@ def check_engraving(spec, kit: Kit) -> None:
 def kit_parts(kit: Kit, board: bool = True, pieces: bool = True) -> list[Part]:
     """Every part of the kit: the board's layers, and the pieces (cubes, king cubes, pawns); a
     build of one half makes only that half's (the cup layer alone is a third of a second)."""
-    parts = [base_plate(kit), cup_layer(kit), rail_layer(kit), frame(kit)] if board else []
+    parts = [base_plate(kit), cup_layer(kit), rail_layer(kit), *frame_parts(kit)] if board else []
     if not pieces:
         return parts
     plain = kit.cubes - kit.kings
