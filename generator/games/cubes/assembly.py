@@ -269,7 +269,10 @@ def pieces_assembly(pp, paper: str) -> Assembly:
         Step(f"King cubes: the same, {k.king_height:g} mm tall, the crown on the top and on the walls the right way "
              "up when the cube stands on its bottom.", kings),
         Step(f"Pawns: fold at the top of the head, fold both feet in under the pawn and glue the hatched foot on "
-             f"the other: it stands {stands:.0f} mm on a {k.pawn_d:g} x {pp.pawn_depth:g} mm floor.", pawns),
+             f"the other: it stands {stands:.0f} mm on a {k.pawn_d:g} x {pp.pawn_depth:g} mm floor. Each player's "
+             f"king cube and pawns are printed in his colour, his initial on each pawn ("
+             + ", ".join(f"{name} {player_look(k, n).initial}" for n, (name, _) in enumerate(pp.players, 1))
+             + ").", pawns),
     ]
     checks = [f"A cube measures {k.cube:g} mm each way and stands square; it slides on the paper board without "
               "catching on its neighbour.",
