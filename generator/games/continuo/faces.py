@@ -1,6 +1,6 @@
 """Continuo faces: the tile's 16 compartments to the bleed, numbers for Count continuo, the
-tile's number small in its top-left corner (so a record can name it, and its rotation can be
-read), a rules card and a scoring-example card; one back for the whole pack."""
+tile's number small in its top-left compartment (so a record can name it, and its rotation can
+be read), a rules card and a scoring-example card; one back for the whole pack."""
 from __future__ import annotations
 
 from ...colour import Colour
@@ -40,7 +40,7 @@ def _compartments(d: Drawing, deck: ContinuoDeck, tile: Tile, x0: float, y0: flo
 
 def draw_tile(deck: ContinuoDeck, number: int, tile: Tile) -> Drawing:
     """A tile's face: its compartments, and its number (how a record names it), small, in the
-    top-left corner of the top-left compartment, in that compartment's ink: never on the back,
+    lower-left corner of the top-left compartment, in that compartment's ink: never on the back,
     where it would tell the next tile of the face-down pile before it is drawn. It reads upright
     when the tile lies as the referee's rotation 0."""
     W, H, b = deck.size.width, deck.size.height, deck.size.bleed

@@ -151,7 +151,7 @@ def frame_parts(kit: Kit) -> list[Part]:
     parts = []
     for k, (name, outline, engrave) in enumerate(frame_bars(kit)):
         back = [_turn(g, -k, o) for g in [outline, *engrave]]      # laid as the top bar lies
-        part = Part(f"frame {name}", back[0], engrave=back[1:], material="frame", label=f"frame, {name} bar")
+        part = Part(f"frame {name}", back[0], engrave=back[1:], material="frame")
         # Scored in the first gap between its engraved names with 3 mm either side (past the
         # socket at its start): where there is none (cells too small), the names say which bar it is.
         size = 3.5
@@ -394,9 +394,9 @@ def check_engraving(spec, kit: Kit) -> None:
                 *(Part(f"frame {name}", outline, engrave=engrave, label=f"frame's {name} bar")
                   for name, outline, engrave in frame_bars(kit) if engrave)]
     for player in range(1, kit.players + 1):     # every player's king top and pawn plates
-        engraved.append(Part("king top", top.outline, engrave=king_top_engraving(kit, player, top.outline),
-                             label=f"king's top of {player_look(kit, player).name}"))
         look = player_look(kit, player)
+        engraved.append(Part("king top", top.outline, engrave=king_top_engraving(kit, player, top.outline),
+                             label=f"king's top of {look.name}"))
         a, b = pawn_plates(kit, player)
         engraved += [a, b] if look.dark or look.band else [a]     # what should carry the look
     for part in engraved:
