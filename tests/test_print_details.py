@@ -285,9 +285,9 @@ def _inside(item, m, x, y) -> bool:
 
 @pytest.mark.parametrize("spec", ["decks/continuo.yaml", "decks/count_continuo.yaml"])
 def test_every_numeral_stands_out_from_its_field(spec):
-    """Count continuo's numbers: each colour's ink against its field, from the palette (WCAG 2
-    contrast, at least 4.5:1), and on the faces as drawn: every number against what lies under
-    its middle (the last filled shape drawn there before it)."""
+    """Count continuo's numbers, and every tile's own number: each colour's ink against its field,
+    from the palette (WCAG 2 contrast, at least 4.5:1), and on the faces as drawn: every number
+    against what lies under its middle (the last filled shape drawn there before it)."""
     from generator.colour import contrast_ratio
     from generator.draw import Ellipse, Rect, Text, apply
     from generator.games.continuo.deck import load_deck
@@ -296,8 +296,9 @@ def test_every_numeral_stands_out_from_its_field(spec):
     deck = load_deck(load_spec(ROOT / spec))
     for c in deck.colours.values():
         assert contrast_ratio(c.ink, c.colour) >= 4.5, f"{c.name}: {contrast_ratio(c.ink, c.colour):.2f}:1"
+    from generator.games.continuo.faces import NUMBER
     fields = {c.colour for c in deck.colours.values()}
-    in_compartments = 0
+    in_compartments = tile_numbers = 0
     for face in [draw_tile(deck, i, t) for i, t in enumerate(deck.tiles, 1)] + [draw_example(deck)]:
         drawn = []
         for it, m in drawn_items(face.root):
@@ -308,8 +309,12 @@ def test_every_numeral_stands_out_from_its_field(spec):
                 under = [shape for shape, sm in drawn if _inside(shape, sm, x, y)][-1]
                 ratio = contrast_ratio(it.fill, under.style.fill)
                 assert ratio >= 4.5, f"{it.text!r} in {it.fill.hex()} on {under.style.fill.hex()}: {ratio:.2f}:1"
-                in_compartments += under.style.fill in fields
+                # A tile's own number (small, in its top-left compartment) or a Count continuo numeral.
+                small = it.size == NUMBER
+                tile_numbers += small and under.style.fill in fields
+                in_compartments += not small and under.style.fill in fields
     assert (in_compartments > 0) == (deck.variant == "count-continuo")
+    assert tile_numbers == len(deck.tiles)
 
 
 def test_a_numeral_ink_that_would_not_show_is_refused(tmp_path):
