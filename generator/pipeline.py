@@ -69,6 +69,7 @@ class JobResult:
     errors: list[str] = field(default_factory=list)
     exit_code: int = 0
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)       # the spec's notes (Spec.notes), said once
 
 
 def spec_jobs(paths: list[Path], root: Path) -> list[Job]:
@@ -78,12 +79,11 @@ def spec_jobs(paths: list[Path], root: Path) -> list[Job]:
     from .games import GAMES, game_of_kind
     from .spec import display_path, load_spec
     from .errors import SpecError
-    declared = {rel: g for g, game in GAMES.items() if game.spec_root is None for rel in game.specs}
     jobs = []
     for path in paths:
         rel = display_path(path, root)
-        if rel in declared:
-            g = declared[rel]
+        g = declared_game(path, rel)
+        if g is not None:
             jobs += [Job(g, rel, part) for part in GAMES[g].parts.get(rel, (None,))]
             continue
         spec = load_spec(path, display=rel)
@@ -93,6 +93,31 @@ def spec_jobs(paths: list[Path], root: Path) -> list[Job]:
         where = rel if not os.path.isabs(rel) else os.path.realpath(path)
         jobs += [Job(game, where, part) for part in GAMES[game].parts.get(spec.kind, (None,))]
     return jobs
+
+
+def declared_game(path: Path, rel: str) -> str | None:
+    """The game whose own spec a project's file is: one that declares its path (decks/sorry.yaml),
+    if the file's `kind:` is one of that game's. A spec is what its kind says wherever it lies: a
+    deck of one's own saved as decks/sorry.yaml is no part of Sorry (None: built by its kind)."""
+    from .games import GAMES
+    for g, game in GAMES.items():
+        if game.spec_root is None and rel in game.specs:
+            kind = peek_kind(path)
+            return g if kind is None or kind in game.kinds else None
+    return None
+
+
+def peek_kind(path: Path) -> str | None:
+    """A spec file's `kind:` as written, read without validating the spec (None if it cannot be
+    read or has none: the spec's own load then says why)."""
+    from .inputs import MAX_SPEC_BYTES, read_text
+    from .spec.loader import parse_yaml
+    try:
+        data, _ = parse_yaml(read_text(path, str(path), MAX_SPEC_BYTES), str(path))
+    except (SpecError, OSError):
+        return None
+    kind = data.get("kind") if isinstance(data, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def build_jobs(games: list[str]) -> list[Job]:
@@ -141,7 +166,7 @@ def check_jobs(jobs: list[Job], root: Path) -> tuple[dict, list[str], int]:
     """Every job's spec loaded and checked, before any job draws or writes: (job id -> (spec,
     files read), error lines, exit code). Done once, in the build's own process, so that a bad spec
     stops the build at once, and so that the pool's processes (forked after) start from them."""
-    from .games import check_spec
+    from .games import GAMES, check_spec, say_notes
     from .inputs import track_reads
     from .spec import display_path, load_spec
     from .spec.loader import SpecErrors
@@ -152,6 +177,13 @@ def check_jobs(jobs: list[Job], root: Path) -> tuple[dict, list[str], int]:
             with track_reads() as reads:
                 spec = load_spec(path, display=display_path(path, root))
                 check_spec(spec)
+            say_notes(spec)
+            game = GAMES.get(job.game)
+            if game is not None and spec.kind not in game.kinds:
+                # decks/sorry.yaml is a deck of one's own: Sorry built here would read it as its deck
+                raise spec.error(("kind",), f"a {spec.kind} spec where {game.title} reads its own "
+                                            f"({' or '.join(game.kinds)}): {game.title} cannot be built in this "
+                                            f"folder while it is here; give it another name to build both")
             loaded[job.id] = (spec, dict(reads))
         except SpecErrors as exc:
             errors += [SpecError.__str__(e) for e in exc.errors]
@@ -162,14 +194,25 @@ def check_jobs(jobs: list[Job], root: Path) -> tuple[dict, list[str], int]:
     return loaded, list(dict.fromkeys(errors)), code
 
 
+def plan_game(game: str, specs: dict, opts: BuildOptions, part: str | None = None, plan=None):
+    """A game's files of these specs ({path: spec}), named and laid out in a Plan under the game's
+    folder (nothing written): what the game holds of them, handed to every product that takes it."""
+    from .games import game_contents
+    from .outputs import Plan
+    from .products import make_files
+    plan = plan if plan is not None else Plan()
+    make_files(game_contents(game, specs, opts.paper, part), plan.sub(game), opts)
+    return plan
+
+
 def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, loaded=None) -> JobResult:
     """Load, check (unless `loaded` has the spec already), plan and (given a staging folder)
     write one job. Never raises for bad input: its errors come back as lines, with the exit code
     they call for."""
     from .draw.drawing import TextTooSmall
-    from .games import GAMES, check_spec
+    from .games import check_spec
     from .inputs import track_reads
-    from .outputs import Plan, UnsafeName, new_file_path
+    from .outputs import UnsafeName, new_file_path
     from .spec import display_path, load_spec
     from .spec.loader import SpecErrors
     result = JobResult(job)
@@ -184,8 +227,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
             else:
                 spec = load_spec(path, display=display_path(path, root))
                 check_spec(spec)
-            plan = Plan()
-            GAMES[job.game].build({str(path): spec}, plan.sub(job.game), opts, job.part)
+            plan = plan_game(job.game, {str(path): spec}, opts, job.part)
             for product in plan.products.values():
                 if staging is not None:
                     target = new_file_path(staging, product.rel)
@@ -194,6 +236,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
                 result.products.append(product.rel)
                 result.info[product.rel] = product.info
         result.reads = dict(reads)
+        result.notes = list(spec.notes)
     except SpecErrors as exc:
         result.errors, result.exit_code = [SpecError.__str__(e) for e in exc.errors], 1
     except SpecError as exc:
@@ -220,8 +263,9 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
 # ---------------------------------------------------------------- what is up to date
 
 def code_digest() -> str:
-    """A digest of our code, schemas and data files and of the drawing libraries' versions: any
-    change to them may change the bytes a job writes."""
+    """A digest of our code, schemas and data files, of the drawing libraries' versions and of the
+    products found (those from PNP_PRODUCTS_PATH with their source): any change to them may change
+    the files a job writes."""
     from importlib import metadata
     h = hashlib.sha256()
     package = Path(__file__).resolve().parent
@@ -235,6 +279,8 @@ def code_digest() -> str:
             version = "-"
         h.update(f"{lib}={version}\0".encode())
     h.update(f"python={sys.version_info[:2]}".encode())
+    from .products import products_digest
+    h.update(products_digest().encode())
     return h.hexdigest()
 
 
@@ -259,7 +305,7 @@ def read_manifest(folder: Path) -> dict:
 
 
 def _well_formed(entry) -> bool:
-    from .printlist import info_ok
+    from .products.print_list import info_ok
     def mapping(value, values) -> bool:
         return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, values) for k, v in value.items())
     return (isinstance(entry, dict) and isinstance(entry.get("key"), str)

@@ -81,13 +81,19 @@ def built_output(tmp_path_factory, paper: str = "a4") -> Path:
     return out
 
 
+def build_options(out: Path, paper: str = "a4", **options):
+    """A build's options as the command line makes them: the paper named here, a Paper below."""
+    from generator.options import BuildOptions
+    from generator.paper import PAPERS
+    return BuildOptions(out=out, paper=PAPERS[paper], **options)
+
+
 def build_job(out: Path, game: str, spec: str, **options) -> Path:
     """One job of a build (one spec of one game) with these options, through the build's own job
     runner, written into out: the game's folder. Quicker than `pnp build GAME` where a test is
     about one spec's products (the command line itself is tested elsewhere)."""
-    from generator.options import BuildOptions
     from generator.pipeline import Job, run_job
-    result = run_job(Job(game, spec), ROOT, BuildOptions(out=out, **options), out)
+    result = run_job(Job(game, spec), ROOT, build_options(out, **options), out)
     assert not result.errors, result.errors
     return out / game
 
@@ -120,12 +126,56 @@ DECK = ROOT / "tests" / "decks" / "delve.yaml"   # the test deck of the `deck` k
 def build_deck(out: Path, spec: Path = DECK, part=None, **options) -> Path:
     """A `kind: deck` spec built through its game's declaration (as a build's job builds it),
     written into out: the folder of its products."""
-    from generator.games import GAMES
-    from generator.options import BuildOptions
-    from generator.outputs import Plan
+    from generator.pipeline import plan_game
     from generator.spec import load_spec
     loaded = load_spec(spec, display=str(spec.relative_to(ROOT)) if spec.is_relative_to(ROOT) else str(spec))
-    plan = Plan().sub("deck")
-    GAMES["deck"].build({str(spec): loaded}, plan, BuildOptions(out=out, **options), part)
+    plan = plan_game("deck", {str(spec): loaded}, build_options(out, **options), part)
     plan.write_into(out)
     return out / "deck"
+
+
+# pytest-xdist, `--dist loadgroup` (pyproject.toml): a module's tests go to one worker, as they
+# share its module fixtures and caches (a build, a typeset sheet), except in these modules, whose
+# tests are independent and each as heavy as a module: each test is a unit a free worker takes
+# (`--dist loadfile` once kept the fuzz module's 111 tests, a quarter of the suite's time, on one).
+SPREAD = {"test_fuzz.py"}
+
+# The quick subset (`pytest -m "not slow"`, before each commit) leaves out what is slow by nature:
+# a test that reads the run's whole build (the build is) or every game's laser sheets nested, these
+# modules, each about processes, whole builds or long seeded samples, and a few tests of the same
+# kind. The whole suite (CI) runs everything.
+SLOW_FIXTURES = {"output", "output_letter", "built", "capitals_out", "nested_sheets", "kit_out"}
+SLOW_MODULES = {
+    "test_fuzz.py": "fuzz campaigns' seeded samples, through the command line",
+    "test_bad_input.py": "signals, killed and stopped builds: processes",
+    "test_shared_output.py": "builds into one folder at once, locks, owners",
+    "test_world.py": "commands in processes of their own, odd environments and streams",
+    "test_installed.py": "a wheel built, installed and run",
+    "test_serve_browser.py": "pages driven in Chromium",
+    "test_build.py": "whole builds, again and again (incremental, serial and parallel, reproducible)",
+    "test_a_game_is_one_folder.py": "a game found through PNP_GAMES_PATH by processes of their own",
+    "test_own_folder.py": "builds in a folder of one's own, --watch",
+    "test_capitals_random.py": "random games", "test_continuo_random.py": "random games",
+    "test_cubes_random.py": "random games", "test_mille_bornes_random.py": "random hands",
+    "test_sorry_random.py": "random games",
+    "test_bounds.py": "every spec at its bounds and every reference at every spec, validated in full",
+}
+SLOW_TESTS = {
+    "test_real_specs_are_valid": "every spec validated, every product planned",
+    "test_the_serve_command": "pnp serve in a process of its own",
+    "test_made_up_ids_cost_nothing_that_stays": "thousands of requests to a served folder",
+    "test_pytest_commands_parse_and_select_on_a_registered_marker": "pytest started again",
+    "test_two_builds_write_the_same_bytes": "two builds",
+}
+
+
+@pytest.hookimpl(tryfirst=True)       # before xdist's worker reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        name = Path(module).name
+        if name not in SPREAD:
+            item.add_marker(pytest.mark.xdist_group(module))
+        if (name in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS
+                or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.slow)

@@ -2,10 +2,10 @@
 import pytest
 from pypdf import PdfReader
 
-from conftest import run_pnp
+from conftest import pnp_here
 from generator.draw import Text
 from generator.layout.calibrate import calibration_pages
-from generator.units import PAPER_SIZES
+from generator.paper import PAPERS
 
 
 def zero_label_centres(drawing):
@@ -24,8 +24,8 @@ def zero_label_centres(drawing):
 @pytest.mark.parametrize("flip", ["long", "short"])
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.0, -2.0)])
 def test_scales_follow_the_flip(flip, offset):
-    w, h = PAPER_SIZES["a4"]
-    front, back = calibration_pages("a4", flip, offset)
+    w, h = PAPERS["a4"].size
+    front, back = calibration_pages(PAPERS["a4"], flip, offset)
     xs = [w * 0.25, w * 0.5, w * 0.75]
     expected = [(w - x if flip == "long" else x) + offset[0] for x in xs]
     centres = zero_label_centres(back)
@@ -35,7 +35,7 @@ def test_scales_follow_the_flip(flip, offset):
 
 def test_calibrate_command(tmp_path):
     out = tmp_path / "cal.pdf"
-    r = run_pnp("calibrate", "--paper", "letter", "--out", out)
+    r = pnp_here("calibrate", "--paper", "letter", "--out", out)
     assert r.returncode == 0, r.stderr
     pages = PdfReader(out).pages
     assert len(pages) == 2 and [float(v) for v in pages[0].mediabox][2:] == pytest.approx([612, 792], abs=0.01)

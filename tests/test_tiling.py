@@ -8,14 +8,14 @@ from conftest import ROOT
 from generator.draw import Drawing, Ellipse, Style, apply
 from generator.layout.marks import SAFE_MARGIN
 from generator.layout.tiling import GAP, pack_tiles, plan_tiles, tile_pages
-from generator.units import PAPER_SIZES
+from generator.paper import PAPERS
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("size", [(334, 334), (600, 250), (150, 150)])
 def test_tiles_cover_the_drawing_with_the_overlap(paper, size):
     W, H = size
-    plan = plan_tiles(W, H, *PAPER_SIZES[paper], overlap=12)
+    plan = plan_tiles(W, H, *PAPERS[paper].size, overlap=12)
     windows = [box(t.x, t.y, t.x + t.w, t.y + t.h) for t in plan.tiles]
     assert unary_union(windows).equals(box(0, 0, W, H))
     for t in plan.tiles:  # every window fits inside the safe area of its sheet
@@ -47,7 +47,7 @@ def _targets(page):
 def test_neighbours_share_their_targets():
     art = Drawing(334, 334)
     art.rect(0, 0, 334, 334, Style(fill=None, stroke=None))
-    w, h = PAPER_SIZES["a4"]
+    w, h = PAPERS["a4"].size
     pages = tile_pages(art, w, h, overlap=12)
     plan = plan_tiles(334, 334, w, h, 12)
     count, placed = pack_tiles(plan)
@@ -68,7 +68,7 @@ def test_neighbours_share_their_targets():
 def test_small_windows_share_a_sheet_and_nothing_overlaps():
     """The 334 mm board on A4: two full windows, and the two strips of its last row on one sheet,
     each window with its caption inside the sheet's safe area, apart from the other by the gap."""
-    w, h = PAPER_SIZES["a4"]
+    w, h = PAPERS["a4"].size
     plan = plan_tiles(334, 334, w, h, 12)
     count, placed = pack_tiles(plan)
     assert (len(plan.tiles), count) == (4, 3)
@@ -95,7 +95,7 @@ def test_cubes_paper_board(output):
     # On A4 and Letter, the board takes 3 sheets: its last row's two strips share one.
     assert len(PdfReader(out / "paper-board-2p-tiles-a4.pdf").pages) == 3
     board = _board(four=False)
-    assert len(tile_pages(board, *PAPER_SIZES["letter"], title="Cubes")) == 3
+    assert len(tile_pages(board, *PAPERS["letter"].size, title="Cubes")) == 3
 
 
 def _board(four: bool):
@@ -127,3 +127,53 @@ def test_the_paper_board_shows_the_set_up(four, kings, pawns):
     assert (len(crowns), len(rings)) == (kings, pawns)
     assert len(initials) == kings + pawns
     assert set(initials) == ({"W", "B"} if not four else {"S", "W", "N", "E"})
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("size", [(808, 387), (334, 334), (600, 250)])
+def test_the_columns_share_the_width_evenly(paper, size):
+    """No sheet carries a sliver: Capitals' map on Letter left its last column two squares wide
+    (sheets 4 and 8, 85 % blank). Every column's window is as wide as the others."""
+    plan = plan_tiles(*size, *PAPERS[paper].size, overlap=12)
+    widths = {round(t.w, 6) for t in plan.tiles}
+    assert len(widths) == 1, widths
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_registration_target_prints_over_the_maps_text(paper):
+    """The half-targets of Capitals' tiles (sheet 7 of A4) printed over the map's column numbers:
+    on every sheet, no target (its circle and cross) touches a piece of the map's text that the
+    sheet prints (within its window)."""
+    from generator.draw.drawing import Text, compose
+    from generator.games.capitals.board import draw_board
+    from test_capitals import WM
+    pages = tile_pages(draw_board(WM), *PAPERS[paper].size, title="Capitals board")
+    touched = []
+    for n, page in enumerate(pages, 1):
+        texts, targets = [], []
+
+        def walk(group, m, clip):
+            m = compose(m, group.transform)
+            if group.clip is not None:
+                c = group.clip
+                (x0, y0), (x1, y1) = apply(m, c.x, c.y), apply(m, c.x + c.w, c.y + c.h)
+                clip = box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+            for it in group.items:
+                if hasattr(it, "items"):
+                    walk(it, m, clip)
+                elif isinstance(it, Text) and it.text.strip():
+                    w = it.font.width(it.text, it.size)
+                    (x0, y0), (x1, y1) = apply(m, it.x, it.y - it.size * 0.72), apply(m, it.x + w, it.y)
+                    shape = box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+                    if clip is not None:
+                        shape = shape.intersection(clip)
+                    if not shape.is_empty and shape.area > 0.5:
+                        texts.append((it.text, it.size * abs(m[3]), shape))
+                elif isinstance(it, Ellipse) and abs(it.rx - 1.8) < 1e-6:
+                    targets.append(box(*apply(m, it.cx - 3.0, it.cy - 3.0), *apply(m, it.cx + 3.0, it.cy + 3.0)))
+        walk(page.root, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), None)
+        assert targets
+        touched += [(n, t, size) for t, size, shape in texts if any(shape.intersects(tg) for tg in targets)]
+    # The key's small print on the strip of the last row may meet a column join's target where the
+    # strip leaves no room; the map's column numbers and row letters (its large print) never.
+    assert not [(n, t) for n, t, size in touched if size >= 4.0], touched

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import textwrap
 
-from .outputs import ProductInfo
+from ..outputs import ProductInfo
+from ..paper import Paper
 
 def info_ok(info) -> bool:
     """Whether a product's info (read back from a kept build's manifest, which anyone may edit) is
@@ -122,31 +123,51 @@ def _block(name: str, info: dict, said: set) -> list[str]:
 
 
 def _totals(products: list[tuple[str, dict]], group: str) -> list[str]:
-    """Sheets per stock for one group (home printing or laser), in all or per variant."""
-    items = [(n, i) for n, i in products if group_of(i) == group and sheet_count(i) > 0]
+    """Sheets per stock for one group, in all or per variant (a build path: "2 players", "flat
+    wall strips"). Home printing counts what everyone prints; a laser kit's assembly sheet
+    (with_laser), printed at home too, is counted with the laser stock, not by those who make only
+    the paper pieces. Per variant, home printing totals what that path prints in all (the common
+    files too); the laser group lists its common stock (a tuck box's card) on its own, then each
+    path's."""
+    if group == "home":
+        items = [(n, i) for n, i in products if group_of(i) == "home" and not i.get("with_laser")]
+    else:
+        items = [(n, i) for n, i in products if group_of(i) == group or (group == "laser" and i.get("with_laser")
+                                                                          and group_of(i) == "home")]
+    items = [(n, i) for n, i in items if sheet_count(i) > 0]
     if not items:
         return []
     variants = list(dict.fromkeys(i["variant"] for _, i in items if i.get("variant")))
 
-    def count(subset) -> list[str]:
+    def count(subset, indent: str = "", named: bool = False) -> list[str]:
         stocks: dict[str, list[tuple[str, int]]] = {}
         for name, info in subset:
-            key = _stock_key(info) if group == "home" else info.get("stock", "stock")
+            key = _stock_key(info) if group_of(info) == "home" else info.get("stock", "stock")
             stocks.setdefault(key, []).append((name, sheet_count(info)))
         out = []
         for key, files in stocks.items():
             total = sum(n for _, n in files)
-            detail = "" if len(files) == 1 or group != "home" else \
-                " (" + ", ".join(f"{n} {name}" for name, n in files) + ")"
-            out += _wrap(f"{key}: {_plural(total)}{detail}")
+            printed = any(group_of(i) == "home" for n, i in subset if n in {f for f, _ in files})
+            detail = " (" + ", ".join(f"{n} {name}" for name, n in files) + ")" \
+                if named or (printed and (len(files) > 1 or group != "home")) else ""
+            out += _wrap(f"{key}: {_plural(total)}{detail}", f"{indent}  - ", f"{indent}    ")
         return out
     if not variants:
         return count(items)
-    lines = []
+    common = [(n, i) for n, i in items if not i.get("variant")]
+    lines = count(common, named=True) if common and group != "home" else []
     for v in variants:
         lines.append(f"  For {v}:")
-        lines += [("  " + line) for line in count([(n, i) for n, i in items if i.get("variant") in (None, v)])]
+        mine = [(n, i) for n, i in items if i.get("variant") == v or (group == "home" and not i.get("variant"))]
+        lines += count(mine, "  ")
     return lines
+
+
+def _tools(ordered) -> list[str]:
+    """Every tool once: "craft knife or scissors" is not said beside "craft knife" (having the
+    knife, one has one of the two)."""
+    tools = list(dict.fromkeys(t for _, i in ordered for t in i.get("tools", [])))
+    return [t for t in tools if not any(alt in tools for alt in t.split(" or ") if alt != t)]
 
 
 def _steps(ordered: list[tuple[str, dict]]) -> list[str]:
@@ -187,7 +208,7 @@ def _assembly(ordered) -> list[str]:
     steps = _steps(ordered)
     if not steps:
         return []
-    tools = list(dict.fromkeys(t for _, i in ordered for t in i.get("tools", [])))
+    tools = _tools(ordered)
     if any(group_of(i) == "home" for _, i in ordered):
         tools.insert(0, "a printer that prints at 100 %")
     out = ["How to put it together", "-" * 22]
@@ -218,21 +239,21 @@ def print_list(game: str, title: str, products: list[tuple[str, dict]]) -> str:
 # ---------------------------------------------------------------- the same list as a PDF
 
 
-def print_list_pages(text: str, paper: str) -> list:
+def print_list_pages(text: str, paper: Paper) -> list:
     """The print list as a checklist to print and keep with the game: a box to tick before every
     file (printed, cut), every stock to have and every step of putting it together; the title and
     the groups as headings, each file's name bold with what it is and how to make it under it.
     Its lines are the text's (each under 96 characters, which fit the page at 8.5 pt)."""
-    from .colour import Colour
-    from .draw import Drawing, Style
-    from .draw.fonts import get_font
-    from .units import PAPER_SIZES, pt
+    from ..colour import Colour
+    from ..draw import Drawing, Style
+    from ..draw.fonts import get_font
+    from ..units import pt
     ink = Colour(rgb=(0.1, 0.1, 0.1))
     accent = Colour(rgb=(0.18, 0.35, 0.6))
     size, head, title_size = pt(8.5), pt(11), pt(15)
     lead = size * 1.32
     box = size * 0.95
-    pw, ph = PAPER_SIZES[paper]
+    pw, ph = paper.size
     m = 15.0
     tick_x = m                      # the boxes' column; the text starts after it
     text_x = m + box + 2.5
@@ -253,7 +274,14 @@ def print_list_pages(text: str, paper: str) -> list:
             page = Drawing(pw, ph)
             pages.append(page)
             y = m
-    in_steps = False
+    in_steps = in_pictures = False
+
+    def entry_length(i: int) -> int:
+        """Lines of the entry (a file, its what and how) starting at line i: up to the blank line."""
+        n = 0
+        while i + n < len(lines) and lines[i + n].strip():
+            n += 1
+        return n
     for i, line in enumerate(lines):
         if set(line) <= {"=", "-"} and line:
             continue                        # a heading's underline: the heading is drawn instead
@@ -262,13 +290,18 @@ def print_list_pages(text: str, paper: str) -> list:
         if underline(i):
             big = lines[i + 1].startswith("=")
             sz = title_size if big else head
-            ensure(sz * 1.8 + lead * 3)
+            # A heading keeps with its note and its first entry.
+            j = i + 2
+            while j < len(lines) and (not lines[j].strip() or lines[j].startswith("(")):
+                j += 1
+            ensure(sz * 1.8 + lead * (3 + (min(entry_length(j), 12) if j < len(lines) else 0)))
             y += (sz * 0.7 if y > m else 0.0)
             page.text(m, y + sz, stripped, sz, accent if big else ink, font="sans-bold")
             y += sz * 1.35
             page.line(m, y, pw - m, y, Style(stroke=accent, width=pt(1.2 if big else 0.6), cap="butt"))
             y += lead * 0.8
             in_steps = stripped == "How to put it together"
+            in_pictures = stripped == GROUPS[[k for k, *_ in GROUPS].index("preview")][1]
             continue
         if not stripped:
             y += lead * 0.6
@@ -278,10 +311,13 @@ def print_list_pages(text: str, paper: str) -> list:
             lines[k].strip().endswith("to have:") or lines[k].strip().startswith("For ")
             for k in range(max(0, i - 40), i) if lines[k] and not lines[k].startswith(" " * (indent + 1))))
         is_file = indent == 0 and " " not in stripped.replace(" (or .dxf)", "") and "." in stripped
-        ensure(lead * (2 if is_file else 1))
+        # A file's entry, and the stock to have, are kept whole on one page (if they fit one).
+        whole = is_file or stripped.endswith("to have:")
+        ensure(lead * (min(entry_length(i), int((ph - 2 * m) / lead) - 1) if whole else 1))
         base = y + size
         if is_file:
-            tick(base)
+            if not in_pictures:         # a picture to look over is not printed or cut: no box
+                tick(base)
             page.text(text_x, base, stripped, size, ink, font="sans-bold")
         elif step:
             number, rest = stripped.split(" ", 1)
@@ -317,12 +353,12 @@ def _checkable_stock(lines: list[str], i: int) -> bool:
     return False
 
 
-def write_print_list(root, game: str, title: str, products: list[tuple[str, dict]], paper: str,
+def write_print_list(root, game: str, title: str, products: list[tuple[str, dict]], paper: Paper,
                      cmyk: bool = False) -> list[str]:
     """README.txt and print-list.pdf into the game's folder of the (staged) output folder `root`;
     their names there."""
-    from .build import pdf_writer
-    from .outputs import new_file_path
+    from ..outputs import new_file_path
+    from .pdf import pdf_writer
     text = print_list(game, title, products)
     new_file_path(root, f"{game}/{NAME}").write_text(text, encoding="utf-8")
     pdf_writer(f"{title}: what to print, and how", print_list_pages(text, paper), cmyk)(
