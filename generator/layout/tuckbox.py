@@ -87,6 +87,11 @@ class TuckBox:
         return (self.card_w + c, self.card_h + c, max(self.deck_thickness + c, SHALLOWEST - self.wall))
 
     @property
+    def outer(self) -> tuple[float, float, float]:
+        """Width, height and depth outside the box: the inside and a wall of card either side."""
+        return tuple(v + 2 * self.wall for v in self.inner)
+
+    @property
     def wall(self) -> float:
         """What a fold takes from the inside: the box's own card, of the deck's caliper."""
         return self.caliper

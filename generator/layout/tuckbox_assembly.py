@@ -157,8 +157,8 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: Paper, stem
                       cut_pieces: int | None = None) -> Assembly:
     """The sheet for a deck's tuck box, printed (in `pieces`) or cut from its cut file (in
     `cut_pieces`, which a small cut sheet may make two where the print is one, or the other way)."""
-    W, H, D = box.panels
     iw, ih, idp = box.inner
+    ow, oh, od = box.outer
     folded = FoldedBox(box)
     fold = art.ink.mix(art.colour, 0.35)
     # The box's colour in the drawings, lightened where it is dark: a drawing's faces are shaded by
@@ -212,7 +212,8 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: Paper, stem
              "inside the front and hold it a minute.", bottom),
         Step(f"Put the cards in from the top ({art.contents}): they go in without force, with "
              f"{box.clearance:g} mm to spare each way. Fold in the top's two small flaps, close the lid and slide its "
-             f"tuck flap inside the front. Outside, the box is {W:.0f} x {D:.0f} x {H:.0f} mm.", closing),
+             f"tuck flap inside the front. Outside, the box measures {ow:.1f} x {oh:.1f} x {od:.1f} mm (width x "
+             f"height x depth, as inside: a wall of card either side).", closing),
     ]
     if cut_pieces is not None and cut_pieces != pieces:
         steps[1].text += (f" (The cut file makes the box in {'two pieces' if cut_pieces == 2 else 'one piece'}: "
@@ -224,7 +225,7 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: Paper, stem
         f"{art.title}: the tuck box's assembly",
         f"How to make the tuck box of {stem}-tuckbox-{paper.name}.pdf, printed and cut by hand, or cut and scored "
         f"by a cutting plotter or a laser from {cut_stem} (or its DXF). Inside it measures {iw:g} x {ih:g} x "
-        f"{idp:.1f} mm: the cards ({art.size.width:g} x {art.size.height:g} mm) plus {box.clearance:g} mm each way, "
+        f"{idp:.1f} mm (width x height x depth): the cards ({art.size.width:g} x {art.size.height:g} mm) plus {box.clearance:g} mm each way, "
         f"the deck {art.cards} x {box.caliper:g} mm thick. Use card of 250-300 g/m2 (about "
         f"{box.caliper:g} mm; the box is sized for it): thinner paper makes a loose box.",
         [("2" if two else "1", "tuck box pieces" if two else "tuck box", what)],

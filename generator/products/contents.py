@@ -41,8 +41,6 @@ class DeckArt:
     # Where the cards' backs differ: each face's back (parallel to `faces`) and its caption; `back`
     # is then the one the tuck box shows.
     backs: list[tuple[Drawing, str]] | None = None
-    contact_backs: list[tuple[Drawing, str]] | None = None   # the backs the contact sheet shows, where
-                                                              # not every distinct one (backs alike but for a number)
     contact_pixels: int | None = None   # the contact sheet's pixels at most (its dpi lowered to fit),
     contact_greek_px: float | None = None   # and its text smaller than this drawn as bars
 
@@ -57,8 +55,6 @@ class DeckArt:
 
     def distinct_backs(self) -> list[tuple[Drawing, str]]:
         """Each back once, with its caption, for the contact sheet."""
-        if self.contact_backs is not None:
-            return list(self.contact_backs)
         if self.backs is None:
             return [(self.back, "back")] if self.back else []
         seen: dict[int, tuple[Drawing, str]] = {}
@@ -130,6 +126,7 @@ class Kit(Content):
     order: int = 60
     stock: Mapping[str, str] | None = None
     folder: str = ""
+    kiss_cut: Mapping[str, float] | None = None   # materials cut through their film only, and how deep (mm)
 
 
 @dataclass

@@ -2,6 +2,7 @@
 the wall pieces (print-and-fold, flat strips and laser) with their assembly sheet and rack."""
 from __future__ import annotations
 
+from ...layout.marks import BOARD_BLEED
 from ...paper import Paper
 from ...products.contents import AssemblySheet, Board, BoxLook, Deck, Document, Kit, RulesSheet, stem_of
 from ...spec import Spec
@@ -24,7 +25,8 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
             out.append(Document(spec, f"{stem}-halves-{wm.halves_paper.name}.pdf", f"{wm.title} board, Figs. 1A and 1B",
                                 lambda wm=wm, board=board: halves(wm, board), shop=True,
                                 info=dict(what=f"{wm.title} board in two halves (the patent's Figs. 1A and 1B), one "
-                                               f"{wm.halves_paper.label} page each, for a print shop",
+                                               f"{wm.halves_paper.label} page each, {BOARD_BLEED:g} mm bleed, TrimBox, for a print "
+                                               "shop",
                                           shop=True, stock=f"{wm.halves_paper.label} paper or card",
                                           make="trim each half at the join and lay them edge to edge (or mount them "
                                                "on board)")))

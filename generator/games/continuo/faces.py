@@ -1,6 +1,6 @@
 """Continuo faces: the tile's 16 compartments to the bleed, numbers for Count continuo, the
-tile's number in a corner (so a record can name it, and its rotation can be read), a rules card
-and a scoring-example card."""
+tile's number small in its top-left compartment (so a record can name it, and its rotation can
+be read), a rules card and a scoring-example card; one back for the whole pack."""
 from __future__ import annotations
 
 from ...colour import Colour
@@ -17,8 +17,9 @@ GRID = Style(stroke=Colour(rgb=(1, 1, 1)), width=0.35)
 
 
 def _compartments(d: Drawing, deck: ContinuoDeck, tile: Tile, x0: float, y0: float, cell: float,
-                  bleed: float = 0.0, numbers: bool = False) -> None:
-    """A tile's compartments; edge compartments run out into the bleed."""
+                  bleed: float = 0.0, numbers: bool = False, numeral: float = 0.75) -> None:
+    """A tile's compartments; edge compartments run out into the bleed; Count continuo's numerals
+    at most `numeral` of a compartment."""
     for r, row in enumerate(tile):
         for c, ch in enumerate(row):
             x, y = x0 + c * cell, y0 + r * cell
@@ -34,33 +35,32 @@ def _compartments(d: Drawing, deck: ContinuoDeck, tile: Tile, x0: float, y0: flo
         for r, row in enumerate(tile):
             for c, ch in enumerate(row):
                 d.fit_text(x0 + c * cell, y0 + r * cell + cell * 0.22, cell, cell * 0.56,
-                           str(deck.colours[ch].number), deck.colours[ch].ink, max_size=cell * 0.75)
+                           str(deck.colours[ch].number), deck.colours[ch].ink, max_size=cell * numeral)
 
 
 def draw_tile(deck: ContinuoDeck, number: int, tile: Tile) -> Drawing:
+    """A tile's face: its compartments, and its number (how a record names it), small, in the
+    lower-left corner of the top-left compartment, in that compartment's ink: never on the back,
+    where it would tell the next tile of the face-down pile before it is drawn. It reads upright
+    when the tile lies as the referee's rotation 0."""
     W, H, b = deck.size.width, deck.size.height, deck.size.bleed
     d = Drawing(W, H)
     cell = W / 4
-    _compartments(d, deck, tile, 0, 0, cell, b, numbers=deck.variant == "count-continuo")
-    # The playing face is the pattern alone: the tile's number (how a record names it) is on its
-    # back (draw_back), where it changes nothing a player matches.
+    _compartments(d, deck, tile, 0, 0, cell, b, numbers=deck.variant == "count-continuo", numeral=NUMERAL)
+    # In the compartment's lower-left corner, under Count continuo's numeral (which fills its
+    # middle), and MARGIN inside the trim, where a cut that strays leaves it whole.
+    d.text(MARGIN, cell - 0.9, str(number), NUMBER, deck.colours[tile[0][0]].ink, font="sans")
     return d
 
 
-NUMBER = 2.3        # mm (6.5 pt): a tile's number on its back
+NUMBER = 2.2        # mm (6.2 pt): a tile's number on its face
+NUMERAL = 0.66      # Count continuo's numerals at most this share of a compartment: a tile's number fits under
 
 
-def draw_back(deck: ContinuoDeck, number: int | None = None) -> Drawing:
-    """The pack's back; with a tile's number in its top-right corner: behind the face's top-left
-    corner, so a card turned over sideways shows which way up it lay (rotation 0: the number's
-    corner is the face's top-left)."""
+def draw_back(deck: ContinuoDeck) -> Drawing:
+    """The pack's back, the same for every card."""
     W, H, b = deck.size.width, deck.size.height, deck.size.bleed
     d = Drawing(W, H)
-    if number is not None:
-        d.place(draw_back(deck))
-        d.text(W - MARGIN, MARGIN + NUMBER * 0.73, str(number), NUMBER, deck.back["ink"], font="sans-bold",
-               align="right")
-        return d
     d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=deck.back["colour"]))
     cell = 5.0
     letters = list(deck.colours)

@@ -12,7 +12,7 @@ from ...layout.assembly import ACCENT, CARD, INK, WHITE, WOOD, Assembly, Plan, S
 from ...paper import Paper
 from ...units import pt
 from .dimensions import cup_lines, cup_offsets
-from .kit import CROWN, Kit, cube_panels, cube_parts, frame, pawn_plates, peg_marks
+from .kit import Kit, cube_panels, cube_parts, frame_bars, kings_of, pawn_plates, peg_marks, player_look
 
 MDF = Colour(rgb=(0.72, 0.6, 0.45))
 PLY = WOOD
@@ -33,10 +33,11 @@ def parts_list(kit: Kit) -> list[tuple[str, str, str]]:
     plain = kit.cubes - kit.kings
     rows = [("1", "base plate", name["base"]), ("1", "cup layer, grid engraved", name["cup_layer"]),
             ("1", "rail layer, kiss-cut: border and dashes", name["rail_layer"]),
-            ("1", "frame, cell names engraved", name["frame"])]
+            ("4", "frame bars, dovetailed: top, right, bottom (letters engraved), left (numbers)", name["frame"])]
     counts: dict[tuple[str, str], int] = {}
-    for king, n in ((False, plain), (True, kit.kings)):
-        for p in cube_parts(kit, king):
+    # A king's top is its player's: a row each.
+    for king, player, n in [(False, 1, plain)] + [(True, k, kings_of(kit, k)) for k in range(1, kit.players + 1)]:
+        for p in cube_parts(kit, king, player):
             label = p.label.replace(", face down", "").replace("peg x4", "peg")
             counts[(label, p.material)] = counts.get((label, p.material), 0) + p.quantity * n
     for player in range(1, kit.players + 1):
@@ -68,7 +69,8 @@ def _cube_scene(kit: Kit, king: bool, spread: float) -> Scene:
     top = parts["top"]
     sc.plate(top.outline, (0, 0, top_z - t + lift), X, Y, t, PLY, marks=top.score, part=name(top))
     if king:
-        sc.plate(CROWN, (0, 0, top_z + lift + 0.01), X, Y, 0.0, Colour(rgb=(0.35, 0.25, 0.15)), part="crown")
+        for g in top.engrave:          # the first player's: crown, initial
+            sc.plate(g, (0, 0, top_z + lift + 0.01), X, Y, 0.0, Colour(rgb=(0.35, 0.25, 0.15)), part="crown")
     else:
         ring = parts["ring"]
         sc.plate(ring.outline, (0, 0, top_z + 2 * lift), X, Y, kit.t("ring"), PLY, part="ring")
@@ -96,15 +98,17 @@ def _board_stack(kit: Kit, step: int) -> Scene:
     else:
         sc.plate(box(0, 0, i, i), (w, w, kit.t("base") + kit.t("cup_layer")), X, Y, kit.t("rail_layer"), FILM,
                  part="rail layer")
-        f = frame(kit)
-        names = [LineString(list(g.exterior.coords)) for piece in f.engrave
-                 for g in getattr(piece, "geoms", [piece]) if g.geom_type == "Polygon"]
         top = kit.t("base") + 70
-        sc.plate(f.outline, (0, 0, top), X, Y, kit.t("frame"), PLY, marks=names,
-                 mark_style=Style(stroke=INK, width=pt(0.5)), part="frame")
+        # The four bars, each a little out from its place so its dovetails show, their names marked.
+        for k, (_, bar, engrave) in enumerate(frame_bars(kit)):
+            dx, dy = ((0, -1), (1, 0), (0, 1), (-1, 0))[k]
+            names = [affinity.translate(LineString(list(g.exterior.coords)), 4 * dx, 4 * dy) for piece in engrave
+                     for g in getattr(piece, "geoms", [piece]) if g.geom_type == "Polygon"]
+            sc.plate(affinity.translate(bar, 4 * dx, 4 * dy), (0, 0, top), X, Y, kit.t("frame"), PLY, marks=names,
+                     mark_style=Style(stroke=INK, width=pt(0.5)), part="frame")
         # The arrow down at the left, the label at the right, on the letters (along y = o).
         sc.arrow((w / 2, o / 2, top - 6), (w / 2, o / 2, 12))
-        sc.callout("frame: letters along the bottom", (o / 2, o - w / 2, top + kit.t("frame")), -4, 12,
+        sc.callout("frame: letters along the bottom", (o / 2, o - w / 2 + 4, top + kit.t("frame")), -4, 12,
                    part="frame")
     return sc
 
@@ -183,6 +187,27 @@ def _pawn_scene(kit: Kit) -> Scene:
     return sc
 
 
+def _looks_plan(kit: Kit) -> Plan:
+    """Each player's king top and pawn plates A and B, as the laser engraves them, in a row under
+    his name: what tells his pieces from the others'."""
+    c, gap = kit.cube, 8.0
+    # As wide as four players' (the patent's most), so two players' are drawn no larger.
+    width = max(kit.players, 4) * (c + gap) - gap
+    plan = Plan((-1.0, -1.0, width + 1.0, c + 5 + kit.pawn_height))
+    burnt = Style(fill=Colour(rgb=(0.25, 0.17, 0.1)))
+    for k in range(kit.players):
+        x = k * (c + gap)
+        top = next(p for p in cube_parts(kit, True, k + 1) if p.name == "top")
+        a, b = pawn_plates(kit, k + 1)
+        placed = [(top, x, 0.0), (a, x + c / 2 - kit.pawn_d - 1.0, c + 4), (b, x + c / 2 + 1.0, c + 4)]
+        for part, dx, dy in placed:
+            plan.add(affinity.translate(part.outline, dx, dy), Style(fill=PLY, stroke=INK, width=pt(0.4)))
+            for g in part.engrave:
+                plan.add(affinity.translate(g, dx, dy), burnt)
+        plan.callout(player_look(kit, k + 1).name, (x + c / 2, 0.0), 0, -3)
+    return plan
+
+
 def _rounding(kit: Kit, r: float) -> Plan:
     """A cube's corner, seen from above: the square corner the laser leaves, and the round."""
     s = 12.0
@@ -214,9 +239,10 @@ def kit_assembly(spec, kit: Kit, board_parts: dict) -> Assembly:
              "to edge on the cup layer, labelled corners together: the dashes run along the cup lines, one between "
              f"each two crossings of the lines ({crossings} a cell, {cups} of them its cups), every crossing left "
              "clear for the pegs. Rub down, peel the tape.", _rail_detail(kit, board_parts)),
-        Step(f"Frame: glue the frame on the base round the cup layer, its letters along the bottom and its "
-             f"numbers up the left, as the first player sees the board. It is the stop: {kit.t('frame'):g} mm high, "
-             f"no cube can be pushed off.", _board_stack(kit, 3)),
+        Step(f"Frame: push the four bars' dovetails into each other's sockets on the base, round the cup layer: "
+             f"the bar of letters along the bottom and the bar of numbers up the left, as the first player sees the "
+             f"board (the other two are scored top and right). Glue the joints and the bars to the base. It is the "
+             f"stop: {kit.t('frame'):g} mm high, no cube can be pushed off.", _board_stack(kit, 3)),
         Step(f"Cubes ({plain}): fit the two A walls and the two B walls at their corner fingers, set them on the "
              f"bottom plate (its face marked down, down) and the top's slots over their top fingers; glue every "
              f"joint, then the ring on the top, its hole centred: the pawn's {kit.recess_d:g} mm recess.",
@@ -225,14 +251,18 @@ def kit_assembly(spec, kit: Kit, board_parts: dict) -> Assembly:
              f"cross's arms (they must run along the rails). Four to a cube, {4 * kit.cubes} in all.",
              _bottom_plan(kit)),
         Step(f"King cubes ({kit.kings}): as a cube, {kit.king_height:g} mm tall, walls \"king A\" and "
-             f"\"king B\", the top engraved with a crown, and no ring. Pegs as on a cube.",
+             f"\"king B\", the top engraved with a crown and its player's initial and look (the last "
+             f"step), and no ring. Pegs as on a cube.",
              _cube_scene(kit, True, 14.0)),
         Step(f"Round the edges: sand the four upright edges and the four edges of the top of every cube and king "
              f"cube to a {r:g} mm radius (the patent's \"arêtes arrondies\", a {2 * r:g} mm circle): rows of cubes "
              f"pushed together then slide past each other without snagging, and the grid shows between them.",
              _rounding(kit, r)),
-        Step(f"Pawns ({kit.players * kit.pawns_each}): slide each pawn A's slot down over a pawn B's; a drop of "
-             f"glue. Players 2 and 4 have dark heads.", _pawn_scene(kit)),
+        Step(f"Pawns ({kit.players * kit.pawns_each}): slide each pawn A's slot down over a pawn B's of the same "
+             f"player; a drop of glue.", _pawn_scene(kit)),
+        Step("Each player's pieces, told apart by their engraving (his initial on pawn A's head and on his king's "
+             "top): " + "; ".join(player_look(kit, k).describe() for k in range(1, kit.players + 1))
+             + ". Keep each player's pieces together.", _looks_plan(kit)),
     ]
     checks = [
         "A cube slides on its rails: set it on a cell, its pegs in the cups, and push it one cell along a row, "
@@ -283,7 +313,10 @@ def pieces_assembly(pp, paper: Paper) -> Assembly:
         Step(f"King cubes: the same, {k.king_height:g} mm tall, the crown on the top and on the walls the right way "
              "up when the cube stands on its bottom.", kings),
         Step(f"Pawns: fold at the top of the head, fold both feet in under the pawn and glue the hatched foot on "
-             f"the other: it stands {stands:.0f} mm on a {k.pawn_d:g} x {pp.pawn_depth:g} mm floor.", pawns),
+             f"the other: it stands {stands:.0f} mm on a {k.pawn_d:g} x {pp.pawn_depth:g} mm floor. Each player's "
+             f"king cube and pawns are printed in his colour, his initial on each pawn ("
+             + ", ".join(f"{name} {player_look(k, n).initial}" for n, (name, _) in enumerate(pp.players, 1))
+             + ").", pawns),
     ]
     checks = [f"A cube measures {k.cube:g} mm each way and stands square; it slides on the paper board without "
               "catching on its neighbour.",

@@ -39,7 +39,9 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
                                 "rings and pegs, their edges rounded; pawns). Scored labels: A and B are a "
                                 "cube's two wall shapes (two of each a cube; king A, king B a king's), top, ring; "
                                 "down is the face of a bottom that goes down",
-                           stock={k: m["name"] for k, m in kit.materials.items()}))
+                           stock={k: m["name"] for k, m in kit.materials.items()},
+                           # The rail layer's dashes are islands: cut through the film, its liner whole.
+                           kiss_cut={"rail_layer": kit.t("rail_layer")}))
             if half in ("", "board"):
                 from .assembly import kit_assembly
                 from .paper import paper_board
