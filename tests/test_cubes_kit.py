@@ -423,7 +423,7 @@ def test_pnp_validate_says_the_inset_in_one_line(tmp_path):
 
 @pytest.mark.parametrize("names,problem", [('[White, "white"]', 'two players named "White" and "white"'),
                                            ('[White, "Black: x"]', "a name"),
-                                           ('[White, "Bl\\u202eack"]', "a name")])
+                                           ('[White, "Bl\\u202eack"]', "bidi control")])
 def test_the_kits_default_names_pass_the_one_name_check(tmp_path, names, problem):
     """A record without `players` plays with the kit's setup names: they pass the check every name
     passes (issue 23), else the kit spec's error at their line (they once gave a game of "White"
@@ -434,7 +434,7 @@ def test_the_kits_default_names_pass_the_one_name_check(tmp_path, names, problem
     path.write_text(text)
     with pytest.raises(SpecError) as exc:
         CHECKS["cubes-kit"](load_spec(path))
-    assert exc.value.field == "setup.two_player.players" and problem in exc.value.message, exc.value
+    assert exc.value.field.startswith("setup.two_player.players") and problem in exc.value.message, exc.value
     assert exc.value.line == text[:text.index(f"    players: {names}")].count("\n") + 1
 
 

@@ -274,7 +274,7 @@ def test_a_start_opens_onto_its_division():
 @pytest.mark.parametrize("old,new,field,problem", [
     ("name: blue", "name: Red", "sides", "told apart without regard to case"),
     ("name: blue", 'name: "blue: x"', "sides[1].name", "a name"),
-    ("name: blue", 'name: "bl\\u202eue"', "sides[1].name", "a name")])
+    ("name: blue", 'name: "bl\\u202eue"', "sides[1].name", "bidi control")])
 def test_a_sides_name_passes_the_one_name_check(tmp_path, old, new, field, problem):
     """A side's name is the colour a player plays by (records, the prompt, the phones): it passes the
     check every player's name passes, else it is the board spec's error at its line."""
