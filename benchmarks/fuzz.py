@@ -20,6 +20,11 @@ closed streams: a command in its own process with standard streams closed, an en
 cannot carry the names it prints, odd SOURCE_DATE_EPOCH, HOME, TMPDIR, umask; --world-cases) and
 `concurrent` (two or three builds into one folder at once, some killed; --concurrent-cases): the
 last two are tests/fuzzing_world.py's, run by campaign_world and campaign_concurrent below.
+Issue 32's open-tool families are tests/fuzzing_open.py's (--open-cases N cases each): "hostile
+text" (control, bidi and separator characters, and letters of every script, in a spec's values,
+keys and CSV cells), "spreadsheet exports" (, ; tab | with and without csv_delimiter, BOMs, CRLF,
+count columns by other names), "own folders" (file names that fold to one, decks named like a
+game's spec, records mixed in) and "settings, new and copy".
 """
 from __future__ import annotations
 
@@ -52,9 +57,10 @@ def main() -> int:
     ap.add_argument("--family", action="append", help="run only these families (repeatable)")
     ap.add_argument("--world-cases", type=int, default=800)
     ap.add_argument("--concurrent-cases", type=int, default=50)
+    ap.add_argument("--open-cases", type=int, default=300)
     a = ap.parse_args()
     wanted = set(a.family or [])
-    known = {"mutations", *NEW_FAMILIES, *WORLD_FAMILIES}
+    known = {"mutations", *NEW_FAMILIES, *WORLD_FAMILIES, *OPEN_FAMILIES}
     unknown = wanted - known
     if unknown:
         sys.exit(f"unknown famil{'ies' if len(unknown) > 1 else 'y'}: {', '.join(sorted(unknown))}; known: "
@@ -64,6 +70,10 @@ def main() -> int:
     for family, campaign in WORLD_FAMILIES.items():
         if not wanted or family in wanted:
             runs, found = campaign(a)
+            total, found_any = total + runs, found_any + found
+    for family in OPEN_FAMILIES:
+        if not wanted or family in wanted:
+            runs, found = campaign_open(family, a)
             total, found_any = total + runs, found_any + found
     if wanted and not wanted & {"mutations", *NEW_FAMILIES}:
         print(f"{total} runs in {time.perf_counter() - started:.0f} s; {found_any} problems")
@@ -187,6 +197,20 @@ def campaign_concurrent(a) -> tuple[int, int]:
           f"{'' if namespaces else ' (no PID namespaces here)'}; {found_any} problems")
     shutil.rmtree(work, ignore_errors=True)
     return total, found_any
+
+
+# ---------------------------------------------------------------- the open tool (issue 32)
+
+def campaign_open(family: str, a) -> tuple[int, int]:
+    """One of tests/fuzzing_open.py's families, --open-cases cases in a folder of its own."""
+    from fuzzing_open import campaign
+    work = Path(tempfile.mkdtemp(prefix="pnp-fuzz-open-"))
+    started = time.perf_counter()
+    runs, found = campaign(family, work, a.open_cases, a.seed)
+    print(f"{family}: {a.open_cases} cases, {runs} runs in {time.perf_counter() - started:.0f} s; {found} problems",
+          flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+    return runs, found
 
 
 # ---------------------------------------------------------------- the families of issue 24
@@ -318,6 +342,7 @@ NEW_FAMILIES = {"derived-size extremes": family_derived_extremes, "merge keys": 
                 "wrong-kind references": family_wrong_kinds}
 assert set(RECORD_REFERENCES) <= {"sorry", "mille-bornes", "continuo", "cubes", "capitals"}
 WORLD_FAMILIES = {"world": campaign_world, "concurrent": campaign_concurrent}
+OPEN_FAMILIES = ("hostile text", "spreadsheet exports", "own folders", "settings, new and copy")
 
 
 if __name__ == "__main__":

@@ -4,13 +4,14 @@ in-process; the command line is run where its exit code and output are the point
 import argparse
 import io
 import json
+import re
 from collections import Counter
 from itertools import product
 
 import pytest
 import yaml
 
-from conftest import ROOT, drawn_items, pnp_here, run_pnp
+from conftest import ROOT, drawn_items, pnp_here
 from generator.games.continuo import REFEREE as CONTINUO
 from generator.games.continuo.count import REFEREE as COUNT
 from generator.games.continuo.deck import load_deck
@@ -138,7 +139,7 @@ def test_patent_worked_figures(tmp_path, rules, header, scores):
 def test_count_continuo_from_the_command_line(tmp_path):
     # A record that does not say its variant, scored and searched by `count-continuo`: Count rules.
     path = write_record(tmp_path, FIG, openings=1)
-    r = run_pnp("referee", "count-continuo", "score", path, "--json")
+    r = pnp_here("referee", "count-continuo", "score", path, "--json")
     assert r.returncode == 0, r.stderr
     assert [p["score"] for p in json.loads(r.stdout)["placements"]][1:] == COUNTED
     r = pnp_here("referee", "count-continuo", "best", path, "7", "--top", "1")
@@ -377,32 +378,48 @@ def test_build_pack(output, game, stem):
 
 # ---------------------------------------------------------------- the printed cards
 
-@pytest.mark.parametrize("spec", ["decks/continuo.yaml", "decks/count_continuo.yaml"])
-def test_a_tiles_playing_face_is_its_pattern_alone_and_its_number_is_on_its_back(spec):
-    """No id disc on the face (it changed the pattern a player matches): the face is its sixteen
-    compartments (and Count continuo's numerals); the tile's number is on its own back, in the
-    corner behind the face's top-left."""
-    from generator.draw import Ellipse, Rect, Text
-    from generator.games.continuo.deck import load_deck
-    from generator.games.continuo.faces import MARGIN, draw_tile
-    from generator.games.continuo.products import deck_art
-    s = load_spec(ROOT / spec)
-    deck = load_deck(s)
-    for i, tile in enumerate(deck.tiles, 1):
-        items = [it for it, _ in drawn_items(draw_tile(deck, i, tile).root)]
-        assert not any(isinstance(it, Ellipse) for it in items)
-        assert sum(isinstance(it, Rect) for it in items) == 16
-        texts = [it.text for it in items if isinstance(it, Text)]
-        assert str(i) not in texts or deck.variant == "count-continuo" and len(texts) == 16
-    art = deck_art(s)
-    backs = art.expanded_backs()
-    assert len(backs) == len(art.expanded()) == len(deck.tiles) + 1 + bool(deck.example)
-    for i in range(len(deck.tiles)):
-        texts = [(it.text, it.x + it.font.width(it.text, it.size)) for it, _ in drawn_items(backs[i].root)
-                 if isinstance(it, Text)]
-        number = [x for t, x in texts if t == str(i + 1)]
-        assert number and number[0] == pytest.approx(deck.size.width - MARGIN)     # top right, right-aligned
-    assert backs[-1] is art.back                              # the rules and example cards: the plain back
+@pytest.mark.parametrize("game, stem", [("continuo", "continuo"), ("count-continuo", "count_continuo")])
+def test_a_tiles_number_is_small_on_its_face_and_no_back_tells_it(output, game, stem):
+    """Numbered backs told the next tile of the face-down pile. Read from the shop PDF (a card a
+    page, the faces then their backs): every back is the same and carries no digit; each tile's
+    face carries its number, at 6 pt or more and under 8 pt, in the top-left compartment, clear of
+    Count continuo's numeral there (no overlap of their boxes)."""
+    import subprocess
+    from html import unescape
+    from pypdf import PdfReader
+
+    from conftest import need
+    pdf = output / game / f"{stem}-shop.pdf"
+    reader = PdfReader(pdf)
+    tiles = 42
+    cards = len(reader.pages) // 2
+    backs = [reader.pages[k] for k in range(cards, 2 * cards)]
+    assert cards == tiles + 2
+    contents = {b.get_contents().get_data() for b in backs}
+    assert len(contents) == 1                                     # one back for the whole pack
+    assert not any(ch.isdigit() for b in backs for ch in b.extract_text())
+    html = subprocess.run([need("pdftotext"), "-bbox", "-f", "1", "-l", str(tiles), str(pdf), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    k = 72 / 25.4
+    for n, page in enumerate(html.split("<page ")[1:tiles + 1], 1):
+        box = reader.pages[n - 1].trimbox
+        x0, top = float(box[0]), float(reader.pages[n - 1].mediabox[3]) - float(box[3])
+        cell = 48 / 4 * k
+        words = [(unescape(w[4]), *(float(v) for v in w[:4])) for w in
+                 re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<', page)]
+        # pdftotext's box of a word is its font size tall, the baseline a quarter of it up from
+        # the bottom: the ink of digits is the cap height (0.73 of the size) above the baseline.
+        ink = [(w[0], w[1], w[4] - 0.24 * (w[4] - w[2]) - 0.73 * (w[4] - w[2]), w[3], w[4] - 0.24 * (w[4] - w[2]),
+                w[4] - w[2]) for w in words]
+        mine = [w for w in ink if w[0] == str(n) and w[5] < 8]            # the small one, under 8 pt
+        assert len(mine) == 1, (n, words)
+        _, a, b, c, d, size = mine[0]
+        assert size >= 6 and a - x0 >= 3.4 * k and b - top >= 3.4 * k, (n, mine)   # 6 pt, in the safe area
+        assert c - x0 <= cell and d - top <= cell, (n, mine)                       # the top-left compartment
+        for other in ink:
+            if other is not mine[0]:
+                _, p, q, r, t, _ = other
+                assert r <= a or p >= c or t <= b or q >= d, (n, mine, other)
 
 
 def test_the_example_card_says_opening_and_that_its_cards_are_drawn_for_it():

@@ -18,7 +18,7 @@ from generator.laser.joints import box_joints, mates
 from generator.laser.nest import nest
 from generator.outputs import Plan
 from generator.games.cubes.kit import (cube_panels, cube_parts, cup_layer, cup_lines, kit_parts, load_kit, pawn_plates,
-                                       rail_break, rail_layer)
+                                       player_look, rail_break, rail_layer)
 from generator.spec import load_spec
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -383,13 +383,13 @@ def test_engraving_closer_to_a_cut_than_the_inset_is_the_specs_error(tmp_path):
     from its cut lines, so 0.7 is refused at that line, naming the part and the distance."""
     err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 0.7")])
     assert (err.field, err.line) == ("laser.engrave_inset", line)
-    assert "engraving of the frame comes 0.61 mm from a cut line" in err.message
+    assert "engraving of the frame's left bar comes 0.61 mm from a cut line" in err.message
     # With room everywhere else (a wide frame, a wide margin round the grid), an inset that
     # leaves nothing of the dark pawn heads is refused too.
     err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 5"),
                                         ("stop: {width: 10, margin: 1.0}", "stop: {width: 30, margin: 10}")])
     assert (err.field, err.line) == ("laser.engrave_inset", line)
-    assert "leaves nothing of the engraving of the pawn plate A, player 2" in err.message
+    assert "leaves nothing of the engraving of the pawn plate A, White" in err.message
     # The most the schema takes (2,000 mm) clears the cup layer's grid away first: said so, at once.
     err, line = _checked_kit(tmp_path, [("engrave_inset: 0.5", "engrave_inset: 2000")])
     assert "leaves nothing of the engraving of the cup layer" in err.message
@@ -401,7 +401,8 @@ def test_the_kits_engraving_keeps_the_inset(kit):
     from generator.laser.parts import engraving_clearance
     parts = kit_parts(kit)
     gaps = {p.name: engraving_clearance(p, kit.kerf) for p in parts if p.engrave}
-    assert set(gaps) == {"cup layer", "frame", "top", "pawn A p2", "pawn B p2"}
+    # Every player's pawn A (his initial), the second's pawn B (dark), the kings' tops.
+    assert set(gaps) == {"cup layer", "frame bottom", "frame left", "top", "pawn A p1", "pawn A p2", "pawn B p2"}
     assert min(gaps.values()) >= kit.engrave_inset
     peg = next(p for p in parts if p.name == "peg")
     assert not peg.engrave and len(peg.grooves) == 1
@@ -417,12 +418,12 @@ def test_pnp_validate_says_the_inset_in_one_line(tmp_path):
     code, out, err, _ = run_cli(["validate", "boards/cubes_kit.yaml"], tmp_path)
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "engrave_inset: 0.7" in row)
     assert code == 1 and "Traceback" not in err
-    assert f"boards/cubes_kit.yaml:{line}: laser.engrave_inset: the engraving of the frame comes 0.61 mm" in err
+    assert f"boards/cubes_kit.yaml:{line}: laser.engrave_inset: the engraving of the frame's left bar comes 0.61 mm" in err
 
 
 @pytest.mark.parametrize("names,problem", [('[White, "white"]', 'two players named "White" and "white"'),
                                            ('[White, "Black: x"]', "a name"),
-                                           ('[White, "Bl\\u202eack"]', "a name")])
+                                           ('[White, "Bl\\u202eack"]', "bidi control")])
 def test_the_kits_default_names_pass_the_one_name_check(tmp_path, names, problem):
     """A record without `players` plays with the kit's setup names: they pass the check every name
     passes (issue 23), else the kit spec's error at their line (they once gave a game of "White"
@@ -433,5 +434,129 @@ def test_the_kits_default_names_pass_the_one_name_check(tmp_path, names, problem
     path.write_text(text)
     with pytest.raises(SpecError) as exc:
         CHECKS["cubes-kit"](load_spec(path))
-    assert exc.value.field == "setup.two_player.players" and problem in exc.value.message, exc.value
+    assert exc.value.field.startswith("setup.two_player.players") and problem in exc.value.message, exc.value
     assert exc.value.line == text[:text.index(f"    players: {names}")].count("\n") + 1
+
+
+# ---------------------------------------------------------------- each player's pieces, as built
+
+def _sheet_parts(svg_path):
+    """A laser sheet's closed cuts (each a ring: a part's outline or a hole) and its engraved
+    areas (each path filled even-odd), read from the SVG."""
+    root = ET.parse(svg_path).getroot()
+    layers = {g.get("id"): g for g in root.iter(SVG + "g")}
+
+    def rings(d):
+        out = []
+        for sub in re.findall(r"M[^M]*", d):
+            nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", sub)]
+            out.append(list(zip(nums[::2], nums[1::2])))
+        return out
+    cuts = [Polygon(r) for p in layers["CUT"].iter(SVG + "path") for r in rings(p.get("d")) if len(r) > 2]
+    engraved = []
+    for p in layers["ENGRAVE"].iter(SVG + "path"):
+        area = Polygon()
+        for r in rings(p.get("d")):
+            if len(r) > 2:
+                area = area.symmetric_difference(Polygon(r).buffer(0))
+        engraved.append(area)
+    return cuts, engraved
+
+
+@pytest.mark.parametrize("tag", ["2p", "4p"])
+def test_no_two_players_pieces_share_a_look_on_the_laser_kit(output, tag):
+    """Read from the cube-stock sheets the build wrote (the pawns share the cubes' stock): each
+    pawn plate and king top with what is engraved on it. The pawn plates fall into two looks a
+    player (plates A and B), each cut pawns_each times, none shared with another player (players 1
+    and 3 once had one look, and every king the same crown); each king's top is its own."""
+    kit = load_kit(load_spec(KIT_YAML), tag == "4p")
+    pawns, kings = [], []
+    for svg in sorted((output / "cubes" / f"kit-{tag}").glob(f"cubes-{tag}-cube-sheet*.svg")):
+        cuts, engraved = _sheet_parts(svg)
+        tree = STRtree(engraved)
+
+        def look(outline):
+            inside = [engraved[i] for i in tree.query(outline, predicate="intersects")]
+            inside = [g for g in inside if g.representative_point().within(outline)]
+            return round(sum(g.area for g in inside), 1), len(inside)
+
+        def sized(w, h):     # (a pawn B's slot takes 0.3 mm off its head's top)
+            return [c for c in cuts if sorted((c.bounds[2] - c.bounds[0], c.bounds[3] - c.bounds[1])) ==
+                    pytest.approx(sorted((w + kit.kerf, h + kit.kerf)), abs=0.5)]
+        pawns += [look(c) for c in sized(kit.pawn_d, kit.pawn_height)]
+        kings += [sig for sig in (look(c) for c in sized(kit.cube, kit.cube)) if sig[1]]   # plain tops: nothing
+    assert len(pawns) == 2 * kit.players * kit.pawns_each
+    counts = defaultdict(int)
+    for sig in pawns:
+        counts[sig] += 1
+    assert len(counts) == 2 * kit.players and set(counts.values()) == {kit.pawns_each}, counts
+    assert len(kings) == kit.kings == kit.players and len(set(kings)) == kit.players, kings
+
+
+@pytest.mark.parametrize("tag", ["2p", "4p"])
+def test_no_two_players_pieces_share_a_look_on_paper(output, tag, tmp_path):
+    """Read from the paper pieces' PDF: on the pawns' sheets each pawn carries its player's
+    initial, as many as he has pawns, on his colour; no two players share an initial or a colour."""
+    import subprocess
+
+    import numpy as np
+    from PIL import Image
+    from pypdf import PdfReader
+
+    from conftest import need
+    kit = load_kit(load_spec(KIT_YAML), tag == "4p")
+    pdf = output / "cubes" / f"paper-pieces-{tag}-a4.pdf"
+    pages = [n for n, page in enumerate(PdfReader(pdf).pages, 1) if "Pawns" in page.extract_text().split("\n")[:3]]
+    assert pages
+    initials, colours = defaultdict(int), defaultdict(list)
+    dpi = 100
+    for n in pages:
+        html = subprocess.run([need("pdftotext"), "-bbox", "-f", str(n), "-l", str(n), str(pdf), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        stem = tmp_path / f"p{n}"
+        subprocess.run([need("pdftoppm"), "-r", str(dpi), "-png", "-singlefile", "-f", str(n), "-l", str(n), str(pdf),
+                        str(stem)], check=True)
+        im = np.asarray(Image.open(f"{stem}.png").convert("RGB"), dtype=float)
+        for x0, y0, x1, y1, word in re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
+                                                 r'([A-Z])<', html):
+            initials[word] += 1
+            # The pawn's ground, 1.5 mm left of its letter, half way down it.
+            px, py = (float(x0) / 72 - 1.5 / 25.4) * dpi, (float(y0) + float(y1)) / 2 / 72 * dpi
+            colours[word].append(im[int(py), int(px)])
+    names = [player_look(kit, k).initial for k in range(1, kit.players + 1)]
+    assert sorted(initials) == sorted(names) and len(set(names)) == kit.players, initials
+    assert all(count >= kit.pawns_each for count in initials.values()), initials
+    grounds = {w: np.median(np.array(c), axis=0) for w, c in colours.items()}
+    for a in grounds:
+        for b in grounds:
+            if a < b:
+                assert np.abs(grounds[a] - grounds[b]).sum() > 60, (a, b, grounds)
+
+
+@pytest.mark.parametrize("tag", ["2p", "4p"])
+def test_the_frame_is_four_jointed_bars_on_an_offcut_the_print_list_names(output, tag):
+    """Cut whole, the frame took a 600 x 400 mm sheet of 6 mm plywood for 5 % of it. Read from the
+    frame's sheet: four bars, each the frame's width, together the frame's area (the dovetails
+    lock into their sockets: the same area); they lie within an offcut that they fill more than
+    half of, and the print list's stock for the file is that offcut."""
+    kit = load_kit(load_spec(KIT_YAML), tag == "4p")
+    folder = output / "cubes" / f"kit-{tag}"
+    sheets = sorted(folder.glob(f"cubes-{tag}-frame-sheet*.svg"))
+    assert len(sheets) == 1
+    cuts, engraved = _sheet_parts(sheets[0])
+    assert len(cuts) == 4
+    o, w = kit.outer, kit.stop_w
+    k = kit.kerf
+    for bar in cuts:
+        x0, y0, x1, y1 = bar.bounds
+        assert sorted((x1 - x0, y1 - y0))[0] == pytest.approx(w + k, abs=0.01)       # the frame's width
+        assert sorted((x1 - x0, y1 - y0))[1] < o                                     # shorter than the frame
+    frame = o * o - (o - 2 * w) ** 2
+    assert sum(c.area for c in cuts) == pytest.approx(frame, rel=0.02)
+    assert len(engraved) >= 2 * kit.grid                       # the letters and numbers, on their bars
+    x1 = max(c.bounds[2] for c in cuts) + 5
+    y1 = max(c.bounds[3] for c in cuts) + 5
+    assert frame / (x1 * y1) > 0.5, (x1, y1)
+    listing = " ".join((output / "cubes" / "README.txt").read_text(encoding="utf-8").split())
+    entry = listing.split(f"kit-{tag}/{sheets[0].name} (or .dxf)", 1)[1][:400]
+    assert f"cut from birch plywood 6 mm, an offcut of {x1:.0f} x {y1:.0f} mm" in entry, entry

@@ -46,8 +46,15 @@ def svg_layers(path: Path) -> dict[str, list[list[tuple[list, bool]]]]:
                 nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", sub)]
                 subs.append((list(zip(nums[::2], nums[1::2])), sub.rstrip().endswith("Z")))
             paths.append(subs)
-        layers[g.get(INKSCAPE + "label")] = paths
+        label = g.get(INKSCAPE + "label")
+        layers.setdefault("labels", []).append(label)
+        layers[cut_kind(label)] = paths
     return layers
+
+
+def cut_kind(layer: str) -> str:
+    """A layer by what it does: a kiss cut (the Cubes rail layer's, named with its depth) is a cut."""
+    return "CUT" if layer.startswith("KISS-CUT") else layer
 
 
 def signed_area(pts) -> float:
@@ -103,7 +110,7 @@ def dxf_entities(path: Path) -> tuple[list[str], list[dict]]:
             layers.append(value)
         elif current is not None:
             if code == "8":
-                current["layer"] = value
+                current["layer"], current["layer_name"] = cut_kind(value), value
             current["codes"].append((code, value))
     return layers, entities
 
@@ -213,10 +220,11 @@ def test_svg_layers_are_the_dxf_layers(read_sheets):
     """The SVG's groups are Inkscape layers named as the DXF's layers, in the order they run;
     every entity of the DXF is on one of them."""
     for name, layers, table, entities in read_sheets:
-        names = [n for n in layers if n != "height"]
-        assert names == ["ENGRAVE", "SCORE", "CUT"], name
+        names = layers["labels"]
+        # The rail layer is kiss-cut: its cut layer says so, with its depth (the film's 0.5 mm).
+        assert names == ["ENGRAVE", "SCORE", "KISS-CUT-0.5mm" if "rail-layer" in name else "CUT"], name
         assert [t for t in table if t not in ("0", "Defpoints")] == names, name
-        assert {e.get("layer") for e in entities} <= set(layers), name
+        assert {e.get("layer_name") for e in entities} <= set(names), name
 
 
 def contours_in_order(layers) -> list:
@@ -336,3 +344,26 @@ def test_every_score_line_lies_on_its_part(nested_sheets):
     for stem, sheet in nested_sheets:
         for part in sheet.parts:
             assert all(line.covered_by(part.outline) for line in part.score), (stem, part.name)
+
+
+def test_the_rail_layer_is_called_a_kiss_cut_wherever_its_file_is_named(output):
+    """Cut through, the rail layer's 3,122 dashes fall out of their liner: an operator must set a
+    kiss cut, and the sheet says so, with its depth (the film's thickness), in the SVG's title and
+    cut layer, the DXF's layer table and cut entities, and the print list's entry for the file."""
+    from generator.games.cubes.kit import load_kit
+    from generator.spec import load_spec
+    depth = load_kit(load_spec(ROOT / "boards" / "cubes_kit.yaml")).t("rail_layer")
+    said, layer = f"kiss-cut {depth:g} mm deep", f"KISS-CUT-{depth:g}mm"
+    sheets = sorted(output.rglob("*rail-layer-sheet*.svg"))
+    assert len(sheets) == 2 and depth == 0.5
+    for svg in sheets:
+        root = ET.parse(svg).getroot()
+        assert said in root.find(SVG + "title").text, svg.name
+        labels = [g.get(INKSCAPE + "label") for g in root.iter(SVG + "g") if g.get(INKSCAPE + "groupmode") == "layer"]
+        assert labels[-1] == layer and not any(g.get("id") == "CUT" for g in root.iter(SVG + "g")), labels
+        table, entities = dxf_entities(svg.with_suffix(".dxf"))
+        assert layer in table and "CUT" not in table
+        assert len([e for e in entities if e.get("layer_name") == layer]) > 3000
+        entry = (svg.parent.parent / "README.txt").read_text(encoding="utf-8").split(
+            f"\n{svg.relative_to(svg.parent.parent)} (or .dxf)\n", 1)[1].split("\n\n", 1)[0]
+        assert said in " ".join(entry.split()), entry

@@ -204,21 +204,34 @@ def _box(b):
     return [float(v) for v in b]
 
 
+def board_pdfs(output) -> list:
+    """The boards for a print shop: each whole on a large page, and the Capitals map's halves."""
+    return sorted(output.rglob("*-large.pdf")) + sorted(output.rglob("*-halves-*.pdf"))
+
+
 def test_large_boards_have_bleed_trim_and_bleed_boxes(output):
-    larges = sorted(output.rglob("*-large.pdf"))
-    assert len(larges) >= 4
+    """Every page of a board for a print shop: its BleedBox is its TrimBox and the bleed all
+    round (the Capitals halves' was the whole A2 page), within the page; a large page is its
+    BleedBox."""
+    pdfs = board_pdfs(output)
+    assert len(pdfs) >= 5 and any("halves" in p.name for p in pdfs)
     k = PT_PER_MM
-    for pdf in larges:
-        page = PdfReader(pdf).pages[0]
-        tx0, ty0, tx1, ty1 = _box(page.trimbox)
-        bx0, by0, bx1, by1 = _box(page.bleedbox)
-        assert (tx0 - bx0, ty0 - by0, bx1 - tx1, by1 - ty1) == pytest.approx([BOARD_BLEED_MM * k] * 4, abs=0.01), pdf.name
-        assert _box(page.mediabox) == pytest.approx([bx0, by0, bx1, by1], abs=0.01), pdf.name
+    for pdf in pdfs:
+        for page in PdfReader(pdf).pages:
+            tx0, ty0, tx1, ty1 = _box(page.trimbox)
+            bx0, by0, bx1, by1 = _box(page.bleedbox)
+            assert (tx0 - bx0, ty0 - by0, bx1 - tx1, by1 - ty1) == pytest.approx([BOARD_BLEED_MM * k] * 4,
+                                                                                 abs=0.01), pdf.name
+            mx0, my0, mx1, my1 = _box(page.mediabox)
+            assert mx0 <= bx0 and my0 <= by0 and bx1 <= mx1 and by1 <= my1, pdf.name
+            if pdf.name.endswith("-large.pdf"):
+                assert [mx0, my0, mx1, my1] == pytest.approx([bx0, by0, bx1, by1], abs=0.01), pdf.name
 
 
 def test_large_boards_art_runs_into_the_bleed(output, tmp_path):
-    """The bleed is the board's own edge carried on: each strip of bleed looks like the strip of
-    board just inside the trim (a white bleed round a tinted board would show at a cut)."""
+    """The BleedBox holds art: each strip of bleed, read from the page at its BleedBox, looks
+    like the strip of board just inside the trim (a white bleed round a tinted board would show
+    at a cut; the Capitals halves' art stopped at the trim)."""
     import subprocess
 
     import numpy as np
@@ -227,18 +240,33 @@ def test_large_boards_art_runs_into_the_bleed(output, tmp_path):
     from conftest import need
     dpi = 60
     px = dpi / 25.4
-    for pdf in sorted(output.rglob("*-large.pdf")):
-        stem = tmp_path / pdf.stem
-        subprocess.run([need("pdftoppm"), "-r", str(dpi), "-png", "-singlefile", str(pdf), str(stem)], check=True)
-        im = np.asarray(Image.open(f"{stem}.png").convert("RGB"), dtype=float)
-        h, w, _ = im.shape
-        b = BOARD_BLEED_MM * px
-        outer, inner = int(b * 0.5), int(b + 0.8 * px)       # a pixel in the bleed, one inside the trim
-        lo = int(b + 4 * px)                                   # along each edge, away from the corners
-        strips = [(im[lo:h - lo, outer], im[lo:h - lo, inner]), (im[lo:h - lo, w - 1 - outer], im[lo:h - lo, w - 1 - inner]),
-                  (im[outer, lo:w - lo], im[inner, lo:w - lo]), (im[h - 1 - outer, lo:w - lo], im[h - 1 - inner, lo:w - lo])]
-        for bleed, edge in strips:
-            assert np.abs(bleed - edge).mean() < 6, f"{pdf.name}: the bleed does not carry the board's edge on"
+    for pdf in board_pdfs(output):
+        for n, page in enumerate(PdfReader(pdf).pages, 1):
+            stem = tmp_path / f"{pdf.stem}-{n}"
+            # The page cut to its BleedBox (from the top-left, in pixels at dpi).
+            bx0, by0, bx1, by1 = _box(page.bleedbox)
+            top = float(page.mediabox[3]) - by1
+            crop = [str(round(v / 72 * dpi)) for v in (bx0, top, bx1 - bx0, by1 - by0)]
+            subprocess.run([need("pdftoppm"), "-r", str(dpi), "-png", "-singlefile", "-f", str(n), "-l", str(n),
+                            "-x", crop[0], "-y", crop[1], "-W", crop[2], "-H", crop[3], str(pdf), str(stem)], check=True)
+            im = np.asarray(Image.open(f"{stem}.png").convert("RGB"), dtype=float)
+            h, w, _ = im.shape
+            b = BOARD_BLEED_MM * px
+            outer, inner = int(b * 0.5), int(b + 0.8 * px)       # a pixel in the bleed, one inside the trim
+            lo = int(b + 4 * px)                                   # along each edge, away from the corners
+            strips = [(im[lo:h - lo, outer], im[lo:h - lo, inner]),
+                      (im[lo:h - lo, w - 1 - outer], im[lo:h - lo, w - 1 - inner]),
+                      (im[outer, lo:w - lo], im[inner, lo:w - lo]),
+                      (im[h - 1 - outer, lo:w - lo], im[h - 1 - inner, lo:w - lo])]
+            # Where the Capitals halves meet, the map goes on past the trim: there the bleed is
+            # the other half's art, not the edge carried on, and never the blank page.
+            join = {1: "right", 2: "left"}.get(n) if "-halves-" in pdf.name else None
+            for side, (bleed, edge) in zip(("left", "right", "top", "bottom"), strips):
+                if side == join:
+                    assert (255 - bleed).mean() > 20, f"{pdf.name} p{n}: the join's bleed is blank"
+                    continue
+                assert np.abs(bleed - edge).mean() < 6, f"{pdf.name} p{n}: the {side} bleed does not carry the " \
+                                                        "board's edge on"
 
 
 def _inside(item, m, x, y) -> bool:
@@ -257,9 +285,9 @@ def _inside(item, m, x, y) -> bool:
 
 @pytest.mark.parametrize("spec", ["decks/continuo.yaml", "decks/count_continuo.yaml"])
 def test_every_numeral_stands_out_from_its_field(spec):
-    """Count continuo's numbers: each colour's ink against its field, from the palette (WCAG 2
-    contrast, at least 4.5:1), and on the faces as drawn: every number against what lies under
-    its middle (the last filled shape drawn there before it)."""
+    """Count continuo's numbers, and every tile's own number: each colour's ink against its field,
+    from the palette (WCAG 2 contrast, at least 4.5:1), and on the faces as drawn: every number
+    against what lies under its middle (the last filled shape drawn there before it)."""
     from generator.colour import contrast_ratio
     from generator.draw import Ellipse, Rect, Text, apply
     from generator.games.continuo.deck import load_deck
@@ -268,8 +296,9 @@ def test_every_numeral_stands_out_from_its_field(spec):
     deck = load_deck(load_spec(ROOT / spec))
     for c in deck.colours.values():
         assert contrast_ratio(c.ink, c.colour) >= 4.5, f"{c.name}: {contrast_ratio(c.ink, c.colour):.2f}:1"
+    from generator.games.continuo.faces import NUMBER
     fields = {c.colour for c in deck.colours.values()}
-    in_compartments = 0
+    in_compartments = tile_numbers = 0
     for face in [draw_tile(deck, i, t) for i, t in enumerate(deck.tiles, 1)] + [draw_example(deck)]:
         drawn = []
         for it, m in drawn_items(face.root):
@@ -280,8 +309,12 @@ def test_every_numeral_stands_out_from_its_field(spec):
                 under = [shape for shape, sm in drawn if _inside(shape, sm, x, y)][-1]
                 ratio = contrast_ratio(it.fill, under.style.fill)
                 assert ratio >= 4.5, f"{it.text!r} in {it.fill.hex()} on {under.style.fill.hex()}: {ratio:.2f}:1"
-                in_compartments += under.style.fill in fields
+                # A tile's own number (small, in its top-left compartment) or a Count continuo numeral.
+                small = it.size == NUMBER
+                tile_numbers += small and under.style.fill in fields
+                in_compartments += not small and under.style.fill in fields
     assert (in_compartments > 0) == (deck.variant == "count-continuo")
+    assert tile_numbers == len(deck.tiles)
 
 
 def test_a_numeral_ink_that_would_not_show_is_refused(tmp_path):

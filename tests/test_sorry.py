@@ -4,7 +4,7 @@ import json
 import pytest
 import yaml
 
-from conftest import ROOT, pnp_here, run_pnp
+from conftest import ROOT, pnp_here
 from generator.games.sorry.board import load_geometry
 from generator.games.sorry.deck import load_deck
 from generator.games.sorry.rules import Position, legal_moves, loc_name, parse_loc, play
@@ -171,7 +171,7 @@ def test_record_replay_with_bumps_slides_and_the_extra_turn(tmp_path):
         {"player": "blue", "card": 1, "move": "out"},
         {"player": "red", "card": 4, "move": "13-4"},
     ])
-    r = run_pnp("referee", "sorry", "score", path, "--json")
+    r = pnp_here("referee", "sorry", "score", path, "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert [t["player"] for t in out["turns"]] == ["red", "red", "blue", "red"]
@@ -274,7 +274,7 @@ def test_a_start_opens_onto_its_division():
 @pytest.mark.parametrize("old,new,field,problem", [
     ("name: blue", "name: Red", "sides", "told apart without regard to case"),
     ("name: blue", 'name: "blue: x"', "sides[1].name", "a name"),
-    ("name: blue", 'name: "bl\\u202eue"', "sides[1].name", "a name")])
+    ("name: blue", 'name: "bl\\u202eue"', "sides[1].name", "bidi control")])
 def test_a_sides_name_passes_the_one_name_check(tmp_path, old, new, field, problem):
     """A side's name is the colour a player plays by (records, the prompt, the phones): it passes the
     check every player's name passes, else it is the board spec's error at its line."""

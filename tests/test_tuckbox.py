@@ -281,6 +281,14 @@ def test_every_tuck_box_has_an_assembly_sheet_before_it(output, game, stem, card
     inner = f"{size.width + 1:g} x {size.height + 1:g} x {cards * 0.3 + 1:.1f} mm"
     assert f"{stem}-tuckbox-a4.pdf" in text and f"{stem}-tuckbox-card-stock-0.3-mm-sheet1.svg" in text
     assert inner in text and "Checks" in text
+    # Step 4 gives the outside in the header's order (width x height x depth): the inside and a
+    # wall of card (the caliper, 0.3 mm) either side. It said "64 x 14 x 89" for a 64 x 89 x 32.8 inside.
+    number = r"(\d+(?:\.\d+)?)"
+    inside = re.search(rf"Inside it measures {number} x {number} x {number} mm \(width x height x depth\)", text)
+    outside = re.search(rf"Outside, the box measures {number} x {number} x {number} mm \(width x height x depth", text)
+    assert inside and outside, text
+    for i, o in zip(inside.groups(), outside.groups()):
+        assert float(o) == pytest.approx(float(i) + 2 * 0.3, abs=0.06), (inside.groups(), outside.groups())
     ops = re.findall(rb"(?m)(?:^| )(f\*?|B\*?)$", pdf.pages[0].get_contents().get_data())
     assert len(ops) > 40                   # the net and three folded boxes drawn, faces filled and outlined
     listing = (folder / "README.txt").read_text()

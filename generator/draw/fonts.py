@@ -215,7 +215,9 @@ def _ops_pen():
 
 
 @lru_cache(maxsize=4096)
-def _glyph_ops(font_name: str, glyph: str) -> tuple:
+def glyph_ops(font_name: str, glyph: str) -> tuple:
+    """A glyph's outline as path ops in the font's units (y up), made once: what text_outline
+    places, and what the SVG backend defines once and reuses."""
     font = get_font(font_name)
     gs = font.tt.getGlyphSet()
     pen = _ops_pen()(gs)
@@ -230,7 +232,7 @@ def text_outline(font: Font, text: str, x: float, y: float, size: float) -> list
     pen_x = x
     for ch in text:
         g = font.glyph_name(ch)
-        for op in _glyph_ops(font.name, g):
+        for op in glyph_ops(font.name, g):
             if op[0] == "Z":
                 ops.append(op)
                 continue

@@ -139,6 +139,8 @@ def sheet_svg(sheet: Sheet, title: str = "") -> str:
         out.append(f"<title>{escape(title)}</title>")
     out.append("<defs />")
     for attributes, name in _SVG_GROUPS:
+        if name == "CUT" and sheet.cut_layer != "CUT":    # a kiss cut: the layer says so, depth and all
+            attributes = attributes.replace('"CUT"', f'"{escape(sheet.cut_layer)}"')
         if paths[name]:
             out.append(f"<g {attributes}>" + "".join(f'<path d="{d}" />' for d in paths[name]) + "</g>")
         else:
@@ -343,13 +345,17 @@ def sheet_dxf(sheet: Sheet) -> bytes:
             coords, closed = _line(line)
             # A scored circle (a peg's mark) is a circle; a letter's curve is left as drawn.
             ents.polyline("SCORE", contour(coords, closed, arcs=False), closed)
+    cut = sheet.cut_layer
     for part, cut_path in zip(sheet.parts, sheet.cut_paths):
         for line in part.cuts:
             coords, closed = _line(line)
-            ents.polyline("CUT", contour(coords, closed), closed)
+            ents.polyline(cut, contour(coords, closed), closed)
         for ring in _rings(cut_path, sheet):
-            ents.polyline("CUT", contour(ring), True)
-    text = (sk["text"].replace(_dxf_float(SKELETON_SIZE[0]), _dxf_float(sheet.width))
+            ents.polyline(cut, contour(ring), True)
+    text = sk["text"]
+    if cut != "CUT":        # a kiss cut: the layer table's CUT record renamed, depth and all
+        text = text.replace("\n  2\nCUT\n", f"\n  2\n{cut}\n", 1)
+    text = (text.replace(_dxf_float(SKELETON_SIZE[0]), _dxf_float(sheet.width))
             .replace(_dxf_float(SKELETON_SIZE[1]), _dxf_float(H))
             .replace(f"\n  9\n$HANDSEED\n  5\n{sk['first_handle']}\n", f"\n  9\n$HANDSEED\n  5\n{handles.next()}\n")
             .replace(_EMPTY_ENTITIES, f"  0\nSECTION\n  2\nENTITIES\n{ents.text()}  0\nENDSEC\n"))
@@ -439,7 +445,7 @@ def add_sheets(sheets: list[Sheet], plan, stem: str) -> None:
     """Each sheet's SVG, DXF and PNG preview, added to a build's plan (written later)."""
     for i, sheet in enumerate(sheets, 1):
         base = f"{stem}-{sheet.material + '-' if sheet.material else ''}sheet{i}"
-        title = f"{stem}, {sheet.material or 'sheet'} {i} of {len(sheets)}"
+        title = f"{stem}, {sheet.material or 'sheet'} {i} of {len(sheets)}" + (f", {sheet.note}" if sheet.note else "")
         plan.add_bytes(f"{base}.svg", lambda sheet=sheet, title=title: sheet_svg(sheet, title).encode("utf-8"))
         plan.add_bytes(f"{base}.dxf", lambda sheet=sheet: sheet_dxf(sheet))
         plan.add_bytes(f"{base}.png", lambda sheet=sheet: sheet_png(sheet))

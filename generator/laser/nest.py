@@ -27,6 +27,10 @@ class Sheet:
     material: str = ""
     parts: list[Part] = field(default_factory=list)       # placed, nominal geometry
     cut_paths: list = field(default_factory=list)          # placed, kerf-compensated outlines
+    # The cut's layer, in the SVG and the DXF: "CUT" through the stock, or a kiss cut named with
+    # its depth (the Cubes rail layer: the film cut, its liner whole), so the operator sets it so.
+    cut_layer: str = "CUT"
+    note: str = ""                # what the sheet's title says of its cut (a kiss cut's depth)
     # The rings of its geometries as the writers read them (export._rings), read once for its
     # SVG, DXF and PNG alike.
     rings: dict = field(default_factory=dict, repr=False, compare=False)

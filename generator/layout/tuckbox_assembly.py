@@ -119,11 +119,12 @@ class FoldedBox:
         return o, u, v
 
     def scene(self, angles: dict[str, float], outside: Colour, inside: Colour = CARD,
-              turned: bool = False, spun: bool = False) -> Scene:
+              turned: bool = False, spun: bool = False, over: tuple[str, ...] = ()) -> Scene:
         """The box folded by angles, each part coloured as the face the viewer sees (printed or
         plain, glue areas white); turned: upside down (turned about its width), to show its bottom;
         spun: a quarter turn about the upright, so the front's free edge (where the side tab is
-        glued) is nearest the viewer."""
+        glued) is nearest the viewer; over: parts drawn over all the others (a panel nearest the
+        viewer, which painting by centres alone may put under one it covers)."""
         sc = Scene()
         for name, region in self.regions.items():
             if region.is_empty:
@@ -133,7 +134,7 @@ class FoldedBox:
             n = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
             printed_seen = n[0] + n[1] + n[2] > 0
             colour = (CARD if name in GLUED else outside) if printed_seen else inside
-            sc.plate(region, o, u, v, 0.0, colour)
+            sc.plate(region, o, u, v, 0.0, colour, part=name, layer=int(name in over))
         return sc
 
 
@@ -156,8 +157,8 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: Paper, stem
                       cut_pieces: int | None = None) -> Assembly:
     """The sheet for a deck's tuck box, printed (in `pieces`) or cut from its cut file (in
     `cut_pieces`, which a small cut sheet may make two where the print is one, or the other way)."""
-    W, H, D = box.panels
     iw, ih, idp = box.inner
+    ow, oh, od = box.outer
     folded = FoldedBox(box)
     fold = art.ink.mix(art.colour, 0.35)
     # The box's colour in the drawings, lightened where it is dark: a drawing's faces are shaded by
@@ -168,7 +169,8 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: Paper, stem
     x = 0.0
     for k, net in enumerate(box_nets(box, pieces)):
         shift = x - net.outline.bounds[0]
-        cut.add(affinity.translate(net.outline, shift), Style(fill=outside, stroke=INK, width=pt(0.6), join="miter"))
+        cut.add(affinity.translate(net.outline, shift), Style(fill=outside, stroke=INK, width=pt(0.6), join="miter"),
+                part="tuck box")
         for g in net.glue:
             cut.add(affinity.translate(g.intersection(net.outline), shift), Style(fill=CARD, stroke=INK,
                                                                                 width=pt(0.4)))
@@ -176,15 +178,17 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: Paper, stem
             cut.add(affinity.translate(f, shift), fold_style(fold))
         if "front" in net.panels:
             fx, fy, fw, _ = net.panels["front"]
-            cut.callout("thumb notch", (fx + fw / 2 + shift, fy + net.notch), 0, 14)
+            cut.callout("thumb notch", (fx + fw / 2 + shift, fy + net.notch), 0, 14, part="tuck box")
         x += net.size[0] + 8.0
-    opening = {"side 1": 90.0, "back": 90.0, "side 2": 65.0, "glue tab": 85.0}
-    tube = folded.scene(opening, outside, spun=True)
+    # The tube folded, its front's free edge held open over the side tab (glued inside it): the
+    # front, nearest the viewer, over the tab.
+    opening = {"side 1": 78.0, "back": 90.0, "side 2": 90.0, "glue tab": 90.0}
+    tube = folded.scene(opening, outside, spun=True, over=("front",))
     tab = folded.point("glue tab", opening, spun=True)
     edge = folded.point("front", opening, folded.net.panels["front"][:2], spun=True)    # its free edge, at the top
     seam = (edge[0], edge[1], tab[2])
     tube.arrow((seam[0] - 2, seam[1] + 16, tab[2] + 8), (seam[0] - 1, seam[1] + 2.5, tab[2] + 1))
-    tube.callout("side tab", tab, -12, 10)
+    tube.callout("side tab", tab, -12, 10, part="glue tab")
     # Each arrow from where a flap is drawn (open) to where it goes (folded home), a little above both.
     swinging = {**FOLDED, "bottom": 45.0, "glue flap": 60.0}
     bottom = folded.scene(swinging, outside, turned=True)
@@ -208,7 +212,8 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: Paper, stem
              "inside the front and hold it a minute.", bottom),
         Step(f"Put the cards in from the top ({art.contents}): they go in without force, with "
              f"{box.clearance:g} mm to spare each way. Fold in the top's two small flaps, close the lid and slide its "
-             f"tuck flap inside the front. Outside, the box is {W:.0f} x {D:.0f} x {H:.0f} mm.", closing),
+             f"tuck flap inside the front. Outside, the box measures {ow:.1f} x {oh:.1f} x {od:.1f} mm (width x "
+             f"height x depth, as inside: a wall of card either side).", closing),
     ]
     if cut_pieces is not None and cut_pieces != pieces:
         steps[1].text += (f" (The cut file makes the box in {'two pieces' if cut_pieces == 2 else 'one piece'}: "
@@ -220,7 +225,7 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: Paper, stem
         f"{art.title}: the tuck box's assembly",
         f"How to make the tuck box of {stem}-tuckbox-{paper.name}.pdf, printed and cut by hand, or cut and scored "
         f"by a cutting plotter or a laser from {cut_stem} (or its DXF). Inside it measures {iw:g} x {ih:g} x "
-        f"{idp:.1f} mm: the cards ({art.size.width:g} x {art.size.height:g} mm) plus {box.clearance:g} mm each way, "
+        f"{idp:.1f} mm (width x height x depth): the cards ({art.size.width:g} x {art.size.height:g} mm) plus {box.clearance:g} mm each way, "
         f"the deck {art.cards} x {box.caliper:g} mm thick. Use card of 250-300 g/m2 (about "
         f"{box.caliper:g} mm; the box is sized for it): thinner paper makes a loose box.",
         [("2" if two else "1", "tuck box pieces" if two else "tuck box", what)],

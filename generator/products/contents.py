@@ -41,8 +41,6 @@ class DeckArt:
     # Where the cards' backs differ: each face's back (parallel to `faces`) and its caption; `back`
     # is then the one the tuck box shows.
     backs: list[tuple[Drawing, str]] | None = None
-    contact_backs: list[tuple[Drawing, str]] | None = None   # the backs the contact sheet shows, where
-                                                              # not every distinct one (backs alike but for a number)
     contact_pixels: int | None = None   # the contact sheet's pixels at most (its dpi lowered to fit),
     contact_greek_px: float | None = None   # and its text smaller than this drawn as bars
     product: str | None = None    # the shop's product the deck is drawn for (`card: {product: shop/key}`)
@@ -58,8 +56,6 @@ class DeckArt:
 
     def distinct_backs(self) -> list[tuple[Drawing, str]]:
         """Each back once, with its caption, for the contact sheet."""
-        if self.contact_backs is not None:
-            return list(self.contact_backs)
         if self.backs is None:
             return [(self.back, "back")] if self.back else []
         seen: dict[int, tuple[Drawing, str]] = {}
@@ -131,6 +127,7 @@ class Kit(Content):
     order: int = 60
     stock: Mapping[str, str] | None = None
     folder: str = ""
+    kiss_cut: Mapping[str, float] | None = None   # materials cut through their film only, and how deep (mm)
 
 
 @dataclass
@@ -155,21 +152,24 @@ class RulesSheet(Content):
 
 @dataclass
 class AssemblySheet(Content):
-    """How a kit or a piece is put together (a layout.assembly.Assembly), laid out on the paper;
-    first in the game's print list (order 0) or just before the piece it explains."""
+    """How a kit or a piece is put together: `sheet()` makes it (a layout.assembly.Assembly), when
+    the product asks (a kit refused before it costs nothing), laid out on the paper; first in the
+    game's print list (order 0) or just before the piece it explains."""
     stem: str
-    sheet: Any
+    sheet: Callable[[], Any]
     what: str
     order: int = 0
+    with_laser: bool = False     # a laser kit's: its paper counted with the kit's stock, not by those
+                                 # who make only the paper pieces (print_list)
 
 
 @dataclass
 class Document(Content):
-    """Pages of the game's own making (the map's halves, the wall strips, a rack): `name` is the
-    file's, `info` its print-list entry but its pages; a `shop` document is a print shop's (written
-    as PDF/X with --pdfx)."""
+    """Pages of the game's own making (the map's halves, the wall strips, a rack), made by `pages()`
+    when the product asks: `name` is the file's, `info` its print-list entry but its pages; a `shop`
+    document is a print shop's (written as PDF/X with --pdfx)."""
     name: str
     title: str
-    pages: list
+    pages: Callable[[], list]
     info: Mapping[str, Any]
     shop: bool = False

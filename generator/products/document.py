@@ -9,7 +9,7 @@ from .pdf import add_pdf
 
 
 def make(doc: Document, plan, opts) -> None:
-    add_pdf(plan, doc.name, doc.title, doc.pages, opts.cmyk, pdfx=opts.pdfx and doc.shop, **doc.info)
+    add_pdf(plan, doc.name, doc.title, doc.pages(), opts.cmyk, pdfx=opts.pdfx and doc.shop, **doc.info)
 
 
 PRODUCT = ProductDeclaration(name="document", takes=(Document,), files="NAME (the game's)", make=make)

@@ -18,16 +18,18 @@ SPARSE = 0.5     # a sheet whose parts lie within less than this share of it: cu
 def make(kit: Kit, plan, opts) -> None:
     add_laser_kit(kit.spec, kit.parts, kit.sheet, kit.kerf, kit.margin, kit.spacing,
                   plan.sub(kit.folder) if kit.folder else plan, kit.stem, what=kit.what, make=kit.make,
-                  order=kit.order, stock=kit.stock)
+                  order=kit.order, stock=kit.stock, kiss_cut=kit.kiss_cut)
 
 
 def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float,
                   plan: Plan, stem: str, what: str = "", make: str = "", order: int = 60,
-                  stock: dict[str, str] | None = None) -> None:
+                  stock: dict[str, str] | None = None, kiss_cut: dict[str, float] | None = None) -> None:
     """Parts nested onto stock sheets, one set of sheets per material, as SVG, DXF and PNG.
     A part too big for the stock is the spec's error, reported at its laser.sheet line.
     what, make: what the sheets are and how they are put together, for the print list; stock: the
-    materials' names to buy, by the parts' material (default: the material itself)."""
+    materials' names to buy, by the parts' material (default: the material itself); kiss_cut: the
+    materials cut through their film only, not the liner (the Cubes rail layer), and how deep (mm):
+    their sheets' cut layer, title and print-list entry say it."""
     from ..laser.export import add_sheets
     from ..laser.nest import NestError, nest
     from ..outputs import safe_name
@@ -51,23 +53,36 @@ def add_laser_kit(spec, parts, sheet, kerf: float, margin: float, spacing: float
             sheets = nest(group, *sheet, kerf=kerf, margin=margin, spacing=spacing)
         except NestError as exc:
             raise SpecError(spec.file, spec.line(("laser", "sheet")), "laser.sheet", str(exc)) from None
+        depth = (kiss_cut or {}).get(material)
         for s in sheets:
             s.material = name
+            if depth is not None:
+                s.cut_layer, s.note = f"KISS-CUT-{depth:g}mm", f"kiss-cut {depth:g} mm deep (the film, not its liner)"
         before = set(plan.products)
         add_sheets(sheets, plan, stem)
         _laser_info(plan, before, (stock or {}).get(material, material).replace("_", " "), sheet, len(sheets),
                     what or stem, make, order, sheets)
 
 
+def offcut(s) -> tuple[float, float] | None:
+    """The offcut (width, height, mm) a sheet's parts fit, where they lie within less than half of
+    the sheet; else None (cut a whole sheet)."""
+    from ..laser.nest import material_use
+    _, w, h = material_use(s)
+    margin = s.width - w   # the parts' extent from the corner, with the margin on the far sides too
+    if (w + margin / 2) * (h + margin / 2) < SPARSE * s.width * s.height:
+        return w + 5, h + 5
+    return None
+
+
 def sheet_use(s) -> str:
     """What a sheet's parts take of it, for the print list: the share of its material, and where
     they lie within less than half of it, the offcut they fit."""
     from ..laser.nest import material_use
-    use, w, h = material_use(s)
-    text = f"its parts take {100 * use:.0f} % of the sheet"
-    margin = s.width - w   # the parts' extent from the corner, with the margin on the far sides too
-    if (w + margin / 2) * (h + margin / 2) < SPARSE * s.width * s.height:
-        text += f", all within {w + 5:.0f} x {h + 5:.0f} mm: an offcut that size will do"
+    text = f"its parts take {100 * material_use(s)[0]:.0f} % of the sheet"
+    piece = offcut(s)
+    if piece:
+        text += f", all within {piece[0]:.0f} x {piece[1]:.0f} mm: an offcut that size will do"
     return text
 
 
@@ -82,12 +97,19 @@ def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what:
         which = f"sheet {n} of {count}" if n.isdigit() else f"{count} sheet{'s' if count != 1 else ''}"
         if n.isdigit() and 0 < int(n) <= len(sheets):
             which += f"; {sheet_use(sheets[int(n) - 1])}"
+            if sheets[int(n) - 1].note:       # a kiss cut, before anything else the operator sets
+                which = f"{sheets[int(n) - 1].note}; {which}"
         kind = rel.rsplit(".", 1)[-1]
         if kind == "png":
             info = dict(what=f"{what}: {material}, {which}, a preview", preview=True, order=order)
         else:
+            # The stock to have: the sheet, or the offcut a sparse sheet's parts fit (the Cubes frame's
+            # bars, the pegs), so nobody buys a sheet for a strip of it.
+            piece = offcut(sheets[int(n) - 1]) if n.isdigit() and 0 < int(n) <= len(sheets) else None
+            stock = f"{material}, {size}" if piece is None else \
+                f"{material}, an offcut of {piece[0]:.0f} x {piece[1]:.0f} mm (or a {size} sheet)"
             info = dict(what=f"{what}: {material}, {which} ({kind.upper()})", laser=True,
-                        stock=f"{material}, {size}", sheets=1 if kind == "svg" else 0, order=order,
+                        stock=stock, sheets=1 if kind == "svg" else 0, order=order,
                         **({"make": make} if make else {}))
         plan.products[rel].info = ProductInfo.of({**info, **plan.products[rel].info}).as_dict()
 

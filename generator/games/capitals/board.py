@@ -148,11 +148,13 @@ def marker_places(wm: WorldMap, row: int, col: int, sites: list[Country]) -> lis
 MARKER_NUMBER = 2.5    # mm (7 pt): a marker's bracket number
 
 
-def draw_marker(d: Drawing, wm: WorldMap, bracket: int, mx: float, my: float, r: float, number: bool = True) -> None:
+def draw_marker(d: Drawing, wm: WorldMap, bracket: int, mx: float, my: float, r: float, number: bool = True,
+                size: float | None = None) -> None:
     """A capital's marker: a disc in its population bracket's colour with the bracket's number on
     it (the United Nations' "UN"), so that brackets told apart by colour alone (3 and 4, 5 and 6
-    look alike to a colour-blind player) read by number too. Without the number (a diagram too
-    small to print it at 6.5 pt), a dot: the opening the peg goes in."""
+    look alike to a colour-blind player) read by number too; `size`: the number's (and UN's) size,
+    for a diagram that draws the map smaller. Without the number, a dot: the opening the peg goes
+    in."""
     from ...colour import WHITE, readable_on
     ink = wm.palette["ink"]
     fill = wm.deck.bracket_colour(bracket)
@@ -160,7 +162,7 @@ def draw_marker(d: Drawing, wm: WorldMap, bracket: int, mx: float, my: float, r:
     if not number:
         d.circle(mx, my, r * 0.28, Style(fill=ink))
         return
-    text, size = (str(bracket), MARKER_NUMBER) if bracket else ("UN", 2.2)
+    text, size = (str(bracket), size or MARKER_NUMBER) if bracket else ("UN", size or 2.2)
     f = get_font("sans-bold")
     d.text(mx, my + f.cap_height * size / 2, text, size, readable_on(fill, WHITE, ink), font="sans-bold",
            align="centre")
@@ -361,7 +363,9 @@ def _legend(d: Drawing, wm: WorldMap) -> tuple[float, float, float, float]:
 
 def halves(wm: WorldMap, board: Drawing) -> list[tuple[Drawing, tuple, None]]:
     """Figs. 1A and 1B: the left and right halves of the board, each on its own page with crop
-    marks at its trim; the two meet at the middle column line (no overlap: they butt together)."""
+    marks at its trim; the two meet at the middle column line (no overlap: they butt together).
+    Each half's art runs BOARD_BLEED past its trim on every side, the join's too (there the map
+    goes on), as on the large page: its BleedBox is the trim and the bleed, not the page."""
     pw, ph = wm.halves_paper.size
     split = wm.margin + (wm.projection.columns // 2) * wm.square
     parts = [(0.0, split, "Fig. 1A: left half, columns 1-%d" % (wm.projection.columns // 2)),
@@ -374,11 +378,12 @@ def halves(wm: WorldMap, board: Drawing) -> list[tuple[Drawing, tuple, None]]:
             page_w, page_h = w + 30, wm.height + 40
         d = Drawing(page_w, page_h)
         ox, oy = (page_w - w) / 2, (page_h - wm.height) / 2
-        d.place(board, translate(ox - x0, oy), clip=Rect(x0, 0, w, wm.height, Style()))
-        crop_marks(d, [ox, ox + w], [oy, oy + wm.height], 2.0, ox, oy, ox + w, oy + wm.height)
-        d.fit_text(ox, oy + wm.height + 8, w, 3, f"{wm.title} board, {caption}", wm.palette["ink"],
+        b = BOARD_BLEED
+        d.place(board, translate(ox - x0, oy), clip=Rect(x0 - b, -b, w + 2 * b, wm.height + 2 * b, Style()))
+        crop_marks(d, [ox, ox + w], [oy, oy + wm.height], b, ox, oy, ox + w, oy + wm.height)
+        d.fit_text(ox, oy + wm.height + b + 6, w, 3, f"{wm.title} board, {caption}", wm.palette["ink"],
                    font="sans", align="left")
-        pages.append((d, (ox, oy, w, wm.height), None))
+        pages.append((d, (ox, oy, w, wm.height), (ox - b, oy - b, w + 2 * b, wm.height + 2 * b)))
     return pages
 
 

@@ -2,6 +2,7 @@
 the wall pieces (print-and-fold, flat strips and laser) with their assembly sheet and rack."""
 from __future__ import annotations
 
+from ...layout.marks import BOARD_BLEED
 from ...paper import Paper
 from ...products.contents import AssemblySheet, Board, BoxLook, Deck, Document, Kit, RulesSheet, stem_of
 from ...spec import Spec
@@ -22,9 +23,10 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
             stem = stem_of(spec)
             out.append(Board(spec, board, stem, f"{wm.title} board"))
             out.append(Document(spec, f"{stem}-halves-{wm.halves_paper.name}.pdf", f"{wm.title} board, Figs. 1A and 1B",
-                                halves(wm, board), shop=True,
+                                lambda wm=wm, board=board: halves(wm, board), shop=True,
                                 info=dict(what=f"{wm.title} board in two halves (the patent's Figs. 1A and 1B), one "
-                                               f"{wm.halves_paper.label} page each, for a print shop",
+                                               f"{wm.halves_paper.label} page each, {BOARD_BLEED:g} mm bleed, TrimBox, for a print "
+                                               "shop",
                                           shop=True, stock=f"{wm.halves_paper.label} paper or card",
                                           make="trim each half at the join and lay them edge to edge (or mount them "
                                                "on board)")))
@@ -50,10 +52,10 @@ def walls_contents(spec: Spec, paper: Paper) -> list:
     strips, troughs, laser = "flat wall strips", "folded wall troughs", "laser-cut wall troughs"
     lz = ws.laser
     return [
-        AssemblySheet(spec, stem, walls_assembly(ws, times, paper),
+        AssemblySheet(spec, stem, lambda: walls_assembly(ws, times, paper),
                       what=f"{ws.title}: which of the three ways to make them, how long each takes, and how "
                            "(steps with drawings, checks)"),
-        Document(spec, f"{stem}-strips-{paper.name}.pdf", f"{ws.title} as flat strips", strip_pages(ws, paper),
+        Document(spec, f"{stem}-strips-{paper.name}.pdf", f"{ws.title} as flat strips", lambda: strip_pages(ws, paper),
                  info=dict(variant=strips,
                            what=f"{ws.title}: {total} flat strips, the quick way ({hours(times.strips)} to cut: "
                                 f"{times.strip_cuts[0]} long cuts and {times.strip_cuts[1]} short ones)",
@@ -62,7 +64,7 @@ def walls_contents(spec: Spec, paper: Paper) -> list:
                            step=f"Wall pieces, flat: cut the bands apart along the long lines, then the {total} "
                                 "strips.",
                            tools=["craft knife", "metal ruler"])),
-        Document(spec, f"{stem}-print-{paper.name}.pdf", f"{ws.title} ({walls_summary(ws)})", print_pages(ws, paper),
+        Document(spec, f"{stem}-print-{paper.name}.pdf", f"{ws.title} ({walls_summary(ws)})", lambda: print_pages(ws, paper),
                  info=dict(variant=troughs,
                            what=f"{ws.title}: {total} troughs to cut and fold, as the patent's ({walls_summary(ws)}: "
                                 f"pieces x units; {hours(times.troughs)}: {times.trough_cuts:,} knife cuts, "

@@ -64,7 +64,7 @@ def rack_pages(ws: WallSet, paper: Paper) -> list[Drawing]:
 def rack_document(spec, ws: WallSet, stem: str, paper: Paper):
     """The rack, as the game's own document."""
     from ...products.contents import Document
-    return Document(spec, f"{stem}-rack-{paper.name}.pdf", f"{ws.title}: sorting rack", rack_pages(ws, paper),
+    return Document(spec, f"{stem}-rack-{paper.name}.pdf", f"{ws.title}: sorting rack", lambda: rack_pages(ws, paper),
                     info=dict(what=f"{ws.title}: a rack to sort the {sum(ws.counts.values())} pieces by length "
                                    "(optional)",
                               stock="paper, any", sides=1, paper=paper.name, order=46,

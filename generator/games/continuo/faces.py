@@ -1,6 +1,6 @@
 """Continuo faces: the tile's 16 compartments to the bleed, numbers for Count continuo, the
-tile's number in a corner (so a record can name it, and its rotation can be read), a rules card
-and a scoring-example card."""
+tile's number small in its top-left compartment (so a record can name it, and its rotation can
+be read), a rules card and a scoring-example card; one back for the whole pack."""
 from __future__ import annotations
 
 from ...colour import Colour
@@ -17,11 +17,14 @@ GRID = Style(stroke=Colour(rgb=(1, 1, 1)), width=0.35)
 
 
 def _compartments(d: Drawing, deck: ContinuoDeck, tile: Tile, x0: float, y0: float, cell: float,
-                  bleed: float = 0.0, numbers: bool = False, edge: float = 0.0, cap_share: float = 0.56) -> None:
+                  bleed: float = 0.0, numbers: bool = False, edge: float = 0.0, cap_share: float = 0.56,
+                  corner: float = 0.0) -> None:
     """A tile's compartments; edge compartments run out into the bleed. A number in a compartment
     at the tile's edge keeps `edge` mm from it (a card's cut edge: MARGIN, where a print shop's
-    cutter may stray), moved towards the tile's middle; every number is the same size, its capitals
-    cap_share of a compartment high."""
+    cutter may stray), moved towards the tile's middle; the top row's numbers keep `corner` mm at
+    their foot free (the tile's own number is in the top-left one; the row stays in line); every
+    number is the same size,
+    its capitals cap_share of a compartment high or what the smallest of those spaces holds."""
     for r, row in enumerate(tile):
         for c, ch in enumerate(row):
             x, y = x0 + c * cell, y0 + r * cell
@@ -34,42 +37,46 @@ def _compartments(d: Drawing, deck: ContinuoDeck, tile: Tile, x0: float, y0: flo
         d.line(x0 + k * cell, y0 - bleed, x0 + k * cell, y0 + 4 * cell + bleed, GRID)
         d.line(x0 - bleed, y0 + k * cell, x0 + 4 * cell + bleed, y0 + k * cell, GRID)
     if numbers:
-        cap = cell * cap_share
+        boxes = {}
         for r, row in enumerate(tile):
             for c, ch in enumerate(row):
-                bx0 = x0 + c * cell + (edge if c == 0 else 0.0)
-                bx1 = x0 + (c + 1) * cell - (edge if c == 3 else 0.0)
-                by0 = y0 + r * cell + (edge if r == 0 else 0.0)
-                by1 = y0 + (r + 1) * cell - (edge if r == 3 else 0.0)
-                d.fit_text(bx0, (by0 + by1 - cap) / 2, bx1 - bx0, cap,
-                           str(deck.colours[ch].number), deck.colours[ch].ink,
-                           max_size=cell * 0.75 * cap_share / 0.56)
+                boxes[r, c] = (x0 + c * cell + (edge if c == 0 else 0.0),
+                               y0 + r * cell + (edge if r == 0 else 0.0),
+                               x0 + (c + 1) * cell - (edge if c == 3 else 0.0),
+                               y0 + (r + 1) * cell - (edge if r == 3 else 0.0) - (corner if r == 0 else 0.0))
+        cap = min([cell * cap_share] + [by1 - by0 for _, by0, _, by1 in boxes.values()])
+        for (r, c), (bx0, by0, bx1, by1) in boxes.items():
+            ch = tile[r][c]
+            d.fit_text(bx0, (by0 + by1 - cap) / 2, bx1 - bx0, cap,
+                       str(deck.colours[ch].number), deck.colours[ch].ink,
+                       max_size=cell * 0.75 * cap_share / 0.56)
 
 
 def draw_tile(deck: ContinuoDeck, number: int, tile: Tile) -> Drawing:
+    """A tile's face: its compartments, and its number (how a record names it), small, in the
+    lower-left corner of the top-left compartment, in that compartment's ink: never on the back,
+    where it would tell the next tile of the face-down pile before it is drawn. It reads upright
+    when the tile lies as the referee's rotation 0."""
     W, H, b = deck.size.width, deck.size.height, deck.size.bleed
     d = Drawing(W, H)
     cell = W / 4
-    _compartments(d, deck, tile, 0, 0, cell, b, numbers=deck.variant == "count-continuo", edge=MARGIN)
-    # The playing face is the pattern alone: the tile's number (how a record names it) is on its
-    # back (draw_back), where it changes nothing a player matches.
+    _compartments(d, deck, tile, 0, 0, cell, b, numbers=deck.variant == "count-continuo", edge=MARGIN,
+                  corner=NUMBER_ROOM)
+    # In the compartment's lower-left corner, under Count continuo's numeral (kept above it), and
+    # MARGIN inside the trim, where a cut that strays leaves it whole.
+    d.text(MARGIN, cell - 0.9, str(number), NUMBER, deck.colours[tile[0][0]].ink, font="sans")
     return d
 
 
-NUMBER = 2.3        # mm (6.5 pt): a tile's number on its back
+NUMBER = 2.2        # mm (6.2 pt): a tile's number on its face
+NUMBER_ROOM = 3.0   # mm kept at the foot of the top-left compartment for the tile's number (its line
+                    # 0.9 mm up, its digits 1.6 mm high) and a gap above it: Count continuo's numeral stays over it
 
 
-def draw_back(deck: ContinuoDeck, number: int | None = None) -> Drawing:
-    """The pack's back; with a tile's number in its top-right corner: behind the face's top-left
-    corner, so a card turned over sideways shows which way up it lay (rotation 0: the number's
-    corner is the face's top-left)."""
+def draw_back(deck: ContinuoDeck) -> Drawing:
+    """The pack's back, the same for every card."""
     W, H, b = deck.size.width, deck.size.height, deck.size.bleed
     d = Drawing(W, H)
-    if number is not None:
-        d.place(draw_back(deck))
-        d.text(W - MARGIN, MARGIN + NUMBER * 0.73, str(number), NUMBER, deck.back["ink"], font="sans-bold",
-               align="right")
-        return d
     d.rect(-b, -b, W + 2 * b, H + 2 * b, Style(fill=deck.back["colour"]))
     cell = 5.0
     letters = list(deck.colours)

@@ -11,18 +11,15 @@ from .faces import draw_back, draw_example, draw_rules, draw_tile
 
 def deck_art(spec: Spec) -> DeckArt:
     deck = load_deck(spec)
-    art = DeckArt(stem_of(spec), deck.title, deck.size, back=draw_back(deck), backs=[])
+    # One back for every card: a back that differed (the tile's number on it) would tell the
+    # next tile of the face-down pile.
+    art = DeckArt(stem_of(spec), deck.title, deck.size, back=draw_back(deck))
     for i, tile in enumerate(deck.tiles, 1):
         art.faces.append((draw_tile(deck, i, tile), 1, f"{i}"))
-        art.backs.append((draw_back(deck, i), f"back of {i}"))      # the tile's number, on its back
     # The patent's extra pieces, "not used in play": the rules, and a pictorial scoring example.
     art.faces.append((draw_rules(deck), 1, "rules"))
-    art.backs.append((art.back, "back"))
     if deck.example:
         art.faces.append((draw_example(deck), 1, "scoring example"))
-        art.backs.append((art.back, "back"))
-    # The tiles' backs differ only by their numbers: the contact sheet shows one, and the plain back.
-    art.contact_backs = [(art.backs[0][0], "a tile's back (1)"), (art.back, "back")]
     return art
 
 

@@ -46,6 +46,7 @@ class Kit:
     margin: float
     spacing: float
     engrave_inset: float = 0.5   # mm of bare material between any engraving and a cut line
+    names: tuple[str, ...] = ()  # the players, in the set-up's order (their pieces' initials)
 
     @property
     def cell(self) -> float:
@@ -127,7 +128,9 @@ def load_kit(spec: Spec, four_player: bool = False) -> Kit:
                d["king_cube"]["height"], d["pawn"]["height"], d["pawn"]["diameter"],
                cups["depth"], cups["peg_diameter"], cups["peg_height"], cups["fit"],
                rails["height"], rails["width"], rails["gap"], d["stop"]["width"], d["stop"]["margin"],
-               mats, las["kerf"], tuple(las["sheet"]), las["margin"], las["spacing"], las.get("engrave_inset", 0.5))
+               mats, las["kerf"], tuple(las["sheet"]), las["margin"], las["spacing"], las.get("engrave_inset", 0.5),
+               tuple(str(n) for n in d.get("setup", {}).get("four_player" if four_player else "two_player", {})
+                     .get("players", ())))
 
 
 def cup_offsets(cell: float) -> list[tuple[float, float]]:

@@ -2,8 +2,11 @@
 rings, and the pawns. Dimensions come from boards/cubes_kit.yaml (see its header)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import shapely
+from shapely import affinity
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import unary_union
 
@@ -98,11 +101,6 @@ def base_plate(kit: Kit) -> Part:
     return _label(part, "base plate, under the cup layer", kit.stop_w, kit.outer / 2, 6)
 
 
-def _frame_outline(kit: Kit) -> Polygon:
-    o, w = kit.outer, kit.stop_w
-    return box(0, 0, o, o).difference(box(w, w, o - w, o - w))
-
-
 def _cell_names(kit: Kit) -> list:
     """The frame's engraving: column letters along the bottom and row numbers up the left side,
     as the referee names cells."""
@@ -117,16 +115,141 @@ def _cell_names(kit: Kit) -> list:
     return eng
 
 
-def frame(kit: Kit) -> Part:
+FRAME_BARS = ("top", "right", "bottom", "left")    # clockwise, as the first player sees the board
+
+
+def _turn(geom, k: int, o: float):
+    """geom turned k quarter turns clockwise (as the board is seen; y down) about the frame's centre."""
+    return affinity.rotate(geom, 90 * k, origin=(o / 2, o / 2))
+
+
+def frame_bars(kit: Kit) -> list[tuple[str, Polygon, list[Polygon]]]:
+    """The frame in four bars, each as it lies on the board (name, outline, engraving): cut whole
+    it would take a sheet of its own (600 x 400 mm of 6 mm plywood for 5 % of it); in bars it
+    nests in a strip. The bars go round like a pinwheel, each the frame's width and its outside
+    length less that width, so all four are one shape; each has a dovetail tab at its end that
+    locks into a socket in the next bar's side (cut from the same outline: a tight fit once the
+    kerf is compensated). The bottom bar carries the column letters, the left one the row numbers."""
     o, w = kit.outer, kit.stop_w
-    part = Part("frame", _frame_outline(kit), material="frame")
-    part.engrave = _cell_names(kit)
-    return _label(part, "frame", o / 2 - 5, w / 2 + 1.2, 3.5)
+    depth, narrow, wide = 0.4 * w, 0.15 * w, 0.25 * w
+    tab = Polygon([(o - w, w / 2 - narrow), (o - w + depth, w / 2 - wide), (o - w + depth, w / 2 + wide),
+                   (o - w, w / 2 + narrow)])
+    bar = box(0, 0, o - w, w).union(tab)
+    names = _cell_names(kit)
+    out = []
+    for k, name in enumerate(FRAME_BARS):
+        outline = _turn(bar, k, o).difference(_turn(tab, k - 1, o))
+        outline = Polygon(outline.exterior.coords) if isinstance(outline, Polygon) else outline
+        out.append((name, outline, [g for g in names if g.representative_point().within(outline)]))
+    return out
+
+
+def frame_parts(kit: Kit) -> list[Part]:
+    """The four frame bars as parts, each laid along its length (the top bar's way), its name
+    scored on it where its engraving leaves room."""
+    o, w = kit.outer, kit.stop_w
+    parts = []
+    for k, (name, outline, engrave) in enumerate(frame_bars(kit)):
+        back = [_turn(g, -k, o) for g in [outline, *engrave]]      # laid as the top bar lies
+        part = Part(f"frame {name}", back[0], engrave=back[1:], material="frame")
+        # Scored in the first gap between its engraved names with 3 mm either side (past the
+        # socket at its start): where there is none (cells too small), the names say which bar it is.
+        size = 3.5
+        width = get_font("sans").width(name, size)
+        x, end = w + 1, o - w - 1
+        for a, b in sorted((g.bounds[0], g.bounds[2]) for g in part.engrave) + [(end, end)]:
+            if a - x >= width + 6:
+                _label(part, name, x + 3, w / 2 + size * 0.36, size)
+                break
+            x = max(x, b)
+        part.label = f"frame, {name} bar"
+        parts.append(part)
+    return parts
 
 
 # ---------------------------------------------------------------- cubes, pegs, pawns
 
 CROWN = Polygon([(8, 21), (8, 11), (11.5, 15), (15, 9), (18.5, 15), (22, 11), (22, 21)])   # a king's top
+
+
+# ---------------------------------------------------------------- each player's pieces
+
+@dataclass(frozen=True)
+class Look:
+    """How one player's pawns and king cube are told from the others', by engraving alone (one
+    wood, one colour; the patent's four-player game is every man for himself): his initial, his
+    pawns' heads dark or plain, and a band across their bodies or none. Four players, four looks:
+    plain; dark; plain with a band; dark with a band. The king's top says the same."""
+    name: str
+    initial: str
+    dark: bool
+    band: bool
+
+    def describe(self) -> str:
+        return f"{self.name} {self.initial}, {'dark' if self.dark else 'plain'} heads{' and a band' if self.band else ''}"
+
+
+def player_look(kit: Kit, player: int) -> Look:
+    """The look of player `player` (from 1, in the set-up's order)."""
+    k = player - 1
+    name = kit.names[k] if k < len(kit.names) else f"player {player}"
+    first = name[:1].upper()
+    # A letter the engraving font has; a name starting otherwise is known by its number.
+    initial = first if first.isascii() and first.isalnum() else str(player)
+    return Look(name, initial, dark=k % 2 == 1, band=k >= 2)
+
+
+def kings_of(kit: Kit, player: int) -> int:
+    """How many of the king cubes are this player's (one each in the patent's games)."""
+    share, extra = divmod(kit.kings, kit.players)
+    return share + (1 if player <= extra else 0)
+
+
+def _polygons(geom) -> list[Polygon]:
+    if geom.is_empty:
+        return []
+    return [g for g in getattr(geom, "geoms", [geom]) if isinstance(g, Polygon) and not g.is_empty]
+
+
+def _letter(text: str, cx: float, cy: float, cap: float, room: Polygon) -> list[Polygon]:
+    """`text` engraved, its ink centred on (cx, cy), its capitals `cap` tall or smaller: as large
+    as lies within `room`."""
+    size = cap / get_font("sans-bold").cap_height
+    for _ in range(12):
+        polys = text_polygons(text, 0, 0, size)
+        if polys:
+            x0, y0, x1, y1 = unary_union(polys).bounds
+            # Simplified within 0.02 mm (no laser shows it): a letter's curves are most of a pawn
+            # sheet's points, and its DXF's size.
+            moved = [affinity.translate(p, cx - (x0 + x1) / 2, cy - (y0 + y1) / 2).simplify(0.02) for p in polys]
+            if all(room.contains(p) for p in moved):
+                return moved
+        size *= 0.9
+    return []
+
+
+def _marked(look: Look, spot: Polygon, letter: list[Polygon]) -> list[Polygon]:
+    """A spot and its letter: the letter left bare in a dark spot, or engraved alone."""
+    if not look.dark:
+        return letter
+    return _polygons(spot.difference(unary_union(letter))) if letter else _polygons(spot)
+
+
+def king_top_engraving(kit: Kit, player: int, outline: Polygon) -> list[Polygon]:
+    """A king's top: the crown (every king), and under it his player's initial, bare in a dark
+    disc or engraved alone, and his band; all within the engraving's inset of the top's cuts."""
+    look, c = player_look(kit, player), kit.cube
+    room = outline.buffer(-kit.engrave_inset, quad_segs=16)
+    f = 0.55 * c / 30
+    x0, y0, x1, y1 = CROWN.bounds
+    crown = affinity.translate(affinity.scale(CROWN, f, f, origin=(0, 0)),
+                               c / 2 - f * (x0 + x1) / 2, 0.29 * c - f * (y0 + y1) / 2)
+    disc = Point(c / 2, 0.6 * c).buffer(0.17 * c, quad_segs=12)
+    letter = _letter(look.initial, c / 2, 0.6 * c, 0.2 * c, disc.buffer(-0.6) if look.dark else disc)
+    out = [crown] + _marked(look, disc, letter)
+    if look.band:
+        out.append(box(0.25 * c, 0.8 * c, 0.75 * c, 0.86 * c))
+    return [p for g in out for p in _polygons(g.intersection(room))]
 
 
 def cube_panels(kit: Kit, king: bool = False) -> list[Panel]:
@@ -155,8 +278,9 @@ def peg_marks(kit: Kit) -> list[tuple[float, float]]:
     return [(-dx, dy) for dx, dy in cup_offsets(kit.cell)]
 
 
-def cube_parts(kit: Kit, king: bool = False) -> list[Part]:
-    """One cube's parts: the box (cube_panels), a top ring (plain cubes) and four pegs."""
+def cube_parts(kit: Kit, king: bool = False, player: int = 1) -> list[Part]:
+    """One cube's parts: the box (cube_panels), a top ring (plain cubes) and four pegs; a king's
+    top is its player's (king_top_engraving)."""
     t = kit.t("cube")
     what = "king" if king else "cube"
     # What a person reads on each part, kept short: a label is scored on every one of a kit's
@@ -183,8 +307,8 @@ def cube_parts(kit: Kit, king: bool = False) -> list[Part]:
             _label(part, "down", c - get_font("sans").width("down", size) / 2, c + 1.0, size)
             part.label = f"{what} bottom, face down"
         elif panel.name == "top" and king:
-            part.engrave.append(CROWN)
-            part.label = "king top"           # the crown says it
+            part.engrave = king_top_engraving(kit, player, part.outline)
+            part.label = f"king top, {player_look(kit, player).name}"     # the crown says it
         elif panel.name == "top":
             _label(part, "top", t + 1.5, panel.h / 2 + 1, 2.4)
             part.label = "cube top"
@@ -227,15 +351,24 @@ def pawn_plates(kit: Kit, player: int) -> list[Part]:
                  (D / 2 - neck / 2, head_y + head_r * 0.6)]),            # body up into the head
         Point(D / 2, head_y).buffer(head_r, quad_segs=16),               # head
     ])
+    look = player_look(kit, player)
+    # 32 sides (within 0.02 mm of the circle): the heads are many of a pawn sheet's points.
+    head = Point(D / 2, head_y).buffer(head_r - 0.6, quad_segs=8)
+    band = box(0, H - 8.5, D, H - 5.5)          # across the body, above the foot
     plates = []
     for k, (name, slot) in enumerate((("pawn A", box(D / 2 - t / 2, H / 2, D / 2 + t / 2, H + 1)),
                                       ("pawn B", box(D / 2 - t / 2, -1, D / 2 + t / 2, H / 2)))):
         part = Part(f"{name} p{player}", profile.difference(slot), material="pawn",
-                    label=f"{name.replace('pawn', 'pawn plate')}, player {player}")   # not scored: too small
-        if player % 2 == 0:  # the second colour: heads engraved dark, the inset clear of every cut
-            head = Point(D / 2, head_y).buffer(head_r - 0.6, quad_segs=16)
-            dark = head.intersection(part.outline.buffer(-kit.engrave_inset, quad_segs=16))
-            part.engrave = [] if dark.is_empty else [dark]
+                    label=f"{name.replace('pawn', 'pawn plate')}, {look.name}")   # not scored: too small
+        # The player's look, engraved clear of every cut by the inset: pawn A's head is whole, so it
+        # carries the initial (bare on a dark head); pawn B's is split by its slot, dark or plain.
+        room = part.outline.buffer(-kit.engrave_inset, quad_segs=16)
+        spot = head.intersection(room)
+        marks = _marked(look, spot, _letter(look.initial, D / 2, head_y, head_r, head.buffer(-0.6) if look.dark else
+                                            head)) if name == "pawn A" else (_polygons(spot) if look.dark else [])
+        if look.band:
+            marks += _polygons(band.intersection(room))
+        part.engrave = [p for m in marks for p in _polygons(m.intersection(room))]
         plates.append(part)
     return plates
 
@@ -246,7 +379,7 @@ _ENGRAVING_CHECKED: set[str] = set()   # kits found right in this process (a bui
 def check_engraving(spec, kit: Kit) -> None:
     """Every engraving of the kit keeps `laser.engrave_inset` from the cut lines (the pegs'
     grooves aside, which must open onto the edge), and none is clipped away to nothing (the
-    even players' dark pawn heads): otherwise the spec's error at that line, naming the part and
+    players' pawn and king looks): otherwise the spec's error at that line, naming the part and
     how close it comes."""
     from ...laser.parts import engraving_clearance
     key = repr(kit)
@@ -258,11 +391,17 @@ def check_engraving(spec, kit: Kit) -> None:
     top = next(p for p in cube_panels(kit, king=True) if p.name == "top").part(kit.t("cube"))
     engraved = [Part("cup layer", box(0, 0, kit.inner, kit.inner).difference(_apart(cups)), engrave=_grid(kit, cups),
                      label="cup layer"),
-                Part("frame", _frame_outline(kit), engrave=_cell_names(kit), label="frame"),
-                Part("king top", top.outline, engrave=[CROWN], label="king's top")] + pawn_plates(kit, 2)
+                *(Part(f"frame {name}", outline, engrave=engrave, label=f"frame's {name} bar")
+                  for name, outline, engrave in frame_bars(kit) if engrave)]
+    for player in range(1, kit.players + 1):     # every player's king top and pawn plates
+        look = player_look(kit, player)
+        engraved.append(Part("king top", top.outline, engrave=king_top_engraving(kit, player, top.outline),
+                             label=f"king's top of {look.name}"))
+        a, b = pawn_plates(kit, player)
+        engraved += [a, b] if look.dark or look.band else [a]     # what should carry the look
     for part in engraved:
         gap = engraving_clearance(part, kit.kerf)
-        if gap is None:       # clipped away (the dark pawn heads, the grid between the cups)
+        if gap is None:       # clipped away (a pawn's look, the grid between the cups)
             raise spec.error(("laser", "engrave_inset"), f"{inset:g} mm from every cut leaves nothing of the "
                                                          f"engraving of the {part.label}; make it smaller")
         if gap < inset - 1e-9:
@@ -275,16 +414,17 @@ def check_engraving(spec, kit: Kit) -> None:
 def kit_parts(kit: Kit, board: bool = True, pieces: bool = True) -> list[Part]:
     """Every part of the kit: the board's layers, and the pieces (cubes, king cubes, pawns); a
     build of one half makes only that half's (the cup layer alone is a third of a second)."""
-    parts = [base_plate(kit), cup_layer(kit), rail_layer(kit), frame(kit)] if board else []
+    parts = [base_plate(kit), cup_layer(kit), rail_layer(kit), *frame_parts(kit)] if board else []
     if not pieces:
         return parts
     plain = kit.cubes - kit.kings
     for p in cube_parts(kit):
         p.quantity *= plain
         parts.append(p)
-    for p in cube_parts(kit, king=True):
-        p.quantity *= kit.kings
-        parts.append(p)
+    for player in range(1, kit.players + 1):      # each player's king cube: its top is his
+        for p in cube_parts(kit, king=True, player=player):
+            p.quantity *= kings_of(kit, player)
+            parts.append(p)
     for player in range(1, kit.players + 1):
         for p in pawn_plates(kit, player):
             p.quantity = kit.pawns_each

@@ -10,7 +10,7 @@ from ...draw import Drawing, Style, rotate
 from ...layout.foldups import INK, Face, Item, cuboid, draw_foldup, pack_pages, paint_initial, standing_height, tent
 from ...paper import Paper
 from ...spec import Spec
-from .kit import Kit, load_kit
+from .kit import Kit, load_kit, player_look
 
 CUBES, KINGS, PAWNS, SETUP = "Cubes", "King cubes", "Pawns", "Starting set-up"
 WHITE = Colour(rgb=(1.0, 1.0, 1.0))
@@ -100,8 +100,8 @@ def _paint_king(pp: PaperPieces, name: str, colour: Colour):
     return paint
 
 
-def _paint_pawn(name: str, colour: Colour):
-    return paint_initial(colour, name[:1].upper(), ink_on(colour), place=(0.28, 0.55, 0.56, 0.16))
+def _paint_pawn(initial: str, colour: Colour):
+    return paint_initial(colour, initial, ink_on(colour), place=(0.28, 0.55, 0.56, 0.16))
 
 
 def _setup_diagram(pp: PaperPieces, cell: float = 9.0):
@@ -133,9 +133,11 @@ def _setup_diagram(pp: PaperPieces, cell: float = 9.0):
             cx, cy = centre(pp.setup["kings"][p])
             page.rect(cx - cell * 0.4, cy - cell * 0.4, cell * 0.8, cell * 0.8, Style(fill=colour, stroke=INK, width=0.3))
             _crown(page, cx, cy, cell * 0.5, ink_on(colour))
+            initial = player_look(k, p + 1).initial     # as on his pawns: a grey print tells them apart too
             for cellname in pp.setup["pawns"][p]:
                 px, py = centre(cellname)
                 page.circle(px, py, cell * 0.3, Style(fill=colour, stroke=INK, width=0.3))
+                page.text(px, py + 0.95, initial, 2.6, ink_on(colour), font="sans-bold", align="centre")
         ly = gy + n * cell + 3
         for p, (pname, colour) in enumerate(pp.players):
             page.circle(gx + 2, ly + 2 + 5 * p, 1.8, Style(fill=colour, stroke=INK, width=0.3))
@@ -160,8 +162,8 @@ def pieces_pages(pp: PaperPieces, paper: Paper) -> list[Drawing]:
         for _ in range(kings_each):
             items.append(Item(*king.size, lambda page, x, y, p=paint_k, c=colour:
                               draw_foldup(page, king, x, y, p, ink_on(c).mix(c, 0.5)), KINGS))
-    for name, colour in pp.players:
-        paint_p = _paint_pawn(name, colour)
+    for p, (name, colour) in enumerate(pp.players):
+        paint_p = _paint_pawn(player_look(k, p + 1).initial, colour)    # the laser kit's initial too
         for _ in range(k.pawns_each):
             items.append(Item(*pawn.size, lambda page, x, y, p=paint_p, c=colour:
                               draw_foldup(page, pawn, x, y, p, ink_on(c).mix(c, 0.5)), PAWNS, keep=name))
@@ -205,7 +207,7 @@ def paper_pieces_contents(spec: Spec, four: bool, paper: Paper) -> list:
                          "pawns; set them up as the last sheet shows.",
                     tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring",
                            "glue stick"])),
-        AssemblySheet(spec, f"paper-pieces-{tag}", pieces_assembly(pp, paper), variant=f"{k.players} players",
+        AssemblySheet(spec, f"paper-pieces-{tag}", lambda: pieces_assembly(pp, paper), variant=f"{k.players} players",
                       what=f"{k.title}, {k.players} players: how to fold the paper pieces (steps with drawings, "
                            "checks)"),
     ]

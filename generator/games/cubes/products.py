@@ -39,15 +39,18 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
                                 "rings and pegs, their edges rounded; pawns). Scored labels: A and B are a "
                                 "cube's two wall shapes (two of each a cube; king A, king B a king's), top, ring; "
                                 "down is the face of a bottom that goes down",
-                           stock={k: m["name"] for k, m in kit.materials.items()}))
+                           stock={k: m["name"] for k, m in kit.materials.items()},
+                           # The rail layer's dashes are islands: cut through the film, its liner whole.
+                           kiss_cut={"rail_layer": kit.t("rail_layer")}))
             if half in ("", "board"):
                 from .assembly import kit_assembly
                 from .paper import paper_board
                 from .referee import setup_position
                 board_parts = {p.name: p for p in parts if p.material in BOARD_MATERIALS}
-                out.append(AssemblySheet(spec, f"kit-{tag}", kit_assembly(spec, kit, board_parts), variant=variant,
+                sheet = lambda spec=spec, kit=kit, parts=board_parts: kit_assembly(spec, kit, parts)  # noqa: E731
+                out.append(AssemblySheet(spec, f"kit-{tag}", sheet, variant=variant,
                                          what=f"Cubes kit, {kit.players} players: how to put it together (parts, "
-                                              "steps with drawings, the edges' rounding, checks)"))
+                                              "steps with drawings, the edges' rounding, checks)", with_laser=True))
                 out.append(Board(spec, paper_board(kit, *setup_position(spec, four)), f"paper-board-{tag}",
                                  f"Cubes board, {kit.grid} x {kit.grid}", variant=variant))
             if half in ("", "pieces"):

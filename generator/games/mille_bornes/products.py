@@ -42,7 +42,7 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
                                 "ends round the arched base ends, glue them and their ribs, as "
                                 f"shoe-assembly-{paper.name}.pdf shows",
                            stock={"panels": shoe.material}))
-            out.append(AssemblySheet(spec, "shoe", shoe_assembly(shoe, shoe.n_cards),
+            out.append(AssemblySheet(spec, "shoe", lambda shoe=shoe: shoe_assembly(shoe, shoe.n_cards),
                                      what="The card shoe: how to put it together (parts, steps with drawings, "
-                                          "checks)"))
+                                          "checks)", with_laser=True))
     return out

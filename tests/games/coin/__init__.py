@@ -20,7 +20,7 @@ def contents(specs, paper, part=None) -> list:
     out = []
     for spec in specs.values():
         coin = load_coin(spec)
-        out.append(Document(spec, f"coin-{paper.name}.pdf", coin["title"], [draw_coin(coin, paper)],
+        out.append(Document(spec, f"coin-{paper.name}.pdf", coin["title"], lambda coin=coin: [draw_coin(coin, paper)],
                             info=dict(what=f"{coin['title']}: the coin to cut out", stock="card", sides=1,
                                       paper=paper.name, order=10)))
     return out

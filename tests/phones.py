@@ -1,0 +1,28 @@
+"""A headless Chromium made to look like a phone (Debian's chromium and chromium-driver, installed
+by .ci/run): the one the serve browser tests and benchmarks/serve_phones.py both drive."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+UPRIGHT = (390, 844)          # CSS px: a common phone held upright
+
+
+def phone(profile: Path, size: tuple[int, int] = UPRIGHT):
+    """A phone's browser with its own profile; a missing chromium is an error (a test fails, never
+    skips)."""
+    for path in (CHROMIUM, DRIVER):
+        if not shutil.which(path):
+            raise RuntimeError(f"{path} is missing: apt-get install chromium chromium-driver (.ci/run installs them)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
+                f"--user-data-dir={profile}"):
+        opts.add_argument(arg)
+    width, height = size
+    opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2}})
+    return webdriver.Chrome(service=Service(DRIVER), options=opts)
