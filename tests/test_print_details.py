@@ -476,7 +476,6 @@ LONGER = " ".join(["Lengthy"] * 10)          # 79 characters, in words (the back
     ("decks/mille_bornes.yaml", "  title: MILLE BORNES", f"  title: {LONG}", "back.title"),
     ("decks/mille_bornes.yaml", 'subtitle: "1000 miles"', f"subtitle: {LONGER}", "back.subtitle"),
     ("decks/sorry.yaml", "title: SORRY}", f"title: {LONG}}}", "back.title"),
-    ("decks/sorry.yaml", "\ntitle: Sorry\n", f"\ntitle: Sorry {LONGER}\n", "title"),        # its tuck box
     ("boards/sorry.yaml", "\ntitle: Sorry\n", f"\ntitle: Sorry {LONGER}\n", "title"),       # the board
     ("decks/capitals_1961.yaml", "title: CAPITALS,", f"title: {LONG},", "back.title"),
 ])
@@ -484,7 +483,7 @@ def test_text_that_would_print_under_6_pt_is_a_spec_error_at_its_line(tmp_path, 
     """A 40-character card back title once printed at 5.3 pt, an 80-character one at 2.6 pt, a long
     deck title on its tuck box at 2.1 pt, all with exit 0. Text set smaller to fit its place is
     sized in one helper, which refuses under 6 pt: `validate` and `build` name the field and its
-    line; nothing is written."""
+    line; nothing is written. (A tuck box's texts are cut short instead: test_open_tool.)"""
     import shutil
     from fuzzing import run_cli, tree
     shutil.copytree(ROOT / "decks", tmp_path / "decks")
@@ -497,7 +496,7 @@ def test_text_that_would_print_under_6_pt_is_a_spec_error_at_its_line(tmp_path, 
     code, _, err, _ = run_cli(["validate", spec], tmp_path)
     assert code == 1 and err.startswith(f"{spec}:{line}: {field}: ") and "under 6 pt" in err, err
     assert len(err.strip().splitlines()) == 1, err
-    if spec == "decks/sorry.yaml" and field == "title":     # (a build plans as validate does: once will do)
+    if spec == "boards/sorry.yaml" and field == "title":    # (a build plans as validate does: once will do)
         code, out, err2, _ = run_cli(["build", "sorry", "--out", tmp_path / "out"], tmp_path)
         assert code == 1 and f"{spec}:{line}: {field}: " in err2 and not out and not (tmp_path / "out").exists(), err2
 
@@ -544,3 +543,24 @@ def test_a_screen_drawing_sets_long_names_small_rather_than_refuse():
                 sizes.append(item.size)
     walk(drawing.root)
     assert sizes and max(sizes) < 1.0       # (mm: about 2.5 pt, for a screen to zoom)
+
+
+def test_a_deck_title_too_long_for_its_tuck_box_is_cut_short_at_6_pt_or_more(tmp_path):
+    """A user's long deck title no longer fails the build on its tuck box (issue 32 item 9): the box
+    sets it cut short with an ellipsis, never under 6 pt, and the full title stays in the box's
+    instructions."""
+    import shutil
+    from fuzzing import run_cli
+    from pdf_text import page_text_sizes
+    shutil.copytree(ROOT / "decks", tmp_path / "decks")
+    shutil.copytree(ROOT / "boards", tmp_path / "boards")
+    spec = tmp_path / "decks" / "sorry.yaml"
+    spec.write_text(spec.read_text().replace("\ntitle: Sorry\n", f"\ntitle: Sorry {LONGER}\n", 1))
+    code, _, err, _ = run_cli(["build", "sorry", "--out", tmp_path / "out"], tmp_path)
+    assert code == 0, err
+    runs = page_text_sizes(tmp_path / "out" / "sorry" / "sorry-tuckbox-a4.pdf")
+    assert runs and min(size for _, size, _ in runs) >= 6.0, min(runs, key=lambda r: r[1])
+    shown = [text for _, _, text in runs]
+    full = f"Sorry {LONGER}"
+    assert any(text.startswith("Sorry Lengthy") and len(text) < len(full) for text in shown), shown  # cut short
+    assert LONGER.split()[-1] in " ".join(shown)        # the whole title, in the instructions
