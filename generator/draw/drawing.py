@@ -60,6 +60,16 @@ def compose(outer: Affine, inner: Affine) -> Affine:
             a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1)
 
 
+def invert(m: Affine) -> Affine:
+    """The transform that undoes m (ValueError where m flattens the plane)."""
+    a, b, c, d, e, f = m
+    det = a * d - b * c
+    if det == 0 or not math.isfinite(det):
+        raise ValueError("a transform that cannot be undone")
+    ia, ib, ic, id_ = d / det, -b / det, -c / det, a / det
+    return (ia, ib, ic, id_, -(ia * e + ic * f), -(ib * e + id_ * f))
+
+
 def apply(m: Affine, x: float, y: float) -> tuple[float, float]:
     a, b, c, d, e, f = m
     return (a * x + c * y + e, b * x + d * y + f)

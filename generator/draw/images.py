@@ -82,7 +82,8 @@ def picture_from_bytes(data: bytes, origin: str = "") -> Picture:
         w, h, facts = _check_png(data)
         return Picture("png", w, h, data, key, origin, png=facts)
     if data.startswith(JPEG_MAGIC):
-        w, h, components, upright = _check_jpeg(data)
+        w, h, components, upright, end = _check_jpeg(data)
+        data = data[:end]        # what follows the end marker (a motion photo's video) is not the picture
         return Picture("jpeg", w, h, data, key, origin, jpeg_components=components, jpeg_upright=upright)
     if _looks_like_svg(data):
         w, h = check_svg(data)
@@ -160,9 +161,10 @@ def _check_png(data: bytes) -> tuple[int, int, PngFacts]:
     return w, h, PngFacts(depth, colour_type, interlaced, palette, trns)
 
 
-def _check_jpeg(data: bytes) -> tuple[int, int, int, bool]:
-    """Its size and components from its header (a bomb refused before decoding), and its end
-    marker present (a truncated file refused)."""
+def _check_jpeg(data: bytes) -> tuple[int, int, int, bool, int]:
+    """Its size and components from its header (a bomb refused before decoding), its end marker
+    present (a truncated file refused), and where the picture ends: a phone's motion photo, or a
+    file with anything else appended, carries data after the end marker, which is not the picture."""
     from PIL import Image
     try:
         with Image.open(io.BytesIO(data), formats=["JPEG"]) as img:
@@ -172,11 +174,49 @@ def _check_jpeg(data: bytes) -> tuple[int, int, int, bool]:
     except Exception as exc:  # noqa: BLE001  (PIL raises many kinds for a bad header)
         raise PictureError(f"not a readable JPEG file ({_reason(exc)})") from None
     _check_size(w, h)
-    if data.rstrip(b"\x00")[-2:] != b"\xff\xd9":
+    end = jpeg_end(data)
+    if end is None:
         raise PictureError("a truncated JPEG file (it has no end marker)")
     if orientation in (5, 6, 7, 8):      # turned a quarter by its EXIF orientation: drawn that way up
         w, h = h, w
-    return w, h, components, orientation in (1, None)
+    return w, h, components, orientation in (1, None), end
+
+
+def jpeg_end(data: bytes) -> int | None:
+    """Where a JPEG's own data ends (just past its end-of-image marker), found by walking its
+    segments as a decoder does: a marker segment is skipped by its length (an EXIF thumbnail's own
+    end marker inside APP1 is not the picture's), scan data is read to the next marker that is not
+    a stuffed 0xFF00 or a restart (RSTn). None where the file ends first (truncated)."""
+    pos, n = 2, len(data)
+    while True:
+        while pos < n and data[pos] != 0xFF:
+            pos += 1          # (bytes between segments: tolerated, as decoders do)
+        while pos < n and data[pos] == 0xFF:
+            pos += 1          # (fill bytes)
+        if pos >= n:
+            return None
+        marker = data[pos]
+        pos += 1
+        if marker == 0xD9:
+            return pos
+        if 0xD0 <= marker <= 0xD7 or marker == 0x01:
+            continue          # standalone markers: no length
+        if pos + 2 > n:
+            return None
+        length = (data[pos] << 8) | data[pos + 1]
+        if length < 2:
+            return None
+        pos += length
+        if marker == 0xDA:    # start of scan: its entropy-coded data runs to the next real marker
+            while True:
+                pos = data.find(b"\xff", pos)
+                if pos < 0 or pos + 1 >= n:
+                    return None
+                following = data[pos + 1]
+                if following == 0x00 or 0xD0 <= following <= 0xD7 or following == 0xFF:
+                    pos += 1 if following == 0xFF else 2
+                    continue
+                break
 
 
 def _decode_raster(picture: Picture):
@@ -188,11 +228,41 @@ def _decode_raster(picture: Picture):
             img.load()
             if picture.kind == "jpeg":
                 img = ImageOps.exif_transpose(img)
-            rgba = img.convert("RGBA")
+                rgba = img.convert("RGBA")
+            else:
+                rgba = _png_rgba(img, picture.png)
     except Exception as exc:  # noqa: BLE001  (a damaged stream: refused alike, naming the file)
         raise PictureError(f"cannot decode this {picture.kind.upper()} file ({_reason(exc)})") from None
     _check_size(*rgba.size)
     return rgba
+
+
+def _png_rgba(img, facts: PngFacts | None):
+    """A PNG's pixels as a viewer shows them, in RGBA at 8 bits: Pillow reads most as they are,
+    but keeps 16-bit grey as 16-bit numbers (which a plain conversion clips to white) and the
+    transparent grey of a 1, 2 or 4-bit grey file as the file's raw sample (so a plain conversion
+    never matches it); a 16-bit RGB file's transparent colour is compared at the 8 bits Pillow
+    reads it at (two 16-bit colours that differ only past them are one colour here)."""
+    import numpy as np
+    from PIL import Image
+    trns = img.info.get("transparency")
+    if img.mode.startswith("I"):               # 16-bit grey
+        raw = np.asarray(img).astype(np.uint32)
+        grey = ((raw * 255 + 32767) // 65535).astype(np.uint8)
+        alpha = np.where(raw == trns, 0, 255).astype(np.uint8) if isinstance(trns, int) else \
+            np.full(raw.shape, 255, np.uint8)
+        return Image.fromarray(np.dstack([grey, grey, grey, alpha]), "RGBA")
+    if img.mode in ("L", "1") and isinstance(trns, int):
+        key = trns * (255 // ((1 << facts.depth) - 1)) if (facts and facts.depth < 8 and img.mode == "L") else trns
+        grey = np.asarray(img.convert("L"))
+        alpha = np.where(grey == key, 0, 255).astype(np.uint8)
+        return Image.fromarray(np.dstack([grey, grey, grey, alpha]), "RGBA")
+    if img.mode == "RGB" and isinstance(trns, tuple) and facts and facts.depth == 16:
+        rgb = np.asarray(img)
+        key = np.array([v >> 8 for v in trns], np.uint8)
+        alpha = np.where((rgb == key).all(axis=2), 0, 255).astype(np.uint8)
+        return Image.fromarray(np.dstack([rgb, alpha]), "RGBA")
+    return img.convert("RGBA")
 
 
 # ---------------------------------------------------------------- SVG
