@@ -308,18 +308,41 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
 def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict, opts) -> list[str]:
     """Each game's print list (GAME/README.txt and print-list.pdf), from every product of its jobs,
     rebuilt or not."""
+    from .draw.fonts import set_fallbacks
     from .printlist import write_print_list
     written = []
     for g in games:
         products = []
+        reads: set[str] = set()
         for job in jobs:
             if job.game == g:
                 entry = manifest.get(job.id, {})
                 products += [(rel.split("/", 1)[1], entry.get("info", {}).get(rel, {}))
                              for rel in entry.get("products", [])]
+                reads.update(entry.get("reads", {}))
         title = GAMES[g].title
-        written += [f"{g}/{name}" for name in write_print_list(staging, g, title, products, opts.paper, opts.cmyk)]
+        set_fallbacks(_fonts_read(reads))     # a deck's title in its own font, as on its box
+        try:
+            written += [f"{g}/{name}" for name in write_print_list(staging, g, title, products, opts.paper, opts.cmyk)]
+        finally:
+            set_fallbacks(())
     return written
+
+
+def _fonts_read(paths) -> list[str]:
+    """The fonts among the files the game's jobs read (a deck's own fonts), loaded as they were."""
+    from .draw.fonts import MAX_FONT_BYTES, font_from_bytes
+    from .inputs import read_bytes
+    names = []
+    for path in sorted(paths):
+        try:
+            with open(path, "rb") as f:
+                if f.read(4) not in (b"\x00\x01\x00\x00", b"OTTO", b"true"):
+                    continue
+            names.append(font_from_bytes(read_bytes(Path(path), path, MAX_FONT_BYTES)).name)
+        except Exception:  # noqa: BLE001  (a font that read well in its job and not now: left out)
+            continue
+    return names
 
 
 def cmd_copy(args) -> int:

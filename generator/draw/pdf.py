@@ -18,7 +18,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 from ..colour import Colour
 from ..units import PT_PER_MM, mm_to_pt
 from .drawing import Drawing, Ellipse, Group, Image, Rect, Text
-from .fonts import Font
+from .fonts import Font, needs_shaping, text_outline
 
 # Streams compressed with Flate alone: reportlab also wraps them in ASCII85 by default, which only
 # served 7-bit mail, makes every stream a quarter larger and costs time to write and to read.
@@ -168,6 +168,25 @@ class PdfRenderer:
             c.restoreState()
         elif isinstance(item, Image):
             self._image(item)
+            if self.flatten:
+                self.under.append((tuple(self.around), item))
+        elif isinstance(item, Text) and (item.direction is not None or needs_shaping(item.text)):
+            # Shaped text (right to left, joined, marked): its glyphs' outlines, as the SVG and
+            # cairo backends draw every text; a PDF string can name only a character's own glyph.
+            c.saveState()
+            self._fill(item.fill)
+            p = c.beginPath()
+            for op in text_outline(item.font, item.text, item.x, item.y, item.size, item.direction):
+                if op[0] == "M":
+                    p.moveTo(*op[1:])
+                elif op[0] == "L":
+                    p.lineTo(*op[1:])
+                elif op[0] == "C":
+                    p.curveTo(*op[1:])
+                else:
+                    p.close()
+            c.drawPath(p, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
+            c.restoreState()
             if self.flatten:
                 self.under.append((tuple(self.around), item))
         elif isinstance(item, Text):

@@ -13,7 +13,7 @@ from ..colour import Colour
 from ..draw import Drawing, Rect, Style, compose, mirror_x, mirror_y, translate
 from ..draw.drawing import Affine
 from .cardsize import CardSize  # noqa: F401  (named here too, where layouts use it)
-from ..draw.fonts import get_font
+from ..draw.fonts import get_font, text_width
 from ..errors import LayoutError  # noqa: F401  (raised here, and named as cards.LayoutError)
 from .marks import MARK_LENGTH, SAFE_MARGIN, crop_marks
 
@@ -134,7 +134,7 @@ def _caption(d: Drawing, layout: SheetLayout, groups: list[list[str]]) -> None:
         k = 0
         for phrase in phrases:
             while k < len(order) - 1 and lines.get(order[k]) and \
-                    font.width(SEPARATOR.join(lines[order[k]] + [phrase]), CAPTION_SIZE) > spans[order[k]][1]:
+                    text_width("sans", SEPARATOR.join(lines[order[k]] + [phrase]), CAPTION_SIZE) > spans[order[k]][1]:
                 k += 1
             lines.setdefault(order[k], []).append(phrase)
         return lines

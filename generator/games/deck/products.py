@@ -19,14 +19,27 @@ CONTACT_PIXELS = 16_000_000
 CONTACT_GREEK_PX = 6.0
 
 
+def deck_fonts(deck) -> list[str]:
+    """The deck's own fonts (not the shipped one), regular then bold, in the spec's order."""
+    return [name for family_name, family in deck.families.items() if family_name != "sans"
+            for name in (family.regular, family.bold)]
+
+
 def deck_art(spec) -> DeckArt:
     deck = load_deck(spec)
     drawn = deck.art
     art = DeckArt(stem_of(spec), deck.title, deck.size, contact_pixels=CONTACT_PIXELS,
                   contact_greek_px=CONTACT_GREEK_PX)
+    from ...draw.fonts import MissingLetter, text_width
     for card, face in zip(deck.cards, drawn.faces):
-        name = card.fields.get("name") or card.fields.get("title") or f"card {card.number}"
-        art.faces.append((face, card.count, f"×{card.count}  {name}"))
+        key = "name" if card.fields.get("name") else "title" if card.fields.get("title") else None
+        name = card.fields[key] if key else f"card {card.number}"
+        caption = f"×{card.count}  {name}"
+        try:
+            text_width("sans", caption, 1.0)      # the contact sheet's caption: every letter in a font
+        except MissingLetter as exc:
+            raise card.error(key, f"{card.label()}: on the contact sheet, {exc}") from None
+        art.faces.append((face, card.count, caption))
     # The back most cards have is the deck's (the tuck box shows it); where cards differ, each
     # card's own goes behind it.
     weight = Counter()
@@ -61,9 +74,13 @@ PARTS = ("print", "contact")
 
 def build(specs: dict, plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
     """Every product of each deck spec (part None), or those of one of PARTS."""
+    from ...draw.fonts import set_fallbacks
     for spec in specs.values():
         if spec.kind != "deck":
             continue
+        # The deck's own fonts set what the shipped one lacks on its box, its contact sheet's
+        # captions and its print list (a Japanese title in a deck with a Japanese font).
+        set_fallbacks(deck_fonts(load_deck(spec)))
         whole = Plan(plan.folder)
         add_decks([spec], deck_art, whole, opts, box=None if spec.data.get("tuck_box") is False else _tuck_box)
         for rel, product in whole.products.items():

@@ -116,7 +116,52 @@ def parse(text: str, icons) -> list:
     for mark, where in opened.items():
         if where is not None:
             raise TextError(f"{mark} opened at character {where + 1} is never closed")
-    return words
+    return _break_within(words)
+
+
+NOSPACE = ()                   # after a word: the next one follows it with no space (a line may
+                               # break there: between two ideographs, after a hyphen)
+
+
+def _break_within(words: list) -> list:
+    """Each word cut where UAX #14 lets a line break inside it (between CJK ideographs, after a
+    hyphen or a dash), the pieces joined by NOSPACE: a long sentence of Chinese or Japanese,
+    written without spaces, can be set at all."""
+    from ...draw.shaping import break_after
+    out: list = []
+    for word in words:
+        if word is BREAK:
+            out.append(word)
+            continue
+        text = "".join("\ufffc" if p.icon is not None else p.text for p in word)
+        ends = [e for e in break_after(text) if 0 < e < len(text)] if len(text) > 1 else []
+        if not ends:
+            out.append(word)
+            continue
+        cuts = set(ends)
+        unit: list[Piece] = []
+        at = 0
+        for piece in word:
+            if piece.icon is not None:
+                unit.append(piece)
+                at += 1
+                if at in cuts:
+                    out += [tuple(unit), NOSPACE]
+                    unit = []
+                continue
+            buf: list[str] = []
+            for ch in piece.text:
+                buf.append(ch)
+                at += 1
+                if at in cuts:
+                    unit.append(Piece("".join(buf), piece.bold, piece.italic))
+                    out += [tuple(unit), NOSPACE]
+                    unit, buf = [], []
+            if buf:
+                unit.append(Piece("".join(buf), piece.bold, piece.italic))
+        if unit:
+            out.append(tuple(unit))
+    return out
 
 
 @dataclass
@@ -207,13 +252,18 @@ class Prepared:
 
 
 def prepare(words, measure: Measure) -> Prepared:
-    widths = []
-    for word in words:
+    widths, kept = [], []
+    for k, word in enumerate(words):
+        if word is NOSPACE:
+            continue
+        kept.append(word)
         if word is BREAK:
             widths.append(None)
             continue
-        widths.append((sum(measure.piece_unit(p) for p in word), _unit_width(" ", measure.font_of(word[-1]))))
-    return Prepared(words, widths)
+        joined = k + 1 < len(words) and words[k + 1] is NOSPACE
+        widths.append((sum(measure.piece_unit(p) for p in word),
+                       0.0 if joined else _unit_width(" ", measure.font_of(word[-1]))))
+    return Prepared(kept, widths)
 
 
 def count_lines(prepared: Prepared, limit: float) -> int | None:
