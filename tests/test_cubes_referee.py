@@ -273,9 +273,9 @@ def _docs_turns(text):
 
 
 def test_every_example_in_the_docs_is_a_legal_turn():
-    """The README's Cubes notation and the prompt's help: each example is accepted as a first
+    """The user guide's Cubes notation (docs/referees.md) and the prompt's help: each example is accepted as a first
     turn from the kit's setup; the record in the referee's docstring replays."""
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "referees.md").read_text()
     section = readme[readme.index("**Cubes.** Cells are named"):readme.index("**Sorry.**")]
     examples = _docs_turns(section) + _docs_turns(REFEREE.help_text)
     assert len(examples) >= 8 and "d4-d6 c6:h6>w1" in examples
