@@ -34,6 +34,7 @@ MAX_SVG_SIDE = 4_000           # ... and never more pixels a side than this
 MAX_SVG_ELEMENTS = 20_000      # elements in an SVG file
 MAX_SVG_EXPANDED = 100_000     # elements drawn, each <use> counted as what it stands for
 MAX_SVG_DEPTH = 64             # elements nested in elements
+MAX_SVG_POINTS = 20_000        # points of its paths, polygons and polylines
 CACHE_BYTES = 64 * 1024 * 1024   # decoded pixels kept for reuse (an icon on every card)
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -68,6 +69,7 @@ class Picture:
     png: PngFacts | None = None
     jpeg_components: int = 0
     jpeg_upright: bool = True     # no EXIF orientation to apply
+    svg_units: int = 0            # an SVG's elements and path points: what drawing it costs
 
     @property
     def aspect(self) -> float:
@@ -86,10 +88,10 @@ def picture_from_bytes(data: bytes, origin: str = "") -> Picture:
         data = data[:end]        # what follows the end marker (a motion photo's video) is not the picture
         return Picture("jpeg", w, h, data, key, origin, jpeg_components=components, jpeg_upright=upright)
     if _looks_like_svg(data):
-        w, h = check_svg(data)
-        picture = Picture("svg", w, h, data, key, origin)
-        _svg_pixels(picture, 32, 32)      # drawn once, small: an SVG cairosvg cannot draw is refused now
-        return picture
+        w, h, units = check_svg(data)
+        # (not drawn here: a picture is drawn only in a build's worker processes, which a signal
+        # stops at once; try_drawing draws it small there before anything is written)
+        return Picture("svg", w, h, data, key, origin, svg_units=units)
     raise PictureError(f"not a PNG, JPEG or SVG file ({_what_it_is(data)})")
 
 
@@ -285,8 +287,20 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
-def check_svg(data: bytes) -> tuple[int, int]:
-    """An SVG file checked for what it may not do; its width and height (px, at least 1)."""
+def try_drawing(picture: Picture) -> None:
+    """An SVG drawn once, small (PictureError if cairosvg cannot draw it): in a job's worker, so
+    `validate` finds what `build` would."""
+    if picture.kind == "svg":
+        _pixels.get(("svg", picture.key, 32, 32), lambda: _svg_pixels(picture, 32, 32))
+
+
+_NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
+def check_svg(data: bytes) -> tuple[int, int, int]:
+    """An SVG file checked for what it may not do; its width and height (px, at least 1), and what
+    drawing it costs: its elements and path points (each bounded, MAX_SVG_ELEMENTS and
+    MAX_SVG_POINTS: cairosvg takes about a tenth of a millisecond for either)."""
     import defusedxml.ElementTree as SafeET
     from defusedxml import DefusedXmlException
     text = data.decode("utf-8", errors="replace")
@@ -301,7 +315,7 @@ def check_svg(data: bytes) -> tuple[int, int]:
     if _local(root.tag) != "svg":
         raise PictureError(f"an XML file whose root is <{_local(root.tag)[:40]}>, not <svg>")
     # Depth first, without recursion (an element may sit thousands deep).
-    count, stack = 0, [(root, 1)]
+    count, points, stack = 0, 0, [(root, 1)]
     ids: dict[str, object] = {}
     while stack:
         el, depth = stack.pop()
@@ -324,11 +338,22 @@ def check_svg(data: bytes) -> tuple[int, int]:
             _check_css(value)
             if local == "id":
                 ids.setdefault(value, el)
+            elif local in ("d", "points"):
+                points += _path_points(value)
+                if points > MAX_SVG_POINTS:
+                    raise PictureError(f"an SVG of more than {MAX_SVG_POINTS:,} path points (its paths, polygons "
+                                       "and polylines): simplify it, or give it as a PNG")
         if name == "style":
             _check_css(el.text or "")
         stack.extend((child, depth + 1) for child in el)
-    _check_uses(root, ids)
-    return _svg_size(root)
+    drawn = _check_uses(root, ids)
+    return (*_svg_size(root), drawn + points)
+
+
+def _path_points(value: str) -> int:
+    """The points a path's data or a polygon's points name: its numbers, two a point (an arc's
+    seven numbers count as three and a half: its cost is of that order)."""
+    return (len(_NUMBER.findall(value)) + 1) // 2
 
 
 def _check_css(value: str) -> None:
@@ -340,9 +365,10 @@ def _check_css(value: str) -> None:
                                "references inside the file (url(#id)) are followed")
 
 
-def _check_uses(root, ids: dict) -> None:
+def _check_uses(root, ids: dict) -> int:
     """<use> elements repeat what they name: the whole drawing, each repetition counted, is bounded
-    (nested <use>s multiply, as aliases do in YAML), and a <use> that names itself is refused."""
+    (nested <use>s multiply, as aliases do in YAML), and a <use> that names itself is refused. The
+    elements drawn, each repetition counted."""
     sizes: dict[int, int] = {}
 
     def expanded(el, trail: tuple) -> int:
@@ -366,7 +392,7 @@ def _check_uses(root, ids: dict) -> None:
                                "elements are counted as what they repeat")
         sizes[id(el)] = total
         return total
-    expanded(root, (id(root),))
+    return expanded(root, (id(root),))
 
 
 def _svg_size(root) -> tuple[int, int]:

@@ -16,7 +16,8 @@ from ...colour import BLACK, Colour, parse_colour
 from ...draw import Drawing, Style, Text, rotate
 from ...draw.fonts import get_font, needs_shaping
 from ...errors import show
-from .model import Deck, Element, Layout, Problems, load_picture, picture_problem, substitute
+from .model import (MAX_DECK_TEXT, MAX_ELEMENT_TEXT, Deck, Element, Layout, Problems, load_picture,
+                    picture_problem, substitute)
 from .text import PT, Measure, TextError, fit, parse
 
 EDGE = 0.01          # mm: an element this close to the trim reaches it
@@ -288,6 +289,17 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
     text = v["text"]
     if not text.strip():
         return
+    if len(text) > MAX_ELEMENT_TEXT:
+        _fail_card(deck, problems, card, template, el.paths["text"],
+                   f"the text is {len(text):,} characters with its fields put in; an element holds at most "
+                   f"{MAX_ELEMENT_TEXT:,}", el, "text")
+        raise CardFailed()
+    deck.text_set += len(text)
+    if deck.text_set > MAX_DECK_TEXT:
+        _fail_card(deck, problems, card, template, el.paths["text"],
+                   f"the deck's text comes to more than {MAX_DECK_TEXT:,} characters here (its distinct faces' "
+                   "text elements, fields put in): a deck sets at most that much", el, "text")
+        raise CardFailed()
     family = deck.families[v.get("font", "sans")]
     measure = Measure(family, v.get("bold", False), v.get("italic", False),
                       {name: pic.aspect for name, pic in deck.icons.items()})

@@ -7,7 +7,7 @@ from collections import Counter
 
 from ...build import BuildOptions, DeckArt, add_decks, stem_of
 from ...colour import BLACK, WHITE, parse_colour, readable_on
-from ...errors import show
+from ...errors import SpecError, show
 from ...outputs import Plan, UnsafeName
 from .load import load_deck
 
@@ -17,6 +17,21 @@ from .load import load_deck
 # art, titles), made in a second or two, not a print.
 CONTACT_PIXELS = 16_000_000
 CONTACT_GREEK_PX = 6.0
+
+
+def _try_pictures(spec, deck) -> None:
+    """Each SVG the deck draws, drawn once small, here in the job's worker process (never in the
+    command's own, which a signal must stop at once): one cairosvg cannot draw is the error of the
+    line that names it, in `validate` as in `build`."""
+    from ...draw.images import Picture, PictureError, try_drawing
+    for rel, picture in list(deck.pictures.items()):
+        if isinstance(picture, Picture):
+            try:
+                try_drawing(picture)
+            except PictureError as exc:
+                where = spec.field_showing(rel)
+                message = f"{show(rel)}: {exc}"
+                raise (spec.error(where, message) if where else SpecError(spec.file, None, "", message)) from None
 
 
 def deck_fonts(deck) -> list[str]:
@@ -80,7 +95,9 @@ def build(specs: dict, plan: Plan, opts: BuildOptions, part: str | None = None) 
             continue
         # The deck's own fonts set what the shipped one lacks on its box, its contact sheet's
         # captions and its print list (a Japanese title in a deck with a Japanese font).
-        set_fallbacks(deck_fonts(load_deck(spec)))
+        deck = load_deck(spec)
+        set_fallbacks(deck_fonts(deck))
+        _try_pictures(spec, deck)
         whole = Plan(plan.folder)
         add_decks([spec], deck_art, whole, opts, box=None if spec.data.get("tuck_box") is False else _tuck_box)
         for rel, product in whole.products.items():
