@@ -121,14 +121,19 @@ def cmd_validate(args) -> int:
     _print_errors(errors)
     # Then each good spec is planned as a build would plan it (nothing is written): a spec that
     # passes `validate` is one that `build` can make.
-    jobs = []
+    jobs, loaded = [], {}
     for p, spec in specs.items():
         game = game_of_kind(spec.kind)
         if game is not None:
             rel = display_path(p, root)
             parts = GAMES[game].parts.get(rel, (None,))
-            jobs += [Job(game, rel if not os.path.isabs(rel) else os.path.realpath(p), part) for part in parts]
-    code = _failed(run_jobs(jobs, root, _options(args), staging=None))
+            for part in parts:
+                job = Job(game, rel if not os.path.isabs(rel) else os.path.realpath(p), part)
+                jobs.append(job)
+                # (checked here already: the workers, forked after, start from it rather than read,
+                # check and draw a deck again, once a part)
+                loaded[job.id] = (spec, {})
+    code = _failed(run_jobs(jobs, root, _options(args), staging=None, loaded=loaded))
     if errors or code:
         return max(code, 1)
     print(f"{plural(len(specs), 'spec')} valid")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import reportlab
 from ..errors import show
+from .shaping import _ignorable, needs_shaping   # (shaping imports its libraries only when it shapes)
 
 if TYPE_CHECKING:
     from fontTools.ttLib import TTFont
@@ -131,14 +132,6 @@ class MissingLetter(ValueError):
                          "deck a font that has it (fonts:)")
 
 
-def _ignorable(ch: str) -> bool:
-    from .shaping import _ignorable as ignorable
-    return ignorable(ch)
-
-
-def needs_shaping(text: str) -> bool:
-    from .shaping import needs_shaping as needs
-    return needs(text)
 
 
 # Fonts read from a spec's folder (font_from_bytes), by the name made from their content.

@@ -49,9 +49,19 @@ class MissingGlyph(ValueError):
         super().__init__(index)
 
 
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]")
+_NUMBER_OR_LTR = re.compile("[0-9\u0660-\u0669\u06f0-\u06f9]|(?![\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff])[^\\W\\d_]")
+
+
 def bidi_levels(text: str) -> list[int]:
     """Each character's embedding level (even: left to right, odd: right to left), the paragraph's
-    direction taken from its first strong character (rules P2-P3)."""
+    direction taken from its first strong character (rules P2-P3). (Quick where the answer is
+    plain: no right-to-left letter, all 0; right-to-left letters and neutrals only, no number and
+    no left-to-right letter, all 1. The rules are run for the rest.)"""
+    if not _RTL.search(text):
+        return [0] * len(text)
+    if not _NUMBER_OR_LTR.search(text) and not _CONTROLS.search(text):
+        return [1] * len(text)
     from bidi import algorithm as uba
     storage = uba.get_empty_storage()
     base = uba.get_base_level(text)
@@ -68,6 +78,9 @@ def bidi_levels(text: str) -> list[int]:
         k -= 1
         levels[k] = base
     return levels
+
+
+_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]")
 
 
 def visual_order(levels: list[int]) -> list[int]:

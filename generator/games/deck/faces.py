@@ -311,8 +311,9 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
         raise CardFailed() from None
     missing = measure.missing_glyphs(words)
     if missing:
+        more = f" (nor for {show(missing[1:10])})" if len(missing) > 1 else ""
         _fail_card(deck, problems, card, template, path, f"the font {v.get('font', 'sans')} has no letter for "
-                                                          f"{show(missing[:10])}", el, "text")
+                                                          f"{show(missing[0])} (U+{ord(missing[0]):04X}){more}", el, "text")
         raise CardFailed()
     colour = BLACK
     if "colour" in v:

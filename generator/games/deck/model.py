@@ -227,9 +227,9 @@ def load_picture(deck: Deck, rel: str):
 # A deck's bounds of what it costs, beyond each file's own (images.py, data.py): so any deck within
 # them validates in under 10 s of CPU and 1 GB (benchmarks/spec_extremes.py, the deck cases).
 MAX_DECK_PICTURE_BYTES = 256 * 2**20       # the pictures' files, read and held while a deck is drawn
-MAX_DECK_SVG_UNITS = 40_000                # elements and path points over every SVG the deck draws
+MAX_DECK_SVG_UNITS = 30_000                # elements and path points over every SVG the deck draws
 MAX_ELEMENT_TEXT = 4_000                   # characters of a text element, its fields put in
-MAX_DECK_TEXT = 1_000_000                  # characters of text set over the deck's distinct faces
+MAX_DECK_TEXT = 500_000                    # characters of text set over the deck's distinct faces
 
 
 def picture_problem(exc: Exception, rel: str) -> str:

@@ -97,7 +97,8 @@ def build(specs: dict, plan: Plan, opts: BuildOptions, part: str | None = None) 
         # captions and its print list (a Japanese title in a deck with a Japanese font).
         deck = load_deck(spec)
         set_fallbacks(deck_fonts(deck))
-        _try_pictures(spec, deck)
+        if part != "contact":           # (once a build: by the job of its PDFs)
+            _try_pictures(spec, deck)
         whole = Plan(plan.folder)
         add_decks([spec], deck_art, whole, opts, box=None if spec.data.get("tuck_box") is False else _tuck_box)
         for rel, product in whole.products.items():

@@ -128,37 +128,51 @@ def _break_within(words: list) -> list:
     hyphen or a dash), the pieces joined by NOSPACE: a long sentence of Chinese or Japanese,
     written without spaces, can be set at all."""
     from ...draw.shaping import break_after
+    # The breaks of all the words at once (one call to ICU), each word's own found by its offset.
+    texts = ["" if word is BREAK else "".join("\ufffc" if p.icon is not None else p.text for p in word)
+             for word in words]
+    starts, at = [], 0
+    for text in texts:
+        starts.append(at)
+        at += len(text) + 1
+    inner: dict[int, list[int]] = {}
+    k = 0
+    for end in break_after(" ".join(texts)) if any(len(t) > 1 for t in texts) else []:
+        while k + 1 < len(starts) and starts[k + 1] <= end:
+            k += 1
+        offset = end - starts[k]
+        if 0 < offset < len(texts[k]):
+            inner.setdefault(k, []).append(offset)
     out: list = []
-    for word in words:
+    for index, word in enumerate(words):
         if word is BREAK:
             out.append(word)
             continue
-        text = "".join("\ufffc" if p.icon is not None else p.text for p in word)
-        ends = [e for e in break_after(text) if 0 < e < len(text)] if len(text) > 1 else []
+        ends = inner.get(index)
         if not ends:
             out.append(word)
             continue
-        cuts = set(ends)
+        cuts = iter(ends)
+        cut = next(cuts)
         unit: list[Piece] = []
         at = 0
         for piece in word:
-            if piece.icon is not None:
-                unit.append(piece)
-                at += 1
-                if at in cuts:
+            length = 1 if piece.icon is not None else len(piece.text)
+            start = 0
+            while cut is not None and cut <= at + length:
+                if piece.icon is not None:
+                    unit.append(piece)
+                    start = 1
+                elif cut - at > start:
+                    unit.append(Piece(piece.text[start:cut - at], piece.bold, piece.italic))
+                    start = cut - at
+                if unit:
                     out += [tuple(unit), NOSPACE]
                     unit = []
-                continue
-            buf: list[str] = []
-            for ch in piece.text:
-                buf.append(ch)
-                at += 1
-                if at in cuts:
-                    unit.append(Piece("".join(buf), piece.bold, piece.italic))
-                    out += [tuple(unit), NOSPACE]
-                    unit, buf = [], []
-            if buf:
-                unit.append(Piece("".join(buf), piece.bold, piece.italic))
+                cut = next(cuts, None)
+            if start < length:
+                unit.append(piece if piece.icon is not None else Piece(piece.text[start:], piece.bold, piece.italic))
+            at += length
         if unit:
             out.append(tuple(unit))
     return out
@@ -189,13 +203,18 @@ class Measure:
         from ...draw.fonts import get_font
         self.family, self.icons = family, icons
         self.base_bold, self.base_italic = base_bold, base_italic
+        self._fonts: dict[tuple[bool, bool], str] = {}
         self.get_font = get_font
         regular = get_font(family.of(base_bold, base_italic))
         self.cap = regular.cap_height
         self.descent = -regular.descent
 
     def font_of(self, piece: Piece) -> str:
-        return self.family.of(piece.bold or self.base_bold, piece.italic ^ self.base_italic)
+        key = (piece.bold, piece.italic)
+        font = self._fonts.get(key)
+        if font is None:
+            font = self._fonts[key] = self.family.of(piece.bold or self.base_bold, piece.italic ^ self.base_italic)
+        return font
 
     def unit_width(self, text: str, font: str) -> float:
         return _unit_width(text, font)
@@ -211,13 +230,29 @@ class Measure:
 
     def missing_glyphs(self, words) -> str:
         """Characters of the text its fonts have no glyph for ("" if none)."""
-        missing = []
+        by_font: dict[str, set] = {}
         for word in words:
             for piece in word or ():
                 if piece.icon is None:
-                    cmap = _cmap(self.font_of(piece))
-                    missing += [c for c in piece.text if ord(c) not in cmap and c not in missing]
-        return "".join(missing)
+                    by_font.setdefault(self.font_of(piece), set()).update(piece.text)
+        missing = []
+        for font, chars in by_font.items():
+            cmap = _cmap(font)
+            missing += [c for c in chars if ord(c) not in cmap and c not in missing]
+        return "".join(sorted(missing, key=lambda c: min(_first_at(words, c), 10**9)))
+
+
+def _first_at(words, ch: str) -> int:
+    """Where a character first comes in the words (for naming the first missing letter first)."""
+    at = 0
+    for word in words:
+        for piece in word or ():
+            if piece.icon is None:
+                k = piece.text.find(ch)
+                if k >= 0:
+                    return at + k
+                at += len(piece.text)
+    return 10**9
 
 
 _widths: dict[tuple[str, str], float] = {}
