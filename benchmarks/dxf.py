@@ -27,9 +27,10 @@ sys.path.insert(0, str(CODE))
 def laser_products(games: list[str]) -> list[tuple[str, object]]:
     """(name, product) for every file add_sheets adds, over every game's build plan."""
     import generator.laser.export as export
-    from generator.build import BuildOptions
+    from generator.options import BuildOptions
     from generator.games import GAMES, load_game_specs
     from generator.outputs import Plan
+    from generator.pipeline import plan_game
 
     plan = Plan()
     names: list[str] = []
@@ -42,7 +43,7 @@ def laser_products(games: list[str]) -> list[tuple[str, object]]:
     export.add_sheets = add_sheets
     try:
         for game in games or list(GAMES):
-            GAMES[game].build(load_game_specs(game, ROOT), plan.sub(game), BuildOptions())
+            plan_game(game, load_game_specs(game, ROOT), BuildOptions(), plan=plan)
     finally:
         export.add_sheets = real_add_sheets
     return [(n, plan.products[n]) for n in names]

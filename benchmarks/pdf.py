@@ -21,25 +21,25 @@ sys.path.insert(0, str(ROOT))
 
 
 def pages_to_write():
-    from generator.build import BuildOptions
+    from generator.options import BuildOptions
     from generator.games.mille_bornes.products import deck_art
     from generator.games.sorry.board import draw_board
     from generator.layout.cards import impose_cards, sheet_pages, shop_pages
     from generator.layout.tiling import tile_pages
     from generator.spec import load_spec
-    from generator.units import PAPER_SIZES
+    from generator.paper import PAPERS
     opts = BuildOptions()
     art = deck_art(load_spec(ROOT / "decks" / "mille_bornes.yaml", display="decks/mille_bornes.yaml"))
     faces = art.expanded()
-    sheet = sheet_pages(faces, art.back, impose_cards(art.size, *PAPER_SIZES["a4"]), opts.flip, (0, 0), art.title)
+    sheet = sheet_pages(faces, art.back, impose_cards(art.size, *PAPERS["a4"].size), opts.flip, (0, 0), art.title)
     shop = shop_pages(faces, art.back, art.size)
     board = draw_board(load_spec(ROOT / "boards" / "sorry.yaml", display="boards/sorry.yaml"))
-    tiles = tile_pages(board, *PAPER_SIZES["a4"], title="Sorry")
+    tiles = tile_pages(board, *PAPERS["a4"].size, title="Sorry")
     return {"mille_bornes sheet": sheet, "mille_bornes shop": shop, "sorry tiles": tiles}
 
 
 def ours(path, pages, forms=True):
-    from generator.build import pdf_writer
+    from generator.products.pdf import pdf_writer
     placed = [g for p in pages for g in (p[0] if isinstance(p, tuple) else p).root.items]
     faces = {id(inner): inner for g in placed for inner in getattr(g, "items", []) if getattr(inner, "reused", False)}
     for face in faces.values():    # forms off: every placed face drawn in full on every page

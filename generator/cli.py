@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .options import LAYOUTS, BuildOptions
+from .paper import HOME
 from .signals import (Terminated, held_back, hold_signals, ignore_signals, raise_held, stopped, stopped_by,
                     watch_signals)
 from .errors import SpecError, UsageError, WorkerDied, one_line, show, plural
@@ -88,10 +89,13 @@ def _printer(args, say: bool = False) -> None:
             came[key] = settings.file
         else:
             setattr(args, key, default)
+    # The paper, named once here: everything below is handed the Paper itself.
+    from .paper import PAPERS
+    args.paper = PAPERS[args.paper] if isinstance(args.paper, str) else args.paper
     if say and settings.file:
         x, y = args.back_offset
         from_file = [k for k in ("paper", "flip", "back_offset") if came.get(k) == settings.file]
-        print(f"pnp: paper {args.paper}, flip on {args.flip} edge, back offset {x:g},{y:g} ("
+        print(f"pnp: paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g} ("
               + (f"{', '.join(k.replace('_', ' ') for k in from_file)} from {settings.file}" if from_file
                  else f"the command line over {settings.file}") + ")", file=sys.stderr)
 
@@ -100,7 +104,9 @@ def _options(args, out: Path | None = None) -> BuildOptions:
     return BuildOptions(out=out or Path("output"), paper=args.paper, flip=args.flip, back_offset=args.back_offset,
                         layouts=tuple(args.layout) if getattr(args, "layout", None) else LAYOUTS,
                         cmyk=args.cmyk, interleave=getattr(args, "interleave", False),
-                        pdfx=getattr(args, "pdfx", False))
+                        pdfx=getattr(args, "pdfx", False),
+                        extra={dest: value for dest in getattr(args, "product_options", ())
+                               if (value := getattr(args, dest)) not in (None, False)})
 
 
 def _failed(results) -> int:
@@ -171,13 +177,41 @@ def _what_to_build(names: list[str], root: Path) -> list:
 
 
 def cmd_build(args) -> int:
+    import time
     _printer(args, say=True)
     if getattr(args, "watch", False):
         return _watch(args)
+    start = time.perf_counter()
     code, written, out = _build(args)
-    for rel in written:
-        print(display_path(out / rel, Path.cwd()))
+    if written and not args.list and sys.stdout.isatty():
+        print(build_summary(written, out, time.perf_counter() - start))
+    else:           # piped (a script reads the paths), or --list
+        for rel in written:
+            print(display_path(out / rel, Path.cwd()))
     return code
+
+
+def build_summary(written: list[str], out: Path, seconds: float) -> str:
+    """What a build made, where, in how long, and what to print first: a screen a person reads
+    (the files one by one with --list, or when the output is piped)."""
+    from .products.print_list import PDF_NAME
+    per_game: dict[str, int] = {}
+    for rel in written:
+        game = rel.split("/", 1)[0]
+        per_game[game] = per_game.get(game, 0) + 1
+    where = display_path(out, Path.cwd())
+    lines = [f"pnp: {plural(len(written), 'file')} written for {plural(len(per_game), 'game')} into {where}/ "
+             f"in {seconds:.1f} s"]
+    width = max(len(g) for g in per_game)
+    for game, count in per_game.items():
+        title = GAMES[game].title if game in GAMES else game
+        lines.append(f"  {display_path(out / game, Path.cwd())}/{' ' * (width - len(game))}  "
+                     f"{plural(count, 'file'):>9}  {title}")
+    first = display_path(out / next(iter(per_game)) / PDF_NAME, Path.cwd())
+    lines.append(f"Print first: each game's {PDF_NAME} ({first}, ...): every file to print or cut, on what, "
+                 "in order, with the rules sheet first; README.txt beside it says the same. "
+                 "`pnp build --list` names every file.")
+    return "\n".join(lines)
 
 
 # What a build reads that a person saves while designing: a save of any other file (the output
@@ -314,7 +348,7 @@ def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict, op
     """Each game's print list (GAME/README.txt and print-list.pdf), from every product of its jobs,
     rebuilt or not."""
     from .draw.fonts import set_fallbacks
-    from .printlist import write_print_list
+    from .products.print_list import write_print_list
     written = []
     for g in games:
         products = []
@@ -369,21 +403,21 @@ def cmd_new(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    from .build import write_pdf
+    from .products.pdf import write_pdf
     from .layout.calibrate import calibration_pages
     _printer(args)
     if args.save:
         from .project import write_settings
-        path = write_settings(Path.cwd(), args.paper, args.flip, args.back_offset)
+        path = write_settings(Path.cwd(), args.paper.name, args.flip, args.back_offset)
         x, y = args.back_offset
-        print(f"pnp: {path.name} remembers paper {args.paper}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
+        print(f"pnp: {path.name} remembers paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
               "every build in this folder uses them", file=sys.stderr)
     root = project_root()
-    out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper}-{args.flip}.pdf"
+    out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper.name}-{args.flip}.pdf"
     from .outputs import OutputFolder
     pages = calibration_pages(args.paper, args.flip, args.back_offset)
     with OutputFolder.between_builds(out.parent):
-        write_pdf(out, f"Duplex calibration, {args.paper.upper()}, flip on {args.flip} edge", pages, args.cmyk)
+        write_pdf(out, f"Duplex calibration, {args.paper.label}, flip on {args.flip} edge", pages, args.cmyk)
     print(display_path(out, Path.cwd()))
     return 0
 
@@ -417,6 +451,17 @@ def cmd_serve(args) -> int:
     return serve(Path(args.dir), args.host, args.port, new_token=args.new_token)
 
 
+def product_options(sp) -> None:
+    """The options products declare for themselves (a print shop's `--shop NAME`), on this command;
+    their values reach the products as BuildOptions.extra (by dest)."""
+    from .products import products
+    before = len(sp._actions)
+    for product in products():
+        if product.options is not None:
+            product.options(sp)
+    sp.set_defaults(product_options=tuple(a.dest for a in sp._actions[before:]))
+
+
 def parser() -> argparse.ArgumentParser:
     p = Parser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.",
                epilog="games: " + ", ".join(f"{g} ({d.title})" for g, d in GAMES.items()))
@@ -426,7 +471,7 @@ def parser() -> argparse.ArgumentParser:
     def print_options(sp):
         # No defaults here: _printer fills what the command line leaves out from the folder's
         # settings file, then a4, long, 0,0.
-        sp.add_argument("--paper", choices=["a4", "letter"], help="sheet size for home printing (default a4)")
+        sp.add_argument("--paper", choices=list(HOME), help="sheet size for home printing (default a4)")
         sp.add_argument("--flip", choices=["long", "short"],
                         help="duplex: the edge the printer turns the sheet over (default long)")
         sp.add_argument("--back-offset", type=_offset, metavar="X,Y",
@@ -449,13 +494,17 @@ def parser() -> argparse.ArgumentParser:
                                                              "instead of all faces then all backs")
     b.add_argument("--pdfx", action="store_true", help="write the print shop's files (-shop, -large, the map's "
                                                        "halves) as PDF/X-1a:2001: CMYK, with an output intent")
+    b.add_argument("--list", action="store_true", help="name every file written, one a line (as when the output "
+                                                       "is piped), instead of the summary")
     print_options(b)
+    product_options(b)
     b.set_defaults(func=cmd_build)
 
     v = sub.add_parser("validate", help="check specs without building")
     v.add_argument("paths", nargs="*", metavar="PATH", help="spec files (default: every spec in decks/ and boards/)")
     v.add_argument("--layout", action="append", choices=list(LAYOUTS), help="as for build")
     print_options(v)
+    product_options(v)
     v.set_defaults(func=cmd_validate)
 
     c = sub.add_parser("calibrate", help="a duplex test sheet for reading --back-offset")

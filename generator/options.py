@@ -2,8 +2,11 @@
 without importing the drawing and PDF machinery)."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
+
+from .paper import A4, Paper
 
 LAYOUTS = ("sheet", "shop")
 
@@ -11,18 +14,22 @@ LAYOUTS = ("sheet", "shop")
 @dataclass
 class BuildOptions:
     out: Path = Path("output")
-    paper: str = "a4"
+    paper: Paper = A4
     flip: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     layouts: tuple[str, ...] = LAYOUTS
     cmyk: bool = False
     interleave: bool = False
     pdfx: bool = False          # the print shop's files as PDF/X-1a:2001 (CMYK, an output intent)
+    extra: dict[str, Any] = field(default_factory=dict)   # the products' own options, by dest (--shop NAME)
 
     def products_key(self) -> dict:
         """What of these options changes the files a build writes (not where they go)."""
         d = asdict(self)
         d.pop("out")
+        d["paper"] = self.paper.name
         d["back_offset"] = list(self.back_offset)
         d["layouts"] = list(self.layouts)
+        if not self.extra:      # none given: the key of a build before products had options
+            d.pop("extra")
         return d

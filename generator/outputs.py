@@ -193,7 +193,7 @@ class Product:
 
 @dataclass(frozen=True)
 class ProductInfo:
-    """What a person does with a product, for the game's print list (printlist.py). Made, and so
+    """What a person does with a product, for the game's print list (products/print_list.py). Made, and so
     checked, where a product is added to a plan: a key that is not one of these, or a value of
     another type, is a mistake in our code and stops the build there, not when a list is written."""
     what: str | None = None       # what the file is, in a few words

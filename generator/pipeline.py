@@ -162,15 +162,26 @@ def check_jobs(jobs: list[Job], root: Path) -> tuple[dict, list[str], int]:
     return loaded, list(dict.fromkeys(errors)), code
 
 
+def plan_game(game: str, specs: dict, opts: BuildOptions, part: str | None = None, plan=None):
+    """A game's files of these specs ({path: spec}), named and laid out in a Plan under the game's
+    folder (nothing written): what the game holds of them, handed to every product that takes it."""
+    from .games import game_contents
+    from .outputs import Plan
+    from .products import make_files
+    plan = plan if plan is not None else Plan()
+    make_files(game_contents(game, specs, opts.paper, part), plan.sub(game), opts)
+    return plan
+
+
 def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, loaded=None) -> JobResult:
     """Load, check (unless `loaded` has the spec already), plan and (given a staging folder)
     write one job. Never raises for bad input: its errors come back as lines, with the exit code
     they call for."""
     from .draw.drawing import TextTooSmall
     from .draw.fonts import MissingLetter, set_fallbacks
-    from .games import GAMES, check_spec
+    from .games import check_spec
     from .inputs import track_reads
-    from .outputs import Plan, UnsafeName, new_file_path
+    from .outputs import UnsafeName, new_file_path
     from .spec import display_path, load_spec
     from .spec.loader import SpecErrors
     result = JobResult(job)
@@ -186,8 +197,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
             else:
                 spec = load_spec(path, display=display_path(path, root))
                 check_spec(spec)
-            plan = Plan()
-            GAMES[job.game].build({str(path): spec}, plan.sub(job.game), opts, job.part)
+            plan = plan_game(job.game, {str(path): spec}, opts, job.part)
             for product in plan.products.values():
                 if staging is not None:
                     target = new_file_path(staging, product.rel)
@@ -222,8 +232,9 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
 # ---------------------------------------------------------------- what is up to date
 
 def code_digest() -> str:
-    """A digest of our code, schemas and data files and of the drawing libraries' versions: any
-    change to them may change the bytes a job writes."""
+    """A digest of our code, schemas and data files, of the drawing libraries' versions and of the
+    products found (those from PNP_PRODUCTS_PATH with their source): any change to them may change
+    the files a job writes."""
     from importlib import metadata
     h = hashlib.sha256()
     package = Path(__file__).resolve().parent
@@ -237,6 +248,8 @@ def code_digest() -> str:
             version = "-"
         h.update(f"{lib}={version}\0".encode())
     h.update(f"python={sys.version_info[:2]}".encode())
+    from .products import products_digest
+    h.update(products_digest().encode())
     return h.hexdigest()
 
 
@@ -261,7 +274,7 @@ def read_manifest(folder: Path) -> dict:
 
 
 def _well_formed(entry) -> bool:
-    from .printlist import info_ok
+    from .products.print_list import info_ok
     def mapping(value, values) -> bool:
         return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, values) for k, v in value.items())
     return (isinstance(entry, dict) and isinstance(entry.get("key"), str)

@@ -13,6 +13,7 @@ from pathlib import Path
 from .errors import SpecError, UsageError, show
 from .games import GAMES, check_spec
 from .inputs import MAX_SPEC_BYTES, read_text, track_reads
+from .paper import HOME
 from .paths import builtin_root
 from .spec import load_spec
 from .spec.loader import parse_yaml
@@ -158,7 +159,7 @@ def read_settings(folder: Path) -> Settings:
         if key not in ("paper", "flip", "back_offset"):
             raise error(key, f"unknown key (expected paper, flip or back_offset), got {show(key)}")
     paper, flip, offset = data.get("paper"), data.get("flip"), data.get("back_offset")
-    if paper is not None and paper not in ("a4", "letter"):
+    if paper is not None and paper not in HOME:
         raise error("paper", f"expected a4 or letter, got {show(paper)}")
     if flip is not None and flip not in ("long", "short"):
         raise error("flip", f"expected long or short, got {show(flip)}")

@@ -21,14 +21,3 @@ def pt(size_pt: float) -> float:
     """A length quoted in points (a font size, a hairline), as millimetres."""
     return pt_to_mm(size_pt)
 
-
-# ISO 216 A4 and US Letter, portrait, in mm.
-PAPER_SIZES = {
-    "a4": (210.0, 297.0),
-    "letter": (215.9, 279.4),
-    "a3": (297.0, 420.0),
-    "tabloid": (279.4, 431.8),
-    "a2": (420.0, 594.0),
-    "a1": (594.0, 841.0),
-    "a0": (841.0, 1189.0),
-}

@@ -81,13 +81,19 @@ def built_output(tmp_path_factory, paper: str = "a4") -> Path:
     return out
 
 
+def build_options(out: Path, paper: str = "a4", **options):
+    """A build's options as the command line makes them: the paper named here, a Paper below."""
+    from generator.options import BuildOptions
+    from generator.paper import PAPERS
+    return BuildOptions(out=out, paper=PAPERS[paper], **options)
+
+
 def build_job(out: Path, game: str, spec: str, **options) -> Path:
     """One job of a build (one spec of one game) with these options, through the build's own job
     runner, written into out: the game's folder. Quicker than `pnp build GAME` where a test is
     about one spec's products (the command line itself is tested elsewhere)."""
-    from generator.options import BuildOptions
     from generator.pipeline import Job, run_job
-    result = run_job(Job(game, spec), ROOT, BuildOptions(out=out, **options), out)
+    result = run_job(Job(game, spec), ROOT, build_options(out, **options), out)
     assert not result.errors, result.errors
     return out / game
 
@@ -120,12 +126,9 @@ DECK = ROOT / "tests" / "decks" / "delve.yaml"   # the test deck of the `deck` k
 def build_deck(out: Path, spec: Path = DECK, part=None, **options) -> Path:
     """A `kind: deck` spec built through its game's declaration (as a build's job builds it),
     written into out: the folder of its products."""
-    from generator.games import GAMES
-    from generator.options import BuildOptions
-    from generator.outputs import Plan
+    from generator.pipeline import plan_game
     from generator.spec import load_spec
     loaded = load_spec(spec, display=str(spec.relative_to(ROOT)) if spec.is_relative_to(ROOT) else str(spec))
-    plan = Plan().sub("deck")
-    GAMES["deck"].build({str(spec): loaded}, plan, BuildOptions(out=out, **options), part)
+    plan = plan_game("deck", {str(spec): loaded}, build_options(out, **options), part)
     plan.write_into(out)
     return out / "deck"

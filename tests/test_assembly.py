@@ -86,17 +86,17 @@ def test_a_scene_draws_the_parts_own_outlines():
 def test_the_flat_strips_are_every_piece_at_its_length_in_bands_on_the_paper():
     from generator.games.capitals.strips import PRINT_MARGIN, WIDTH, make_times, plan_strips, strip_length
     from generator.games.capitals.walls import load_walls
-    from generator.units import PAPER_SIZES
+    from generator.paper import PAPERS
     ws = load_walls(load_spec(ROOT / "boards" / "capitals_walls.yaml"))
     for paper in ("a4", "letter"):
-        lay = plan_strips(ws, paper)
+        lay = plan_strips(ws, PAPERS[paper])
         pieces = sorted(u for page in lay.pages for band in page for u in band)
         assert pieces == sorted(u for u, c in ws.counts.items() for _ in range(c))
-        width = max(PAPER_SIZES[paper]) - 2 * PRINT_MARGIN
+        width = max(PAPERS[paper].size) - 2 * PRINT_MARGIN
         for page in lay.pages:
-            assert len(page) * WIDTH <= min(PAPER_SIZES[paper]) - 2 * PRINT_MARGIN
+            assert len(page) * WIDTH <= min(PAPERS[paper].size) - 2 * PRINT_MARGIN
             assert all(sum(strip_length(ws, u) for u in band) <= width + 1e-9 for band in page)
-        times = make_times(ws, paper)
+        times = make_times(ws, PAPERS[paper])
         assert times.trough_cuts > 7000 and times.trough_scores == 4 * 123
         assert times.troughs > 20 * times.strips > 0 and times.laser_folds < times.troughs
         long_cuts, short = times.strip_cuts

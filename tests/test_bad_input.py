@@ -137,7 +137,7 @@ def test_a_build_of_several_games_writes_all_or_none(project):
 
 
 def test_a_failure_while_writing_leaves_out_as_it_was(project, monkeypatch):
-    import generator.build as build
+    import generator.products.pdf as build
     calls = []
 
     def failing(title, pages, cmyk, pdfx=False):

@@ -3,7 +3,10 @@ the same in parallel as in series, quiet when not on a terminal."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -253,3 +256,37 @@ def test_a_manifest_entry_not_in_our_form_makes_its_job_run_again(project, corru
     code, written, err, _ = run_cli(["build", "sorry"], project)
     assert code == 0, err
     assert "sorry/sorry-shop.pdf" in written and "sorry/README.txt" in written
+
+
+def test_the_first_screen_of_a_build_is_a_summary_and_the_paths_when_piped(tmp_path):
+    """`pnp build` on a terminal says what it made, where, in how long and what to print first, not
+    every path (146 for the five games); piped, or with --list, it names every file a line, as a
+    script wants."""
+    import pty
+    out = tmp_path / "out"
+    ours, theirs = pty.openpty()
+    try:
+        r = subprocess.run([sys.executable, "-m", "generator", "build", "continuo", "--out", out], cwd=tmp_path,
+                           stdout=theirs, stderr=subprocess.PIPE, text=True, timeout=300)
+        os.close(theirs)
+        screen = b""
+        while True:
+            try:
+                chunk = os.read(ours, 65536)
+            except OSError:          # the terminal's other end closed: all read
+                break
+            if not chunk:
+                break
+            screen += chunk
+    finally:
+        os.close(ours)
+    screen = screen.decode().replace("\r\n", "\n")
+    assert r.returncode == 0, r.stderr
+    files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != ".pnp-build.json")
+    assert re.match(rf"pnp: {len(files)} files written for 1 game into out/ in \d+\.\d s\n", screen), screen
+    assert "out/continuo/" in screen and "Continuo" in screen
+    assert "Print first:" in screen and "out/continuo/print-list.pdf" in screen
+    assert "continuo-sheet-a4.pdf" not in screen and len(screen.splitlines()) == 3
+    piped = subprocess.run([sys.executable, "-m", "generator", "build", "continuo", "--out", out, "--force"],
+                           cwd=tmp_path, capture_output=True, text=True)
+    assert sorted(piped.stdout.split()) == sorted(str(p.relative_to(tmp_path)) for p in files)

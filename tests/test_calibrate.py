@@ -5,7 +5,7 @@ from pypdf import PdfReader
 from conftest import run_pnp
 from generator.draw import Text
 from generator.layout.calibrate import calibration_pages
-from generator.units import PAPER_SIZES
+from generator.paper import PAPERS
 
 
 def zero_label_centres(drawing):
@@ -24,8 +24,8 @@ def zero_label_centres(drawing):
 @pytest.mark.parametrize("flip", ["long", "short"])
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.0, -2.0)])
 def test_scales_follow_the_flip(flip, offset):
-    w, h = PAPER_SIZES["a4"]
-    front, back = calibration_pages("a4", flip, offset)
+    w, h = PAPERS["a4"].size
+    front, back = calibration_pages(PAPERS["a4"], flip, offset)
     xs = [w * 0.25, w * 0.5, w * 0.75]
     expected = [(w - x if flip == "long" else x) + offset[0] for x in xs]
     centres = zero_label_centres(back)

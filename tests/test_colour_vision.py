@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from generator.paper import PAPERS
+
 from conftest import ROOT
 from generator.colour import WHITE, Colour
 from generator.colour_vision import DEFICIENCIES, closest_pair, delta_e, delta_e_lab, simulate
@@ -87,11 +89,11 @@ def test_player_colours_that_look_alike_carry_initials():
     from generator.games.sorry.pieces import load_men, men_pages
     men = load_men(load_spec(ROOT / "boards" / "sorry.yaml"))
     assert close_pairs(dict(men.colours))
-    printed = [t for page in men_pages(men, "a4", "Sorry") for t in texts(page)]
+    printed = [t for page in men_pages(men, PAPERS["a4"], "Sorry") for t in texts(page)]
     for name, _ in men.colours:
         assert printed.count(name[0].upper()) >= 2 * 4          # four standees (two faces) and four tokens
     pp = load_pieces(load_spec(ROOT / "boards" / "cubes_kit.yaml"), True)
     assert close_pairs(dict(pp.players))
-    printed = [t for page in pieces_pages(pp, "a4") for t in texts(page)]
+    printed = [t for page in pieces_pages(pp, PAPERS["a4"]) for t in texts(page)]
     for name, _ in pp.players:
         assert name[0].upper() in printed and name.upper() in printed

@@ -11,7 +11,7 @@ from shapely.ops import unary_union
 from shapely.strtree import STRtree
 
 from conftest import ROOT
-from generator.build import add_laser_kit
+from generator.products.laser_kit import add_laser_kit
 from generator.errors import SpecError
 from generator.laser.export import sheet_svg
 from generator.laser.joints import box_joints, mates

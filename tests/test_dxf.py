@@ -300,7 +300,7 @@ def test_cube_sheets_stay_within_400_kb_and_label_every_part(four, tmp_path):
     """The cube material's sheets (hundreds of walls, tops and bottoms, each with its scored
     label) as the build writes them, each DXF at most 400 KB; a wall says A or B (its shape), a
     bottom says which face goes down, and every label lies on its part."""
-    from generator.build import add_laser_kit
+    from generator.products.laser_kit import add_laser_kit
     from generator.games.cubes.kit import kit_parts
     from generator.outputs import Plan
     spec = load_spec(ROOT / "boards" / "cubes_kit.yaml")

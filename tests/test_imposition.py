@@ -6,7 +6,7 @@ import pytest
 from generator.draw import apply
 from generator.layout.cards import CardSize, back_transform, impose_cards
 from generator.layout.marks import MARK_LENGTH, SAFE_MARGIN
-from generator.units import PAPER_SIZES
+from generator.paper import PAPERS
 
 CARD = CardSize(63, 88, 3)
 
@@ -22,14 +22,14 @@ def bbox(points):
 
 @pytest.mark.parametrize("paper, per_sheet", [("a4", 8), ("letter", 6)])
 def test_cards_per_sheet(paper, per_sheet):
-    w, h = PAPER_SIZES[paper]
+    w, h = PAPERS[paper].size
     layout = impose_cards(CARD, w, h)
     assert layout.per_sheet == per_sheet
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_slots_fit_with_marks_and_blank_edge(paper):
-    w, h = PAPER_SIZES[paper]
+    w, h = PAPERS[paper].size
     layout = impose_cards(CARD, w, h)
     margin = CARD.bleed + MARK_LENGTH + SAFE_MARGIN
     boxes = []
@@ -59,7 +59,7 @@ def paper_behind(point, page_w, page_h, flip):
 @pytest.mark.parametrize("flip", ["long", "short"])
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -0.75)])
 def test_backs_register_behind_faces(paper, flip, offset):
-    w, h = PAPER_SIZES[paper]
+    w, h = PAPERS[paper].size
     layout = impose_cards(CARD, w, h)
     for slot in layout.slots:
         back = back_transform(slot, layout, flip, offset)
@@ -76,7 +76,7 @@ def test_backs_register_behind_faces(paper, flip, offset):
 
 
 def test_rotated_layout_turns_cards_a_quarter():
-    layout = impose_cards(CARD, *PAPER_SIZES["a4"])
+    layout = impose_cards(CARD, *PAPERS["a4"].size)
     assert layout.rotated
     a, b, c, d, _, _ = layout.slots[0].transform
     assert math.degrees(math.atan2(b, a)) == pytest.approx(90)

@@ -278,9 +278,10 @@ def nested_sheets():
     """Every laser sheet, as each game's build nests it (its parts and their cut paths), caught
     where the build hands the sheets to the writers: (file stem, sheet)."""
     import generator.laser.export as export
-    from generator.build import BuildOptions
+    from generator.options import BuildOptions
     from generator.games import GAMES, load_game_specs
     from generator.outputs import Plan
+    from generator.pipeline import plan_game
     caught = []
     real = export.add_sheets
 
@@ -292,7 +293,7 @@ def nested_sheets():
     try:
         plan = Plan()
         for game in GAMES:
-            GAMES[game].build(load_game_specs(game, ROOT), plan.sub(game), BuildOptions())
+            plan_game(game, load_game_specs(game, ROOT), BuildOptions(), plan=plan)
     finally:
         export.add_sheets = real
     return caught

@@ -9,7 +9,7 @@ from pypdf import PdfReader
 from conftest import build_job, need
 from generator.units import PT_PER_MM
 from generator.layout.cards import CardSize, impose_cards
-from generator.units import PAPER_SIZES
+from generator.paper import PAPERS
 
 CARD_W, CARD_H, BLEED = 63, 88, 3
 
@@ -121,12 +121,12 @@ def test_backs_render_behind_faces(tmp_path, offset):
     subprocess.run([need("pdftoppm"), "-r", "100", "-f", "2", "-l", "2", "-png", str(pdf), str(tmp_path / "p")],
                    check=True)
     (x0, y0, x1, y1), (w_px, h_px) = nonwhite_bbox(next(tmp_path.glob("p*.png")))
-    layout = impose_cards(CardSize(CARD_W, CARD_H, BLEED), *PAPER_SIZES["a4"])
+    layout = impose_cards(CardSize(CARD_W, CARD_H, BLEED), *PAPERS["a4"].size)
     fx0 = min(s.x for s in layout.slots) - BLEED
     fx1 = max(s.x + s.w for s in layout.slots) + BLEED
     fy0 = min(s.y for s in layout.slots) - BLEED
     fy1 = max(s.y + s.h for s in layout.slots) + BLEED
-    W = PAPER_SIZES["a4"][0]
+    W = PAPERS["a4"].size[0]
     px = w_px / W  # pixels per mm
     expected = ((W - fx1 + offset[0]) * px, (fy0 + offset[1]) * px, (W - fx0 + offset[0]) * px, (fy1 + offset[1]) * px)
     assert (x0, y0, x1, y1) == pytest.approx(expected, abs=1.5)

@@ -4,6 +4,8 @@ import math
 import shutil
 
 import pytest
+
+from generator.paper import PAPERS
 from pypdf import PdfReader
 
 from conftest import ROOT, drawn_items
@@ -55,7 +57,7 @@ def test_a_man_fits_a_division_and_stands_as_tall_as_the_spec_says():
 def test_sixteen_men_four_of_each_colour():
     from generator.games.sorry.pieces import load_men, men_pages, standee
     men = load_men(SORRY)
-    pages = men_pages(men, "a4", "Sorry")
+    pages = men_pages(men, PAPERS["a4"], "Sorry")
     assert len(pages) == 2                       # standees, then the tokens instead
     net = standee(men)
     w, h = (round(v, 2) for v in net.size)
@@ -122,7 +124,7 @@ def test_paper_pieces_are_the_kits_counts_and_sizes(four):
     pp = load_pieces(KIT, four)
     k = pp.kit
     assert (k.cube, k.king_height, k.pawn_height, k.pawn_d) == (30, 54, 25, 12)     # the patent's sizes
-    pages = pieces_pages(pp, "a4")
+    pages = pieces_pages(pp, PAPERS["a4"])
     boxes = [b for p in pages for b in cut_boxes(p)]
     cube, king, pawn = cuboid(30, 30, 30), cuboid(30, 30, 54), tent(12, 25, pp.pawn_depth)
 
@@ -152,8 +154,8 @@ def test_the_wall_rack_has_a_lane_per_length_as_long_as_its_pieces():
     from generator.games.capitals.sorting import LANE, rack_pages
     from generator.games.capitals.walls import load_walls
     ws = load_walls(WALLS)
-    pages = rack_pages(ws, "a4")
-    assert len(pages) == 1 and len(rack_pages(ws, "letter")) == 1
+    pages = rack_pages(ws, PAPERS["a4"])
+    assert len(pages) == 1 and len(rack_pages(ws, PAPERS["letter"])) == 1
     lanes = sorted(round(r.w, 3) for r, _ in drawn_items(pages[0].root) if isinstance(r, Rect) and r.style.fill == LANE)
     assert lanes == sorted(round(u * ws.square + 2 * ws.extension, 3) for u in ws.counts)
     texts = [t.text for t, _ in drawn_items(pages[0].root) if isinstance(t, Text)]
@@ -170,7 +172,7 @@ def test_a_fold_shows_on_the_face_and_on_the_white_glue_foot():
     from generator.draw import Path
     from generator.games.sorry.pieces import load_men, men_pages
     men = load_men(load_spec(ROOT / "boards" / "sorry.yaml"))
-    page = men_pages(men, "a4", "Sorry")[0]
+    page = men_pages(men, PAPERS["a4"], "Sorry")[0]
     dashed = [it for it, _ in drawn_items(page.root) if isinstance(it, Path) and it.style.dash]
     under = [it for it, _ in drawn_items(page.root) if isinstance(it, Path) and it.style.stroke == WHITE and not it.style.dash]
     assert dashed and len(under) >= len([d for d in dashed if d.style.stroke != WHITE])

@@ -108,7 +108,7 @@ def home_pdfs(output: Path) -> list[Path]:
     keeps what each product says of itself), and every print list."""
     import json
 
-    from generator.printlist import PDF_NAME, group_of
+    from generator.products.print_list import PDF_NAME, group_of
     jobs = json.loads((output / ".pnp-build.json").read_text())["jobs"].values()
     found = {output / rel for job in jobs for rel, info in job["info"].items()
              if rel.endswith(".pdf") and group_of(info) == "home"}
@@ -183,8 +183,8 @@ def test_every_home_print_file_follows_the_paper(paper, output, output_letter):
     """Every file printed at home is laid out on the build's paper: named for it, said so in the
     print list, and every page that size (portrait or landscape)."""
     out = output if paper == "a4" else output_letter
-    from generator.units import PAPER_SIZES
-    size = sorted(round(v * PT_PER_MM, 1) for v in PAPER_SIZES[paper])
+    from generator.paper import PAPERS
+    size = sorted(round(v * PT_PER_MM, 1) for v in PAPERS[paper].size)
     wrong = []
     for pdf in home_pdfs(out):
         if pdf.name != "print-list.pdf" and not pdf.name.endswith(f"-{paper}.pdf"):

@@ -5,10 +5,12 @@ import re
 
 import pytest
 
+from generator.paper import PAPERS
+
 from generator.games import GAMES
 from pypdf import PdfReader
 
-from generator.printlist import NAME, PDF_NAME, print_list, sheet_count
+from generator.products.print_list import NAME, PDF_NAME, print_list, sheet_count
 
 CARDS = {"what": "44 cards", "pages": 12, "stock": "card stock", "sides": 2, "flip": "long", "paper": "a4",
          "order": 10, "step": "Cards: cut them.", "tools": ["scissors"]}
@@ -93,14 +95,14 @@ def test_the_printed_list_is_a_checklist():
     """print-list.pdf: a box to tick before every file, every stock to have and every step; the
     paper named as a person says it (Letter, not LETTER)."""
     from generator.draw import Rect
-    from generator.printlist import print_list_pages
+    from generator.products.print_list import print_list_pages
     products = [("rules-letter.pdf", {"what": "the rules", "pages": 2, "stock": "paper", "sides": 2, "flip": "long",
                                       "paper": "letter", "order": 1, "step": "Read the rules."}),
                 ("cards-letter.pdf", {**CARDS, "paper": "letter", "step": "Cut the cards."}),
                 ("box-letter.pdf", {**BOX, "paper": "letter", "step": "Fold the box."})]
     text = print_list("g", "Game", products)
     assert "print on Letter card stock" in text and "LETTER" not in text
-    pages = print_list_pages(text, "letter")
+    pages = print_list_pages(text, PAPERS["letter"])
 
     def boxes(group):
         out = 0

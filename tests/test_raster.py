@@ -226,7 +226,7 @@ def test_a_preview_has_no_time_or_version_chunk():
 def another_process():
     """A fresh interpreter (another hash seed) that starts as `pnp referee` does, notes whether
     cairo got loaded, then renders the features drawing: (modules loaded, SHA-256 of the PNG)."""
-    code = ("import sys; import generator.cli, generator.build; "
+    code = ("import sys; import generator.cli, generator.products.pdf; "
             "from generator.games import sorry, capitals, mille_bornes, continuo, cubes; "
             "print(sorted(m for m in ('cairocffi', 'cairosvg') if m in sys.modules)); "
             "import hashlib; sys.path.insert(0, 'tests'); from test_raster import features; "

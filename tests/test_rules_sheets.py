@@ -22,7 +22,8 @@ from generator.layout import flow
 from generator.layout.markup import Figure, MarkupError, Table, parse, plain
 from generator.layout.rules_sheet import load_rules_sheet, typeset
 from generator.options import BuildOptions
-from generator.outputs import Plan
+from generator.pipeline import plan_game
+from generator.paper import PAPERS
 from generator.spec import load_spec
 from generator.spec.loader import SpecErrors
 
@@ -46,7 +47,7 @@ def sheet_of(game: str, root: Path = ROOT, paper: str = "a4"):
     spec = load_spec(root / rel, display=rel)
     module = importlib_rules(game)
     sheet = load_rules_sheet(spec, module.sheet_game(spec))
-    return sheet, typeset(sheet, paper)
+    return sheet, typeset(sheet, PAPERS[paper])
 
 
 def importlib_rules(game: str):
@@ -64,7 +65,7 @@ def text_sizes(path: Path) -> list[tuple[float, int]]:
 def test_the_measure_sees_text_inside_forms(tmp_path):
     """The measure follows a form XObject's matrix (a diagram is placed as one, and pypdf's own
     text visitor does not scale by it): a 12 pt text in a form scaled by half measures 6."""
-    from generator.build import pdf_writer
+    from generator.products.pdf import pdf_writer
     from generator.colour import BLACK
     from generator.draw import Drawing, scale
     from generator.units import pt
@@ -120,8 +121,7 @@ def test_rules_sheet_comes_first_in_the_print_list(output, game):
 def test_letter_sheets(tmp_path, game):
     rel = rules_spec_of(game)
     spec = load_spec(ROOT / rel, display=rel)
-    plan = Plan().sub(game)
-    GAMES[game].build({str(ROOT / rel): spec}, plan, BuildOptions(paper="letter"), None)
+    plan = plan_game(game, {str(ROOT / rel): spec}, BuildOptions(paper=PAPERS["letter"]))
     assert list(plan.products) == [f"{game}/rules-letter.pdf"]
     info = plan.products[f"{game}/rules-letter.pdf"].info
     assert info["order"] == 1 and info["paper"] == "letter" and info["sides"] == info["pages"]
@@ -134,7 +134,7 @@ def test_letter_sheets(tmp_path, game):
 
 
 def test_sheets_are_byte_reproducible(tmp_path):
-    from generator.build import pdf_writer
+    from generator.products.pdf import pdf_writer
     for k in (1, 2):
         sheet, ts = sheet_of.__wrapped__("sorry")
         pdf_writer("Sorry: rules", ts.pages, False)(tmp_path / f"{k}.pdf")
@@ -351,7 +351,7 @@ def test_a_text_too_long_for_two_pages_is_a_spec_error(project):
     spec = load_spec(path, display="decks/continuo_rules.yaml")
     check_spec(spec)
     with pytest.raises(SpecError) as exc:
-        GAMES["continuo"].build({str(path): spec}, Plan().sub("continuo"), BuildOptions(), None)
+        plan_game("continuo", {str(path): spec}, BuildOptions())
     assert str(exc.value).startswith(f"decks/continuo_rules.yaml:{_line_of(text, 'text: |')}: text: ")
     assert "does not fit on 2 page(s)" in str(exc.value)
 
@@ -384,7 +384,7 @@ def test_band_and_footer_text_must_fit(project, key, value, message):
     spec = load_spec(path, display="decks/sorry_rules.yaml")
     check_spec(spec)
     with pytest.raises(SpecError) as exc:
-        GAMES["sorry"].build({str(path): spec}, Plan().sub("sorry"), BuildOptions(), None)
+        plan_game("sorry", {str(path): spec}, BuildOptions())
     assert str(exc.value).startswith(f"decks/sorry_rules.yaml:{_line_of(bad, key + ':')}: {key}: {message}")
 
 

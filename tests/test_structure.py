@@ -12,11 +12,11 @@ PACKAGE = ROOT / "generator"
 
 # Each floor may import its own floor and those below it.
 FLOORS = [
-    ("errors", "units", "colour", "colour_vision", "icc", "options", "paths", "limits", "signals"),  # leaves
+    ("errors", "units", "paper", "colour", "colour_vision", "icc", "options", "paths", "limits", "signals"),  # leaves
     ("inputs", "outputs", "spec", "draw"),                           # reading, writing, checking, drawing
     ("layout", "laser"),                                             # print layout, laser layout
     ("referee",),                                                    # the referee contract, a game in play
-    ("build", "printlist"),                                          # writing products into a plan
+    ("products",),                                                   # the products: files made of what games hold
     ("games",),                                                      # the games, each in its folder
     ("pipeline", "project"),                                         # a build planned and run; a user's folder
     ("serve",),                                                      # the phones' web layer

@@ -8,14 +8,14 @@ from conftest import ROOT
 from generator.draw import Drawing, Ellipse, Style, apply
 from generator.layout.marks import SAFE_MARGIN
 from generator.layout.tiling import GAP, pack_tiles, plan_tiles, tile_pages
-from generator.units import PAPER_SIZES
+from generator.paper import PAPERS
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("size", [(334, 334), (600, 250), (150, 150)])
 def test_tiles_cover_the_drawing_with_the_overlap(paper, size):
     W, H = size
-    plan = plan_tiles(W, H, *PAPER_SIZES[paper], overlap=12)
+    plan = plan_tiles(W, H, *PAPERS[paper].size, overlap=12)
     windows = [box(t.x, t.y, t.x + t.w, t.y + t.h) for t in plan.tiles]
     assert unary_union(windows).equals(box(0, 0, W, H))
     for t in plan.tiles:  # every window fits inside the safe area of its sheet
@@ -47,7 +47,7 @@ def _targets(page):
 def test_neighbours_share_their_targets():
     art = Drawing(334, 334)
     art.rect(0, 0, 334, 334, Style(fill=None, stroke=None))
-    w, h = PAPER_SIZES["a4"]
+    w, h = PAPERS["a4"].size
     pages = tile_pages(art, w, h, overlap=12)
     plan = plan_tiles(334, 334, w, h, 12)
     count, placed = pack_tiles(plan)
@@ -68,7 +68,7 @@ def test_neighbours_share_their_targets():
 def test_small_windows_share_a_sheet_and_nothing_overlaps():
     """The 334 mm board on A4: two full windows, and the two strips of its last row on one sheet,
     each window with its caption inside the sheet's safe area, apart from the other by the gap."""
-    w, h = PAPER_SIZES["a4"]
+    w, h = PAPERS["a4"].size
     plan = plan_tiles(334, 334, w, h, 12)
     count, placed = pack_tiles(plan)
     assert (len(plan.tiles), count) == (4, 3)
@@ -95,7 +95,7 @@ def test_cubes_paper_board(output):
     # On A4 and Letter, the board takes 3 sheets: its last row's two strips share one.
     assert len(PdfReader(out / "paper-board-2p-tiles-a4.pdf").pages) == 3
     board = _board(four=False)
-    assert len(tile_pages(board, *PAPER_SIZES["letter"], title="Cubes")) == 3
+    assert len(tile_pages(board, *PAPERS["letter"].size, title="Cubes")) == 3
 
 
 def _board(four: bool):

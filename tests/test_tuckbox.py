@@ -7,6 +7,8 @@ import xml.etree.ElementTree as ET
 
 import ezdxf
 import pytest
+
+from generator.paper import PAPERS
 from pypdf import PdfReader
 from shapely.geometry import Point
 
@@ -109,7 +111,7 @@ def test_two_pieces_are_the_one_cut_at_a_side():
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("cards", [44, 106, 112, 117])
 def test_every_shipped_deck_box_fits_one_sheet(paper, cards):
-    plan = plan_print(TuckBox(63, 88, cards), paper)
+    plan = plan_print(TuckBox(63, 88, cards), PAPERS[paper])
     assert plan.pieces == 1 and len(plan.pages) == 1
     pw, ph, placed = plan.pages[0]
     net, x, y = placed[0]
@@ -119,13 +121,13 @@ def test_every_shipped_deck_box_fits_one_sheet(paper, cards):
 
 
 def test_a_thick_deck_is_printed_in_two_pieces_and_a_huge_one_refused():
-    plan = plan_print(TuckBox(63, 88, 150), "a4")
+    plan = plan_print(TuckBox(63, 88, 150), PAPERS["a4"])
     assert plan.pieces == 2
     for pw, ph, placed in plan.pages:
         for net, x, y in placed:
             assert x + net.size[0] <= pw - EDGE + 1e-9 and y + net.size[1] <= ph - EDGE + 1e-9
     with pytest.raises(LayoutError):
-        plan_print(TuckBox(63, 88, 400), "a4")
+        plan_print(TuckBox(63, 88, 400), PAPERS["a4"])
 
 
 def _texts(group: Group, m=(1, 0, 0, 1, 0, 0)):
@@ -140,7 +142,7 @@ def _texts(group: Group, m=(1, 0, 0, 1, 0, 0)):
 @pytest.mark.parametrize("cards", [44, 150])
 def test_box_pages_text_is_legible(cards):
     box = TuckBox(63, 88, cards)
-    pages = print_pages(box, art(cards), plan_print(box, "a4"))
+    pages = print_pages(box, art(cards), plan_print(box, PAPERS["a4"]))
     sizes = [s for p in pages for _, s in _texts(p.root)]
     assert sizes and min(sizes) >= max(MIN_TEXT, pt(6)) - 1e-9
     texts = [t.text for p in pages for t, _ in _texts(p.root)]
@@ -294,7 +296,7 @@ def test_the_sheet_says_when_the_cut_file_makes_the_box_in_other_pieces_than_the
     the gluing step says how the cut pieces go together."""
     from generator.layout.tuckbox_assembly import tuck_box_assembly
     box = deck_box(POKER, 54, BoxSettings())
-    same = tuck_box_assembly(box, art(54), 1, "a4", "t", "t-cut.svg", cut_pieces=1)
-    other = tuck_box_assembly(box, art(54), 1, "a4", "t", "t-cut.svg", cut_pieces=2)
+    same = tuck_box_assembly(box, art(54), 1, PAPERS["a4"], "t", "t-cut.svg", cut_pieces=1)
+    other = tuck_box_assembly(box, art(54), 1, PAPERS["a4"], "t", "t-cut.svg", cut_pieces=2)
     assert "cut file" not in same.steps[1].text
     assert "The cut file makes the box in two pieces: glue each side tab inside the other piece" in other.steps[1].text

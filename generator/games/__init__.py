@@ -94,8 +94,17 @@ def check_spec(spec) -> None:
             return
 
 
+def game_contents(game_id: str, specs: dict, paper, part: str | None = None) -> list:
+    """What a game holds of these specs ({path: spec}), as it declares it (products/contents.py):
+    its declaration's `contents`, else its package's products.contents (imported when first asked:
+    a game package stays light to import)."""
+    game = GAMES[game_id]
+    contents = game.contents or importlib.import_module(f"{game.package}.products").contents
+    return contents(specs, paper, part)
+
+
 def load_game_specs(game_id: str, root: Path) -> dict:
-    """Every spec a game declares, loaded and checked, as a build hands them to its `build`
+    """Every spec a game declares, loaded and checked, as a build hands them to game_contents
     ({path: spec}): for planning a game whole in one process (benchmarks, tests)."""
     from ..spec import load_spec
     game = GAMES[game_id]

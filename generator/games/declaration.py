@@ -19,7 +19,9 @@ class GameDeclaration:
     id: str                                          # the game id: pnp build ID, pnp referee ID
     title: str                                       # as people write it: "Mille Bornes"
     specs: tuple[str, ...]                           # its spec files, in the order a build makes them
-    build: Callable[..., None]                       # (specs, plan, opts, part) -> None: adds its products
+    # (specs, paper, part) -> its contents (products/contents.py): what the products make files of.
+    # Default: `contents` of the package's products.py, imported when a build first asks.
+    contents: Callable[..., list] | None = None
     checks: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)  # spec kind -> its checks
     parts: Mapping[str, tuple] = field(default_factory=dict)   # a spec built in parts: its parts, by the
                                                                # spec's path (or, for specs found where

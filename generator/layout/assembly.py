@@ -20,7 +20,8 @@ from ..colour import Colour
 from ..draw import Drawing, Style
 from ..draw.drawing import text_block_height, wrap_text
 from ..draw.fonts import get_font
-from ..units import PAPER_SIZES, pt
+from ..paper import Paper
+from ..units import pt
 from .marks import SAFE_MARGIN
 
 INK = Colour(rgb=(0.1, 0.1, 0.1))
@@ -307,10 +308,10 @@ class Assembly:
     notes: list[tuple[str, str]] = field(default_factory=list)    # (heading, text), after the steps
 
 
-def assembly_pages(sheet: Assembly, paper: str) -> list[Drawing]:
+def assembly_pages(sheet: Assembly, paper: Paper) -> list[Drawing]:
     """The sheet on pages of the build's paper, portrait: title, the parts and what to have, the
     steps two to a row (a drawing above its text), the notes, the checks to tick."""
-    pw, ph = PAPER_SIZES[paper]
+    pw, ph = paper.size
     m = SAFE_MARGIN + 7.0
     width = pw - 2 * m
     gap = 6.0

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ..colour import BLACK, Colour
 from ..draw import Drawing, Style, apply, compose, translate
-from ..units import PAPER_SIZES, pt
+from ..paper import Paper
+from ..units import pt
 from .cards import sheet_flip
 from .marks import SAFE_MARGIN
 
@@ -49,8 +50,8 @@ def _scale_y(d: Drawing, x: float, y: float) -> None:
             d.text(x + 5.0, y + v + 0.8, f"{v:+d}" if v else "0", 2.2, RED, font="sans")
 
 
-def calibration_pages(paper: str, flip: str, offset=(0.0, 0.0)) -> list[Drawing]:
-    w, h = PAPER_SIZES[paper]
+def calibration_pages(paper: Paper, flip: str, offset=(0.0, 0.0)) -> list[Drawing]:
+    w, h = paper.size
     # Lines near the edges and through the middle, so a skew or a scaling shows too.
     xs = [w * 0.25, w * 0.5, w * 0.75]
     ys = [h * 0.25, h * 0.5, h * 0.75]

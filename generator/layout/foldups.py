@@ -20,7 +20,8 @@ from shapely.ops import unary_union
 
 from ..colour import Colour
 from ..draw import Drawing, Path, Style, rotate
-from ..units import PAPER_SIZES, pt
+from ..paper import Paper
+from ..units import pt
 from .cards import LayoutError
 from .marks import SAFE_MARGIN
 
@@ -238,7 +239,7 @@ class Item:
     keep: str = ""              # a run of items with the same keep stays on one row, if a row holds it
 
 
-def pack_pages(items: list[Item], paper: str, title: str, notes: dict[str, str] | None = None,
+def pack_pages(items: list[Item], paper: Paper, title: str, notes: dict[str, str] | None = None,
                gap: float = 3.0, landscape: bool | None = None, new_page: tuple[str, ...] = ()) -> list[Drawing]:
     """Items in rows, left to right, a new row when one is full and a new page when one is; each
     section starts a new row under its heading (and its note, from `notes`), or a new page if it is
@@ -255,7 +256,7 @@ def pack_pages(items: list[Item], paper: str, title: str, notes: dict[str, str] 
         if best is None or count < best[1]:
             best = (land, count)
     if best is None:
-        raise LayoutError(f"a piece is too big for {paper.upper()} paper")
+        raise LayoutError(f"a piece is too big for {paper.label} paper")
     return _pack(items, paper, best[0], title, notes or {}, gap, new_page)
 
 
@@ -265,7 +266,7 @@ NOTE = 2.6      # mm: a note's size (7.4 pt)
 
 def _pack(items, paper, landscape, title, notes, gap, break_before, draw: bool = True) -> list[Drawing]:
     from ..draw.drawing import text_block_height
-    pw, ph = PAPER_SIZES[paper]
+    pw, ph = paper.size
     if landscape:
         pw, ph = ph, pw
     m = SAFE_MARGIN + 2.0

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from ..colour import REGISTRATION
 from ..draw import Drawing, Style
+from ..paper import HOME_MARGIN
 from ..units import pt
 
 # 0.25 pt is the usual crop-mark weight; marks stand off the bleed so a cut never shows them.
 MARK_STYLE = Style(stroke=REGISTRATION, width=pt(0.25), cap="butt")
 MARK_LENGTH = 4.0   # mm
-SAFE_MARGIN = 5.0   # mm of blank paper at every page edge: home printers cannot print there,
-                    # and a page that needs none is printed at 100 % rather than "fit to page"
+SAFE_MARGIN = HOME_MARGIN   # mm of blank paper at every page edge: home printers cannot print there,
+                            # and a page that needs none is printed at 100 % rather than "fit to page"
 BOARD_BLEED = 3.0   # mm of art beyond a board's trim on its large-format page, as a card's: a board
                     # draws its background out to it (from -BOARD_BLEED to its size + BOARD_BLEED)
 

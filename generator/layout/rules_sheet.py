@@ -28,7 +28,8 @@ from ..errors import SpecError, show
 from ..inputs import MAX_SPEC_BYTES, read_text
 from ..spec import Spec
 from ..spec.loader import load_related, spec_kinds
-from ..units import PAPER_SIZES, pt
+from ..paper import Paper
+from ..units import pt
 from . import flow
 from .markup import MarkupError, parse, substitute
 
@@ -332,13 +333,13 @@ def _summary_column(sheet: RulesSheet, g: PageGeometry, t: flow.Typography, fram
     return None if left else col
 
 
-def typeset(sheet: RulesSheet, paper: str) -> Typeset:
+def typeset(sheet: RulesSheet, paper: Paper) -> Typeset:
     """The sheet's pages on this paper: the largest body size that sets it on one page, else on
     two (a spec error at its text if even 9 pt needs more). On two pages, a sheet with a turn
     summary sets its text in the first three columns and the summary, in a panel, in the fourth:
     page 2 of a rules sheet is otherwise half empty, and what a player looks up during a game
     (what a turn is, how it scores) then stands on its own."""
-    g = PageGeometry(*PAPER_SIZES[paper])
+    g = PageGeometry(*paper.size)
     width = g.column_width
     drawn: dict[str, Drawing] = {}
 

@@ -25,7 +25,8 @@ from shapely.ops import unary_union
 from ..colour import BLACK, Colour, contrast_ratio
 from ..draw import Drawing, Rect, Style, compose, rotate, scale, translate
 from ..draw.drawing import text_block_height
-from ..units import PAPER_SIZES, pt
+from ..paper import Paper
+from ..units import pt
 from .cards import CardSize, LayoutError
 from .foldups import CUT, HATCH, INK, WHITE, glue_area, polygon_path
 from .marks import SAFE_MARGIN
@@ -326,12 +327,12 @@ class PrintPlan:
     pages: list[tuple[float, float, list[tuple[Net, float, float]]]]   # (page w, page h, [(net, x, y)])
 
 
-def _orientations(paper: str) -> list[tuple[float, float]]:
-    pw, ph = PAPER_SIZES[paper]
+def _orientations(paper: Paper) -> list[tuple[float, float]]:
+    pw, ph = paper.size
     return [(max(pw, ph), min(pw, ph)), (min(pw, ph), max(pw, ph))]   # landscape first
 
 
-def plan_print(box: TuckBox, paper: str) -> PrintPlan:
+def plan_print(box: TuckBox, paper: Paper) -> PrintPlan:
     """One piece on one sheet if it fits (landscape, then portrait); else two pieces on one sheet,
     side by side or one above the other; else two pieces on a sheet each."""
     one = box_nets(box, 1)[0]
@@ -353,7 +354,7 @@ def plan_print(box: TuckBox, paper: str) -> PrintPlan:
         fit = [(pw, ph) for pw, ph in _orientations(paper) if w <= pw - 2 * EDGE and h <= ph - 2 * EDGE]
         if not fit:
             raise LayoutError(f"the tuck box ({one.size[0]:.0f} x {one.size[1]:.0f} mm, or two pieces of "
-                              f"{w:.0f} x {h:.0f} mm) does not fit {paper.upper()} paper; make the deck thinner")
+                              f"{w:.0f} x {h:.0f} mm) does not fit {paper.label} paper; make the deck thinner")
         pages.append((*fit[0], [(net, EDGE, EDGE)]))
     return PrintPlan(2, pages)
 

@@ -17,6 +17,7 @@ from shapely.geometry import Polygon, box as rect
 
 from ..colour import Colour, relative_luminance
 from ..draw import Style
+from ..paper import Paper
 from ..units import pt
 from .assembly import CARD, INK, WHITE, Assembly, Plan, Scene, Step
 from .foldups import fold_style
@@ -151,7 +152,7 @@ def _lifted(p: Vec, dz: float) -> Vec:
     return (p[0], p[1], p[2] + dz)
 
 
-def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: str, stem: str, cut_stem: str,
+def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: Paper, stem: str, cut_stem: str,
                       cut_pieces: int | None = None) -> Assembly:
     """The sheet for a deck's tuck box, printed (in `pieces`) or cut from its cut file (in
     `cut_pieces`, which a small cut sheet may make two where the print is one, or the other way)."""
@@ -213,11 +214,11 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: str, stem: 
         steps[1].text += (f" (The cut file makes the box in {'two pieces' if cut_pieces == 2 else 'one piece'}: "
                           + ("glue each side tab inside the other piece.)" if cut_pieces == 2 else
                              "one side tab, glued inside the front.)"))
-    what = (f"{stem}-tuckbox-{paper}.pdf, card stock 250-300 g/m2, printed one-sided"
+    what = (f"{stem}-tuckbox-{paper.name}.pdf, card stock 250-300 g/m2, printed one-sided"
             + (" (two pieces)" if two else ""))
     return Assembly(
         f"{art.title}: the tuck box's assembly",
-        f"How to make the tuck box of {stem}-tuckbox-{paper}.pdf, printed and cut by hand, or cut and scored "
+        f"How to make the tuck box of {stem}-tuckbox-{paper.name}.pdf, printed and cut by hand, or cut and scored "
         f"by a cutting plotter or a laser from {cut_stem} (or its DXF). Inside it measures {iw:g} x {ih:g} x "
         f"{idp:.1f} mm: the cards ({art.size.width:g} x {art.size.height:g} mm) plus {box.clearance:g} mm each way, "
         f"the deck {art.cards} x {box.caliper:g} mm thick. Use card of 250-300 g/m2 (about "

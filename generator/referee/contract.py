@@ -26,6 +26,11 @@ class Refused(Exception):
         self.rule = rule
         self.message = message
 
+    def line(self, entry: int | None = None) -> str:
+        """The one line a refusal gets, wherever it is told (the prompt, a record's score, the
+        phones): `refused (RULE): WHY`, or for a numbered entry (from 1) `refused, entry N (RULE): WHY`."""
+        return one_line(f"refused{f', entry {entry}' if entry is not None else ''} ({self.rule}): {self.message}")
+
 
 @dataclass
 class TurnReport:

@@ -53,10 +53,10 @@ def refusal(index: int, exc: Exception) -> str:
     """The one line a refused entry gets, at the prompt and from `pnp serve` alike. `index` counts
     from 0 (the entries before it); people count entries from 1."""
     if isinstance(exc, JournalChanged):
-        return one_line(f"refused, entry {index + 1} (stale journal): {exc}")
+        return Refused("stale journal", str(exc)).line(index + 1)
     if isinstance(exc, RecordFull):
-        return one_line(f"refused, entry {index + 1} (record size): {exc}")
-    return one_line(f"refused, entry {index + 1} ({exc.rule}): {exc.message}")
+        return Refused("record size", str(exc)).line(index + 1)
+    return exc.line(index + 1)
 
 
 def undo_line(number: int, report: TurnReport, remain: int) -> str:

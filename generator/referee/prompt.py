@@ -27,7 +27,7 @@ def record_command(rules: RefereeRules, body: Callable[[Any, Any], int], attr: s
         except RecordError as exc:
             print(str(exc), file=sys.stderr)
         except Refused as exc:
-            print(one_line(f"refused ({exc.rule}): {exc.message}"), file=sys.stderr)
+            print(exc.line(), file=sys.stderr)
         return 2
     return run
 
@@ -127,7 +127,7 @@ def play(rules: RefereeRules, journal_path: Path | None, args, inp=None, out=Non
             err(f"pnp: {str(exc).splitlines()[0]}")
             return 2
         except Refused as exc:
-            err(f"refused ({exc.rule}): {exc.message}")
+            err(exc.line())
             return 2
         except (OSError, JournalChanged, RecordFull, ValueError) as exc:
             err(f"pnp: cannot write the journal {journal_path}: {getattr(exc, 'strerror', None) or exc}")

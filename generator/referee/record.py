@@ -80,14 +80,14 @@ def replay(rules: RefereeRules, spec) -> tuple[Any, list[TurnReport], list]:
     except Refused as exc:
         # At the line of the header's key the refusal is about (board:, players:), if it is one.
         where = spec.line((exc.rule,) if exc.rule in header else ())
-        raise RecordError(f"{spec.file}:{where}: refused ({exc.rule}): {exc.message}") from None
+        raise RecordError(f"{spec.file}:{where}: {exc.line()}") from None
     history, reports = [], []
     for i, entry in enumerate(spec.data["entries"]):
         try:
             nxt, report = rules.apply(state, entry)
         except Refused as exc:
             where = spec.line(("entries", i))
-            raise RecordError(f"{spec.file}:{where}: entry {i + 1}: refused ({exc.rule}): {exc.message}") from None
+            raise RecordError(f"{spec.file}:{where}: entry {i + 1}: {exc.line()}") from None
         history.append(state)
         reports.append(report)
         state = nxt

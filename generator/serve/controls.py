@@ -103,5 +103,5 @@ def hint(t: Table, kind: str, arg: str) -> dict:
     try:
         return found(t.moment.state, t.header, arg)
     except (ValueError, Refused) as exc:
-        text = f"refused ({exc.rule}): {exc.message}" if isinstance(exc, Refused) else str(exc)
+        text = exc.line() if isinstance(exc, Refused) else str(exc)
         raise BadRequest(text) from None

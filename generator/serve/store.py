@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ..errors import SpecError, one_line, show
+from ..errors import SpecError, show
 from ..games import GAMES
 from ..inputs import MAX_RECORD_BYTES, decode_text, read_bytes
 from ..referee.contract import RefereeRules, Refused, TurnReport, name_problem
@@ -117,7 +117,7 @@ def _names(value, what: str) -> str:
         raise BadRequest(f"{what}: expected a list of up to {MAX_NAMES} names")
     for v in value:
         if any(c in v for c in ",;="):     # would split the line: refused here, in the shared words
-            raise EntryRefused(one_line(f"refused ({what}): {name_problem(v)}"))
+            raise EntryRefused(Refused(what, name_problem(v)).line())
     return ",".join(value)
 
 
@@ -255,7 +255,7 @@ class Store:
         except SpecError as exc:
             raise BadRequest(str(exc).splitlines()[0].removeprefix(f"{path.name}:").strip()) from None
         except Refused as exc:
-            raise EntryRefused(one_line(f"refused ({exc.rule}): {exc.message}")) from None
+            raise EntryRefused(exc.line()) from None
         except (JournalChanged, RecordFull, ValueError) as exc:
             raise BadRequest(str(exc)) from None
         return rid

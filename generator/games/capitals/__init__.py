@@ -31,10 +31,6 @@ CHECKS = {kind: _check(kind) for kind in ("capitals-deck", "capitals-board", "ca
 CHECKS["capitals-rules"] = _check_rules
 
 
-def build(specs, plan, opts, part=None) -> None:
-    from .products import build
-    build(specs, plan, opts, part)
-
 
 def play_options(parser) -> None:
     from .rules import VARIANTS
@@ -58,7 +54,7 @@ def _referee():
     return REFEREE
 
 
-GAMES = (GameDeclaration(id="capitals", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS,
+GAMES = (GameDeclaration(id="capitals", title=TITLE, specs=tuple(SPECS), checks=CHECKS,
                          referee=_referee, play_options=play_options, form=FORM, web=__name__),)
 
 

@@ -15,7 +15,6 @@ from ...draw.fonts import get_font
 from ...errors import SpecError, show
 from ...layout.marks import BOARD_BLEED, crop_marks
 from ...spec import Spec
-from ...units import PAPER_SIZES
 from .data import Country, WorldMap, load_board
 
 
@@ -363,7 +362,7 @@ def _legend(d: Drawing, wm: WorldMap) -> tuple[float, float, float, float]:
 def halves(wm: WorldMap, board: Drawing) -> list[tuple[Drawing, tuple, None]]:
     """Figs. 1A and 1B: the left and right halves of the board, each on its own page with crop
     marks at its trim; the two meet at the middle column line (no overlap: they butt together)."""
-    pw, ph = PAPER_SIZES[wm.halves_paper]
+    pw, ph = wm.halves_paper.size
     split = wm.margin + (wm.projection.columns // 2) * wm.square
     parts = [(0.0, split, "Fig. 1A: left half, columns 1-%d" % (wm.projection.columns // 2)),
              (split, wm.width - split, "Fig. 1B: right half, columns %d-%d" % (wm.projection.columns // 2 + 1,

@@ -14,6 +14,7 @@ from ...errors import SpecError, show
 from ...inputs import MadeFromFiles
 from ...layout.cardsize import CardSize
 from ...limits import board_size_problem
+from ...paper import PAPERS, Paper
 from ...spec import Spec, load_related
 from .flags import check_flag
 from .geo import Projection, parse_square, square_name
@@ -168,7 +169,7 @@ class WorldMap:
     margin: float
     marker_radius: float
     label_size: float
-    halves_paper: str
+    halves_paper: Paper
     palette: dict[str, Colour]
     land: tuple    # polygons: ([exterior ring], [hole ring], ...) in (longitude, latitude)
     deck: Deck
@@ -268,7 +269,7 @@ def _load_board(spec: Spec, land: bool) -> WorldMap:
     if m["label_size"] < MIN_LABEL_MM:
         raise spec.error(("marker", "label_size"), f"names under 6 pt ({MIN_LABEL_MM:.2f} mm) are too small to read")
     wm = WorldMap(d["title"], projection, float(d["square"]), float(d.get("margin", 12)), m["radius"],
-                  m["label_size"], d.get("halves_paper", "a2"), pal, land, deck, land_from=land_from)
+                  m["label_size"], PAPERS[d.get("halves_paper", "a2")], pal, land, deck, land_from=land_from)
     problem = board_size_problem(wm.width, wm.height)
     if problem:
         raise spec.error(("square",), problem)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ...build import DeckArt, stem_of
+from ...products.contents import DeckArt, stem_of
 from ...draw import Drawing, Style, rotate
 from ...draw.drawing import text_block_height
 from ...draw.fonts import get_font

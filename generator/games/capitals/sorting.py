@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ...colour import Colour
 from ...draw import Drawing, Style
-from ...units import PAPER_SIZES, pt
+from ...paper import Paper
+from ...units import pt
 from .walls import WallSet, walls_summary
 
 INK = Colour(rgb=(0.1, 0.1, 0.1))
@@ -24,8 +25,8 @@ def footprint(ws: WallSet) -> float:
     return ws.top + 2 * ws.flange
 
 
-def rack_pages(ws: WallSet, paper: str) -> list[Drawing]:
-    pw, ph = sorted(PAPER_SIZES[paper], reverse=True)      # landscape: the longest piece fits along
+def rack_pages(ws: WallSet, paper: Paper) -> list[Drawing]:
+    pw, ph = sorted(paper.size, reverse=True)      # landscape: the longest piece fits along
     lane_h = footprint(ws) + 1.0
     gap = 1.5
     label_w = 22.0
@@ -60,11 +61,13 @@ def rack_pages(ws: WallSet, paper: str) -> list[Drawing]:
     return pages
 
 
-def add_rack(ws: WallSet, stem: str, plan, opts) -> None:
-    from ...build import add_pdf
-    pages = rack_pages(ws, opts.paper)
-    add_pdf(plan, f"{stem}-rack-{opts.paper}.pdf", f"{ws.title}: sorting rack", pages, opts.cmyk,
-            what=f"{ws.title}: a rack to sort the {sum(ws.counts.values())} pieces by length (optional)",
-            stock="paper, any", sides=1, paper=opts.paper, order=46,
-            make="print at 100 %; lay the folded pieces on the lanes of their lengths",
-            step="Wall pieces: sort them on the rack, one lane a length (the count says when a set is whole).")
+def rack_document(spec, ws: WallSet, stem: str, paper: Paper):
+    """The rack, as the game's own document."""
+    from ...products.contents import Document
+    return Document(spec, f"{stem}-rack-{paper.name}.pdf", f"{ws.title}: sorting rack", rack_pages(ws, paper),
+                    info=dict(what=f"{ws.title}: a rack to sort the {sum(ws.counts.values())} pieces by length "
+                                   "(optional)",
+                              stock="paper, any", sides=1, paper=paper.name, order=46,
+                              make="print at 100 %; lay the folded pieces on the lanes of their lengths",
+                              step="Wall pieces: sort them on the rack, one lane a length (the count says when a set "
+                                   "is whole)."))

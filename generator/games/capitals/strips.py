@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from ...colour import Colour
 from ...draw import Drawing, Style
-from ...units import PAPER_SIZES, pt
+from ...paper import Paper
+from ...units import pt
 from .walls import PRINT_MARGIN, WallSet, wall_net
 
 WIDTH = 6.0          # mm across a flat strip: wider than the trough's 4 mm top, so a finger picks it up
@@ -53,8 +54,8 @@ class StripLayout:
         return long_cuts, short
 
 
-def plan_strips(ws: WallSet, paper: str) -> StripLayout:
-    pw, ph = sorted(PAPER_SIZES[paper], reverse=True)
+def plan_strips(ws: WallSet, paper: Paper) -> StripLayout:
+    pw, ph = sorted(paper.size, reverse=True)
     avail = pw - 2 * PRINT_MARGIN
     bands: list[list[int]] = []
     room: list[float] = []
@@ -71,7 +72,7 @@ def plan_strips(ws: WallSet, paper: str) -> StripLayout:
     return StripLayout([bands[i:i + per_page] for i in range(0, len(bands), per_page)], pw, ph)
 
 
-def strip_pages(ws: WallSet, paper: str) -> list[Drawing]:
+def strip_pages(ws: WallSet, paper: Paper) -> list[Drawing]:
     lay = plan_strips(ws, paper)
     m = PRINT_MARGIN
     total = sum(ws.counts.values())
@@ -115,7 +116,7 @@ class MakeTimes:
     strip_cuts: tuple[int, int]
 
 
-def make_times(ws: WallSet, paper: str) -> MakeTimes:
+def make_times(ws: WallSet, paper: Paper) -> MakeTimes:
     pieces = sum(ws.counts.values())
     cuts = sum(c * (len(wall_net(ws, u).outline.exterior.coords) - 1) for u, c in ws.counts.items())
     scores = 4 * pieces                      # four fold lines a piece, each scored along a ruler at once

@@ -7,6 +7,7 @@ from shapely.geometry import LineString, box
 from ...colour import Colour
 from ...draw import Style
 from ...layout.assembly import CARD, INK, Assembly, Plan, Scene, Step
+from ...paper import Paper
 from ...units import pt
 from .strips import WALL, WIDTH, MakeTimes, hours, strip_length
 from .walls import FOLD, TICK, WallSet, wall_net
@@ -105,14 +106,14 @@ def _on_the_map(ws: WallSet) -> Plan:
     return plan
 
 
-def walls_assembly(ws: WallSet, times: MakeTimes, paper: str) -> Assembly:
+def walls_assembly(ws: WallSet, times: MakeTimes, paper: Paper) -> Assembly:
     total = sum(ws.counts.values())
     intro = (f"The {total} wall pieces ({', '.join(f'{c} x {u}' for u, c in ws.counts.items())}: pieces x units) "
              "can be made three ways; choose one:\n"
-             f"- Flat strips (capitals_walls-strips-{paper}.pdf): {hours(times.strips)} to cut "
+             f"- Flat strips (capitals_walls-strips-{paper.name}.pdf): {hours(times.strips)} to cut "
              f"({times.strip_cuts[0]} long cuts and {times.strip_cuts[1]} short ones). The walls lie flat on the map, "
              "crossing walls over them. The quick way to play.\n"
-             f"- Folded troughs, as the patent's (capitals_walls-print-{paper}.pdf): {hours(times.troughs)} "
+             f"- Folded troughs, as the patent's (capitals_walls-print-{paper.name}.pdf): {hours(times.troughs)} "
              f"({times.trough_cuts:,} knife cuts, every notch four, and {times.trough_scores} fold lines to score). "
              "Walls that stand up, cross through each other's notches and look like the patent's.\n"
              f"- Laser-cut troughs (the card files): the laser cuts and scores them; "
@@ -134,7 +135,7 @@ def walls_assembly(ws: WallSet, times: MakeTimes, paper: str) -> Assembly:
     ]
     checks = [f"A piece's ticks fall on the map's grid lines, {ws.square:g} mm apart, along its whole length.",
               "Two crossing troughs both sit flat on the map.",
-              f"Sorted on the rack (capitals_walls-rack-{paper}.pdf), every lane holds its count: {total} pieces."]
+              f"Sorted on the rack (capitals_walls-rack-{paper.name}.pdf), every lane holds its count: {total} pieces."]
     return Assembly("Capitals wall pieces: assembly", intro,
                     [(str(c), f"piece of {u} unit{'s' if u > 1 else ''} ({strip_length(ws, u):g} mm)", "")
                      for u, c in ws.counts.items()],

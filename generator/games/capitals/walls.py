@@ -18,15 +18,15 @@ from ...colour import Colour
 from ...draw import Drawing, Style
 from ...laser.parts import Part, text_score_lines
 from ...limits import MAX_WALL_PIECES
+from ...paper import HOME, PAPERS, Paper
 from ...spec import Spec, load_related
-from ...units import PAPER_SIZES, pt
+from ...units import pt
 from .data import load_board
 
 CUT = Style(stroke=Colour(rgb=(0, 0, 0)), width=pt(0.6), join="miter")
 FOLD = Style(stroke=Colour(rgb=(0.45, 0.45, 0.45)), width=pt(0.5), dash=(1.5, 1.0), cap="butt")
 TICK = Style(stroke=Colour(rgb=(0.75, 0.1, 0.1)), width=pt(0.8), cap="butt")
 INK = Colour(rgb=(0.1, 0.1, 0.1))
-HOME_PAPERS = ("a4", "letter")     # what --paper offers
 PRINT_MARGIN = 10.0                # mm of blank paper round the printed pieces
 
 
@@ -73,7 +73,7 @@ def load_walls(spec: Spec) -> WallSet:
                                             f"({wm.square / 2:g} mm), or a one-unit piece has no sides left")
     # The pieces are printed on the build's paper (--paper): the longest must lie along either.
     longest = max(ws.counts) * wm.square + 2 * ws.extension
-    room = min(max(PAPER_SIZES[p]) for p in HOME_PAPERS) - 2 * PRINT_MARGIN
+    room = min(max(PAPERS[p].size) for p in HOME) - 2 * PRINT_MARGIN
     if longest > room:
         raise spec.error(("extension",), f"the longest piece ({longest:g} mm) does not fit across a Letter sheet "
                                          f"({room:g} mm inside its margins): the map's squares are too large")
@@ -144,12 +144,12 @@ def wall_parts(ws: WallSet) -> list[Part]:
     return parts
 
 
-def print_pages(ws: WallSet, paper: str) -> list[Drawing]:
+def print_pages(ws: WallSet, paper: Paper) -> list[Drawing]:
     """The strips on home-printer sheets of the build's paper, longest first, in rows; the unit
     count is printed on the first unit's top panel and every unit boundary is ticked in red. The
     pieces are at full size on any paper (the map's unit is the square): a narrower sheet takes
     more of them."""
-    pw, ph = sorted(PAPER_SIZES[paper], reverse=True)   # landscape: the longest piece fits along
+    pw, ph = sorted(paper.size, reverse=True)   # landscape: the longest piece fits along
     m, gap = PRINT_MARGIN, 3.0
     strips = [u for u, c in sorted(ws.counts.items(), reverse=True) for _ in range(c)]
     total = len(strips)

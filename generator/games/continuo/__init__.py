@@ -27,10 +27,6 @@ def _check_rules(spec):
 CHECKS = {"continuo-deck": _check_deck, "continuo-rules": _check_rules}
 
 
-def build(specs, plan, opts, part=None) -> None:
-    from .products import build
-    build(specs, plan, opts, part)
-
 
 def play_options(parser, variants: bool = True) -> None:
     parser.add_argument("--players", help="names, comma-separated (a new game; default two players)")
@@ -79,11 +75,11 @@ def _count_options(parser) -> None:
 
 
 # Continuo and Count continuo: one pack of tiles, two ways of scoring; the game id decides which.
-GAMES = (GameDeclaration(id="continuo", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS,
+GAMES = (GameDeclaration(id="continuo", title=TITLE, specs=tuple(SPECS), checks=CHECKS,
                          referee=lambda: _referee("continuo"), play_options=play_options,
                          referee_commands=referee_commands, form=FORM, web=__name__),
          GameDeclaration(id="count-continuo", title="Count continuo",
-                         specs=("decks/count_continuo.yaml", "decks/count_continuo_rules.yaml"), build=build,
+                         specs=("decks/count_continuo.yaml", "decks/count_continuo_rules.yaml"),
                          checks=CHECKS, referee=lambda: _referee("count-continuo"), play_options=_count_options,
                          referee_commands=lambda sub: referee_commands(sub, _referee("count-continuo")),
                          form=FORM, web=__name__))

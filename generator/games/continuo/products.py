@@ -1,9 +1,9 @@
-"""What a Continuo build makes: the rules sheet, and the tiles as a deck with the rules and
-scoring-example cards."""
+"""What Continuo holds: the rules sheet, and the tiles as a deck with the rules and scoring-example
+cards."""
 from __future__ import annotations
 
-from ...build import BuildOptions, DeckArt, add_decks, stem_of
-from ...outputs import Plan
+from ...paper import Paper
+from ...products.contents import BoxLook, Deck, DeckArt, RulesSheet, stem_of
 from ...spec import Spec
 from .deck import load_deck
 from .faces import draw_back, draw_example, draw_rules, draw_tile
@@ -26,17 +26,15 @@ def deck_art(spec: Spec) -> DeckArt:
     return art
 
 
-def _tuck_box(spec: Spec, art) -> tuple:
-    deck = load_deck(spec)
-    contents = f"{len(deck.tiles)} tiles, the rules card" + (" and the scoring example" if deck.example else "")
-    return deck.back["colour"], deck.back["ink"], contents
-
-
-def build(specs: dict[str, Spec], plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
-    decks = [s for s in specs.values() if s.kind == "continuo-deck"]
-    add_decks(decks, deck_art, plan, opts, box=_tuck_box)
+def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> list:
+    out = []
+    for spec in specs.values():
+        if spec.kind == "continuo-deck":
+            deck = load_deck(spec)
+            holds = f"{len(deck.tiles)} tiles, the rules card" + (" and the scoring example" if deck.example else "")
+            out.append(Deck(spec, deck_art(spec), BoxLook(deck.back["colour"], deck.back["ink"], holds)))
     for spec in specs.values():
         if spec.kind == "continuo-rules":
-            from ...build import add_rules_sheet
             from .rules_sheet import sheet_game
-            add_rules_sheet(spec, sheet_game(spec), plan, opts)
+            out.append(RulesSheet(spec, sheet_game(spec)))
+    return out

@@ -36,10 +36,6 @@ def _check_rules(spec):
 CHECKS = {"cubes-kit": _check, "cubes-rules": _check_rules}
 
 
-def build(specs, plan, opts, part=None) -> None:
-    from .products import build
-    build(specs, plan, opts, part)
-
 
 def play_options(parser) -> None:
     parser.add_argument("--players", help="names, comma-separated (default: the kit's setup)")
@@ -58,7 +54,7 @@ def _referee():
     return REFEREE
 
 
-GAMES = (GameDeclaration(id="cubes", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS, parts=PARTS,
+GAMES = (GameDeclaration(id="cubes", title=TITLE, specs=tuple(SPECS), checks=CHECKS, parts=PARTS,
                          referee=_referee, play_options=play_options, form=FORM, web=__name__),)
 
 

@@ -9,6 +9,7 @@ from shapely.ops import unary_union
 from ...colour import Colour
 from ...draw import Style
 from ...layout.assembly import ACCENT, CARD, INK, WOOD, Assembly, Plan, Scene, Step
+from ...paper import Paper
 from ...units import pt
 from .kit import CROWN, Kit, cube_panels, cube_parts, pawn_plates, peg_marks
 
@@ -211,7 +212,7 @@ def kit_assembly(spec, kit: Kit, board_parts: dict) -> Assembly:
 
 # ---------------------------------------------------------------- the paper pieces
 
-def pieces_assembly(pp, paper: str) -> Assembly:
+def pieces_assembly(pp, paper: Paper) -> Assembly:
     """The paper pieces' sheet: the nets the pieces sheets print, folded."""
     from ...layout.assembly import cuboid_scene, net_plan, tent_scene
     from ...layout.foldups import cuboid, standing_height, tent
@@ -246,7 +247,7 @@ def pieces_assembly(pp, paper: str) -> Assembly:
               f"A king cube stands {k.king_height:g} mm, its crowns upright.",
               "A pawn stands on a cube without tipping."]
     return Assembly(f"{k.title}, {k.players} players: the paper pieces' assembly",
-                    f"How to fold the pieces of paper-pieces-{'4p' if k.players == 4 else '2p'}-{paper}.pdf: cube "
+                    f"How to fold the pieces of paper-pieces-{'4p' if k.players == 4 else '2p'}-{paper.name}.pdf: cube "
                     "nets, king cubes and pawns at the kit's sizes. The last sheet of that file shows the set-up.",
                     [(str(plain), f"cube ({k.cube:g} mm)", "card stock"),
                      (str(k.kings), f"king cube ({k.king_height:g} mm tall)", "card stock"),

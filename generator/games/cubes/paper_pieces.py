@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ...colour import Colour, readable_on
 from ...draw import Drawing, Style, rotate
 from ...layout.foldups import INK, Face, Item, cuboid, draw_foldup, pack_pages, paint_initial, standing_height, tent
+from ...paper import Paper
 from ...spec import Spec
 from .kit import Kit, load_kit
 
@@ -143,7 +144,7 @@ def _setup_diagram(pp: PaperPieces, cell: float = 9.0):
     return Item(max(size, 110.0), size + legend, draw, SETUP)
 
 
-def pieces_pages(pp: PaperPieces, paper: str) -> list[Drawing]:
+def pieces_pages(pp: PaperPieces, paper: Paper) -> list[Drawing]:
     k = pp.kit
     plain = k.cubes - k.kings
     kings_each = k.kings // k.players
@@ -184,28 +185,27 @@ def pieces_pages(pp: PaperPieces, paper: str) -> list[Drawing]:
     return pack_pages(items, paper, title, {SETUP: f"{setup}\n\n{how}"})
 
 
-def add_paper_pieces(spec: Spec, four: bool, plan, opts) -> None:
-    from ...build import add_pdf
-    from ...layout.cards import LayoutError
+def paper_pieces_contents(spec: Spec, four: bool, paper: Paper) -> list:
+    """The paper pieces to print and fold for two players or four, and their assembly sheet."""
+    from ...products.contents import AssemblySheet, Pieces
+    from .assembly import pieces_assembly
     pp = load_pieces(spec, four)
     k = pp.kit
     tag = "4p" if four else "2p"
-    try:
-        pages = pieces_pages(pp, opts.paper)
-    except LayoutError as exc:
-        raise spec.error(("cube", "size"), f"the paper pieces do not fit {opts.paper.upper()} paper ({exc})") from None
     plain = k.cubes - k.kings
-    add_pdf(plan, f"paper-pieces-{tag}-{opts.paper}.pdf", f"{k.title}, {k.players} players: paper pieces",
-            pages, opts.cmyk,
-            what=f"{k.title}, {k.players} players: {plain} cubes, {k.kings} king cubes and "
-                 f"{k.players * k.pawns_each} pawns to fold, and the starting set-up (last sheet)",
-            stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper, order=40,
-            variant=f"{k.players} players",
-            make="print at 100 %; cut out, score and fold the dashed lines away from the print, glue the hatched tabs",
-            step="Pieces: fold and glue the cubes and king cubes (seam tab first, then the ends) and the pawns; "
-                 "set them up as the last sheet shows.",
-            tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring", "glue stick"])
-    from ...build import add_assembly
-    from .assembly import pieces_assembly
-    add_assembly(plan, f"paper-pieces-{tag}", pieces_assembly(pp, opts.paper), opts, variant=f"{k.players} players",
-                 what=f"{k.title}, {k.players} players: how to fold the paper pieces (steps with drawings, checks)")
+    return [
+        Pieces(spec, f"paper-pieces-{tag}", f"{k.title}, {k.players} players: paper pieces",
+               lambda paper: pieces_pages(pp, paper), "the paper pieces", ("cube", "size"),
+               dict(what=f"{k.title}, {k.players} players: {plain} cubes, {k.kings} king cubes and "
+                         f"{k.players * k.pawns_each} pawns to fold, and the starting set-up (last sheet)",
+                    variant=f"{k.players} players",
+                    make="print at 100 %; cut out, score and fold the dashed lines away from the print, glue the "
+                         "hatched tabs",
+                    step="Pieces: fold and glue the cubes and king cubes (seam tab first, then the ends) and the "
+                         "pawns; set them up as the last sheet shows.",
+                    tools=["craft knife or scissors", "metal ruler", "blunt knife or empty pen for scoring",
+                           "glue stick"])),
+        AssemblySheet(spec, f"paper-pieces-{tag}", pieces_assembly(pp, paper), variant=f"{k.players} players",
+                      what=f"{k.title}, {k.players} players: how to fold the paper pieces (steps with drawings, "
+                           "checks)"),
+    ]

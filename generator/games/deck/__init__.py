@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..declaration import GameDeclaration
 
 TITLE = "Your own deck"
-PARTS = ("print", "contact")     # as products.PARTS (kept here: the package stays light to import)
+PARTS = ("print", "contact")     # products.py: "contact" its contact sheet, "print" every other product
 
 
 def check(spec):
@@ -20,10 +20,6 @@ def check(spec):
     return load_deck(spec)
 
 
-def build(specs, plan, opts, part=None) -> None:
-    from .products import build
-    build(specs, plan, opts, part)
 
-
-GAMES = (GameDeclaration(id="deck", title=TITLE, specs=(), build=build, checks={"deck": check},
+GAMES = (GameDeclaration(id="deck", title=TITLE, specs=(), checks={"deck": check},
                          parts={"deck": PARTS}),)

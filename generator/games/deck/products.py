@@ -1,14 +1,14 @@
-"""What a build of a `kind: deck` spec makes: the products every deck gets (build.add_decks: the
-sheet with duplex backs, the shop pages, the PNG contact sheet, the tuck box), from the cards
+"""What a `kind: deck` spec holds: a deck, which gets what every deck gets (the sheet with duplex
+backs, the shop pages, the PNG contact sheet, the tuck box: generator/products/), from the cards
 load.load_deck has read and drawn."""
 from __future__ import annotations
 
 from collections import Counter
 
-from ...build import BuildOptions, DeckArt, add_decks, stem_of
 from ...colour import BLACK, WHITE, parse_colour, readable_on
 from ...errors import SpecError, show
-from ...outputs import Plan, UnsafeName
+from ...paper import Paper
+from ...products.contents import BoxLook, Deck, DeckArt, stem_of
 from .load import load_deck
 
 # The contact sheet's pixels at most: every distinct face at 110 dpi while that is at most this
@@ -67,7 +67,7 @@ def deck_art(spec) -> DeckArt:
     return art
 
 
-def _tuck_box(spec, art: DeckArt) -> tuple:
+def _box(spec) -> BoxLook:
     """The box's colour (the spec's box.colour, else the back's background, else white) and its ink."""
     deck = load_deck(spec)
     box = spec.data.get("box", {})
@@ -79,17 +79,20 @@ def _tuck_box(spec, art: DeckArt) -> tuple:
         if back is not None and back.background and "{" not in back.background:
             colour = parse_colour(back.background, deck.palette)
     ink = spec.colour(("box", "ink"), deck.palette) if "ink" in box else readable_on(colour, BLACK, WHITE)
-    return colour, ink, f"{len(art.expanded())} cards"
+    return BoxLook(colour, ink)
 
 
-# A deck's build in two parts that can run side by side (two jobs, on two cores): its PDFs (the
-# sheet, the shop pages, the tuck box) and its contact sheet, about as long for a large deck.
-PARTS = ("print", "contact")
+# A deck's build in two parts that can run side by side (two jobs, on two cores): its contact
+# sheet, and everything else (the sheet, the shop pages, the tuck box, any product added), about
+# as long for a large deck.
+CONTACT = "contact"
 
 
-def build(specs: dict, plan: Plan, opts: BuildOptions, part: str | None = None) -> None:
-    """Every product of each deck spec (part None), or those of one of PARTS."""
+def contents(specs: dict, paper: Paper, part: str | None = None) -> list:
+    """Each deck spec's deck, for every product (part None), for its contact sheet alone
+    (part "contact") or for every other product (part "print")."""
     from ...draw.fonts import set_fallbacks
+    out = []
     for spec in specs.values():
         if spec.kind != "deck":
             continue
@@ -99,11 +102,7 @@ def build(specs: dict, plan: Plan, opts: BuildOptions, part: str | None = None) 
         set_fallbacks(deck_fonts(deck))
         if part != "contact":           # (once a build: by the job of its PDFs)
             _try_pictures(spec, deck)
-        whole = Plan(plan.folder)
-        add_decks([spec], deck_art, whole, opts, box=None if spec.data.get("tuck_box") is False else _tuck_box)
-        for rel, product in whole.products.items():
-            contact = rel.endswith("-contact.png")
-            if part is None or (part == "contact") == contact:
-                if rel in plan.products:
-                    raise UnsafeName(f"two products named {show(rel)}")
-                plan.products[rel] = product
+        art = deck_art(spec)
+        out.append(Deck(spec, art, None if spec.data.get("tuck_box") is False else _box(spec),
+                        only=(CONTACT,) if part == "contact" else None, skip=(CONTACT,) if part == "print" else ()))
+    return out

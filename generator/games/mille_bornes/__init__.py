@@ -40,10 +40,6 @@ def _check_rules(spec):
 CHECKS = {"mille-bornes-deck": _check_deck, "mille-bornes-shoe": _check_shoe, "mille-bornes-rules": _check_rules}
 
 
-def build(specs, plan, opts, part=None) -> None:
-    from .products import build
-    build(specs, plan, opts, part)
-
 
 def play_options(parser) -> None:
     parser.add_argument("--players", help="names in seating order, comma-separated")
@@ -68,7 +64,7 @@ def _referee():
     return REFEREE
 
 
-GAMES = (GameDeclaration(id="mille-bornes", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS,
+GAMES = (GameDeclaration(id="mille-bornes", title=TITLE, specs=tuple(SPECS), checks=CHECKS,
                          referee=_referee, play_options=play_options, form=FORM, web=__name__),)
 
 

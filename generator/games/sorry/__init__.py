@@ -32,10 +32,6 @@ def _check_rules(spec):
 CHECKS = {"sorry-deck": _check_deck, "sorry-board": _check_board, "sorry-rules": _check_rules}
 
 
-def build(specs, plan, opts, part=None) -> None:
-    from .products import build
-    build(specs, plan, opts, part)
-
 
 def play_options(parser) -> None:
     parser.add_argument("--players", help="colours in turn order, comma-separated (default: all four)")
@@ -65,7 +61,7 @@ def _referee():
     return REFEREE
 
 
-GAMES = (GameDeclaration(id="sorry", title=TITLE, specs=tuple(SPECS), build=build, checks=CHECKS,
+GAMES = (GameDeclaration(id="sorry", title=TITLE, specs=tuple(SPECS), checks=CHECKS,
                          referee=_referee, play_options=play_options, referee_commands=referee_commands,
                          form=FORM, web=__name__),)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...build import DeckArt, stem_of
+from ...products.contents import DeckArt, stem_of
 from ...colour import Colour
 from ...draw import Drawing, Style, rotate
 from ...draw.drawing import text_block_height

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ...colour import Colour, readable_on
 from ...draw import Drawing, Style
 from ...layout.foldups import INK, Foldup, Item, draw_foldup, pack_pages, paint_initial, standing_height, tent
+from ...paper import Paper
 from ...spec import Spec
 from .board import palette, side_colours
 
@@ -73,7 +74,7 @@ def _token(men: Men, name: str, colour: Colour):
     return draw
 
 
-def men_pages(men: Men, paper: str, title: str) -> list[Drawing]:
+def men_pages(men: Men, paper: Paper, title: str) -> list[Drawing]:
     net = standee(men)
     w, h = net.size
     items = []
@@ -99,31 +100,28 @@ def men_pages(men: Men, paper: str, title: str) -> list[Drawing]:
                       new_page=(TOKENS,))
 
 
-def add_men(spec: Spec, plan, opts) -> None:
-    from ...build import add_pdf, stem_of
-    from ...layout.cards import LayoutError
+def men_contents(spec: Spec, paper: Paper) -> list:
+    """The men to print and fold, and their assembly sheet."""
+    from ...products.contents import AssemblySheet, Pieces, stem_of
     men = load_men(spec)
     title = spec.data["title"]
-    try:
-        pages = men_pages(men, opts.paper, title)
-    except LayoutError as exc:
-        raise spec.error(("men",), f"the men do not fit {opts.paper.upper()} paper ({exc})") from None
     n = MEN_PER_COLOUR * len(men.colours)
-    add_pdf(plan, f"{stem_of(spec)}-men-{opts.paper}.pdf", f"{title}: the men", pages, opts.cmyk,
-            what=f"{title}: the {n} men ({MEN_PER_COLOUR} of each colour) as fold-up standees (sheet 1) "
-                 f"or flat tokens (sheet 2)",
-            stock="card stock, 250-300 g/m2", sides=1, paper=opts.paper, order=40,
-            sheets=1, make="print sheet 1 (standees) or sheet 2 (tokens), at 100 %; cut, fold the dashed "
-                           "lines, glue each man's feet together",
-            step="Men: cut out the sixteen standees, fold each at the head and fold its feet in, glue them "
-                 "(or cut out the tokens).",
-            tools=["craft knife or scissors", "glue stick"])
-    from ...build import add_assembly
-    add_assembly(plan, f"{stem_of(spec)}-men", men_assembly(men, title, opts.paper), opts,
-                 what=f"{title}: how to fold the men (steps with drawings, checks)")
+    return [
+        Pieces(spec, f"{stem_of(spec)}-men", f"{title}: the men", lambda paper: men_pages(men, paper, title),
+               "the men", ("men",),
+               dict(what=f"{title}: the {n} men ({MEN_PER_COLOUR} of each colour) as fold-up standees (sheet 1) "
+                         f"or flat tokens (sheet 2)",
+                    sheets=1, make="print sheet 1 (standees) or sheet 2 (tokens), at 100 %; cut, fold the dashed "
+                                   "lines, glue each man's feet together",
+                    step="Men: cut out the sixteen standees, fold each at the head and fold its feet in, glue them "
+                         "(or cut out the tokens).",
+                    tools=["craft knife or scissors", "glue stick"])),
+        AssemblySheet(spec, f"{stem_of(spec)}-men", men_assembly(men, title, paper),
+                      what=f"{title}: how to fold the men (steps with drawings, checks)"),
+    ]
 
 
-def men_assembly(men: Men, title: str, paper: str):
+def men_assembly(men: Men, title: str, paper: Paper):
     """The men's assembly sheet: the standee's net as printed, folded."""
     from ...layout.assembly import Assembly, Step, net_plan, tent_scene
     net = standee(men)
@@ -146,7 +144,7 @@ def men_assembly(men: Men, title: str, paper: str):
     checks = [f"A man stands inside a {men.square:g} mm division, and four stand in a start.",
               "He stands upright without leaning on anything; his letter reads from both sides."]
     return Assembly(f"{title}: the men's assembly",
-                    f"How to make the men of sorry-men-{paper}.pdf (its first sheet; the second has flat tokens to "
+                    f"How to make the men of sorry-men-{paper.name}.pdf (its first sheet; the second has flat tokens to "
                     "cut out instead).",
                     [(str(MEN_PER_COLOUR), f"{side} man", "card stock") for side, _ in men.colours],
                     ["craft knife or scissors", "metal ruler", "a blunt knife or an empty pen to score", "glue stick"],

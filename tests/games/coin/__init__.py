@@ -14,13 +14,16 @@ def _check(spec):
     load_coin(spec)
 
 
-def build(specs, plan, opts, part=None) -> None:
-    from generator.build import add_pdf
+def contents(specs, paper, part=None) -> list:
+    from generator.products.contents import Document
     from .rules import draw_coin, load_coin
-    for path, spec in specs.items():
+    out = []
+    for spec in specs.values():
         coin = load_coin(spec)
-        add_pdf(plan, f"coin-{opts.paper}.pdf", coin["title"], [draw_coin(coin, opts.paper)], opts.cmyk,
-                what=f"{coin['title']}: the coin to cut out", stock="card", sides=1, paper=opts.paper, order=10)
+        out.append(Document(spec, f"coin-{paper.name}.pdf", coin["title"], [draw_coin(coin, paper)],
+                            info=dict(what=f"{coin['title']}: the coin to cut out", stock="card", sides=1,
+                                      paper=paper.name, order=10)))
+    return out
 
 
 def play_options(parser) -> None:
@@ -32,6 +35,6 @@ def _referee():
     return REFEREE
 
 
-GAMES = (GameDeclaration(id="coin", title=TITLE, specs=("coin.yaml",), build=build, checks={"coin-coin": _check},
+GAMES = (GameDeclaration(id="coin", title=TITLE, specs=("coin.yaml",), contents=contents, checks={"coin-coin": _check},
                          referee=_referee, play_options=play_options,
                          form={"players": {"label": "Who calls, in turn", "placeholder": "Ann, Bob"}}),)

@@ -6,15 +6,15 @@ from dataclasses import dataclass, replace
 from generator.colour import Colour
 from generator.draw import Drawing, Style
 from generator.referee.contract import RefereeRules, Refused, TurnReport, names
-from generator.units import PAPER_SIZES
+from generator.paper import Paper
 
 
 def load_coin(spec) -> dict:
     return {"title": spec.data["title"], "target": spec.data.get("target", 3)}
 
 
-def draw_coin(coin: dict, paper: str) -> Drawing:
-    w, h = PAPER_SIZES[paper]
+def draw_coin(coin: dict, paper: Paper) -> Drawing:
+    w, h = paper.size
     d = Drawing(w, h)
     d.circle(w / 2, h / 2, 30, Style(fill=Colour(rgb=(0.85, 0.7, 0.2)), stroke=Colour(rgb=(0, 0, 0)), width=0.5))
     d.text(w / 2, h / 2 + 4, coin["title"], 12, Colour(rgb=(0, 0, 0)), align="centre")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import textwrap
 
-from .outputs import ProductInfo
+from ..outputs import ProductInfo
+from ..paper import Paper
 
 def info_ok(info) -> bool:
     """Whether a product's info (read back from a kept build's manifest, which anyone may edit) is
@@ -218,21 +219,21 @@ def print_list(game: str, title: str, products: list[tuple[str, dict]]) -> str:
 # ---------------------------------------------------------------- the same list as a PDF
 
 
-def print_list_pages(text: str, paper: str) -> list:
+def print_list_pages(text: str, paper: Paper) -> list:
     """The print list as a checklist to print and keep with the game: a box to tick before every
     file (printed, cut), every stock to have and every step of putting it together; the title and
     the groups as headings, each file's name bold with what it is and how to make it under it.
     Its lines are the text's (each under 96 characters, which fit the page at 8.5 pt)."""
-    from .colour import Colour
-    from .draw import Drawing, Style
-    from .draw.fonts import get_font
-    from .units import PAPER_SIZES, pt
+    from ..colour import Colour
+    from ..draw import Drawing, Style
+    from ..draw.fonts import get_font
+    from ..units import pt
     ink = Colour(rgb=(0.1, 0.1, 0.1))
     accent = Colour(rgb=(0.18, 0.35, 0.6))
     size, head, title_size = pt(8.5), pt(11), pt(15)
     lead = size * 1.32
     box = size * 0.95
-    pw, ph = PAPER_SIZES[paper]
+    pw, ph = paper.size
     m = 15.0
     tick_x = m                      # the boxes' column; the text starts after it
     text_x = m + box + 2.5
@@ -317,12 +318,12 @@ def _checkable_stock(lines: list[str], i: int) -> bool:
     return False
 
 
-def write_print_list(root, game: str, title: str, products: list[tuple[str, dict]], paper: str,
+def write_print_list(root, game: str, title: str, products: list[tuple[str, dict]], paper: Paper,
                      cmyk: bool = False) -> list[str]:
     """README.txt and print-list.pdf into the game's folder of the (staged) output folder `root`;
     their names there."""
-    from .build import pdf_writer
-    from .outputs import new_file_path
+    from ..outputs import new_file_path
+    from .pdf import pdf_writer
     text = print_list(game, title, products)
     new_file_path(root, f"{game}/{NAME}").write_text(text, encoding="utf-8")
     pdf_writer(f"{title}: what to print, and how", print_list_pages(text, paper), cmyk)(

@@ -1,0 +1,68 @@
+"""A product is one file: tests/products/index_card.py (an index card of each deck) is found through
+PNP_PRODUCTS_PATH alone, with no file of the project naming it; a build then makes it of every deck,
+lists it in the game's print list, offers its own option, and leaves every other file as it was."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+from pypdf import PdfReader
+
+from conftest import ROOT
+
+PRODUCTS = ROOT / "tests" / "products"
+
+
+def pnp(*args, products: bool = True):
+    env = {k: v for k, v in os.environ.items() if k != "PNP_PRODUCTS_PATH"}
+    if products:
+        env["PNP_PRODUCTS_PATH"] = str(PRODUCTS)
+    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+
+
+def test_no_file_of_the_project_names_the_product():
+    for path in [*(ROOT / "generator").rglob("*"), *(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]:
+        if path.suffix in (".py", ".js", ".yaml", ".md"):
+            assert not re.search(r"index.card|index-columns", path.read_text(encoding="utf-8"), re.I), path
+
+
+def test_a_build_makes_it_of_every_deck_and_changes_nothing_else(tmp_path, output):
+    out = tmp_path / "out"
+    r = pnp("build", "continuo", "--out", out, "--index-columns", "2")
+    assert r.returncode == 0, r.stderr
+    index = out / "continuo" / "continuo-index-a4.pdf"
+    assert str(index.relative_to(ROOT) if index.is_relative_to(ROOT) else index) in r.stdout
+    pages = PdfReader(index).pages
+    assert len(pages) == 1
+    assert [round(float(v)) for v in pages[0].mediabox.upper_right] == [595, 842]      # the build's paper
+    text = pages[0].extract_text()
+    assert "Continuo: 44 cards, 44 faces" in text and "scoring example" in text
+    listed = (out / "continuo" / "README.txt").read_text(encoding="utf-8")
+    assert "continuo-index-a4.pdf" in listed and "an index card of its 44 faces" in listed
+    # Every other file is the shared build's, byte for byte (the print lists aside: they list it).
+    made = {p.name for p in (out / "continuo").iterdir()}
+    before = {p.name for p in (output / "continuo").iterdir()}
+    assert made - before == {"continuo-index-a4.pdf"} and before <= made
+    for name in before - {"README.txt", "print-list.pdf"}:
+        assert (out / "continuo" / name).read_bytes() == (output / "continuo" / name).read_bytes(), name
+
+
+def test_its_option_is_offered_only_where_it_is_found():
+    assert "--index-columns" in pnp("build", "--help").stdout
+    assert "--index-columns" in pnp("validate", "--help").stdout
+    plain = pnp("build", "--help", products=False)
+    assert plain.returncode == 0 and "--index-columns" not in plain.stdout
+    r = pnp("build", "continuo", "--index-columns", "9")
+    assert r.returncode == 2 and "--index-columns" in r.stderr
+
+
+def test_a_build_up_to_date_is_built_again_when_the_product_comes_or_goes(tmp_path):
+    out = tmp_path / "out"
+    assert pnp("build", "continuo", "--out", out, products=False).returncode == 0
+    assert "continuo-index-a4.pdf" in pnp("build", "continuo", "--out", out, "--list").stdout
+    assert (out / "continuo" / "continuo-index-a4.pdf").is_file()
+    again = pnp("build", "continuo", "--out", out, products=False)
+    assert again.returncode == 0 and not (out / "continuo" / "continuo-index-a4.pdf").exists()
