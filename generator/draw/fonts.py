@@ -212,7 +212,11 @@ def font_from_bytes(data: bytes) -> Font:
     Its name is made from its content, so two files of one font are one font."""
     import hashlib
     import io
+    import logging
     from fontTools.ttLib import TTFont, TTLibError
+    # fontTools logs what it skips in a damaged table ("skipping malformed name record", thousands
+    # of lines for a stranger's file): our one line says what is wrong, nothing else reaches stderr.
+    logging.getLogger("fontTools").setLevel(logging.CRITICAL)
     name = "file-" + hashlib.sha256(data).hexdigest()[:24]
     known = _FROM_FILES.get(name)
     if known is not None:
@@ -271,7 +275,9 @@ FS_BITMAP_ONLY = 0x0200
 def font_label(tt) -> str:
     """A font's own name (its name table's full name, else family), for messages."""
     try:
-        name = tt["name"].getBestFullName() or tt["name"].getBestFamilyName()
+        table = tt["name"]
+        # (a damaged table may claim 65,000 records: a name is looked for among the first few)
+        name = table.getBestFullName() or table.getBestFamilyName() if len(table.names) <= 2_000 else None
     except Exception:  # noqa: BLE001  (a font without a readable name table)
         name = None
     return show(str(name)[:60]) if name else "this font"
