@@ -17,7 +17,10 @@ SIGINT or SIGTERM at a random moment of its run, to the command or to its proces
 must end within 2 s of the signal (the time is printed: the worst of each command), with 128 + the
 signal and one line, no traceback, and no process of its group left.
 
-    python benchmarks/interrupts.py [RUNS_PER_SIGNAL] [SEED] [--builds | --commands]
+    python benchmarks/interrupts.py [RUNS_PER_SIGNAL] [SEED] [--builds | --commands] [--only=TEXT]
+
+--only=TEXT signals only the commands whose name holds TEXT (`--only=deck`: the decks of one's own
+at their bounds).
 """
 from __future__ import annotations
 
@@ -167,6 +170,8 @@ def commands_answer_signals(runs: int, rng: random.Random) -> list[str]:
         ("calibrate", ["calibrate", "--out", "c.pdf"], 0.8, None),
         ("serve", ["serve", "--port", "0"], 2.0, None),
     ]
+    only = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--only=")), "")
+    commands = [c for c in commands if only in c[0]]
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)

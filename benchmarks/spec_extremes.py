@@ -197,7 +197,8 @@ def deck_worst_cases() -> list[tuple[str, str, object]]:
     """A deck of the user's own at its bounds (issue 32): the most text a deck sets (500,000
     characters: 125 distinct cards of 4,000, in Latin with bold and italic, and in Hebrew, Arabic
     and CJK, shaped), the most picture bytes (256 MB of incompressible PNGs, one of 40 million
-    pixels), the most SVG work (two SVGs of 20,000 path points; two of 20,000 elements)."""
+    pixels), the most SVG work (30,000 elements and path points: an SVG of 20,000 path points and
+    one of 10,000; one of 20,000 elements and one of 10,000)."""
     rng = random.Random(32)
     big_box = ("card: {width: 150, height: 200, bleed: 3}\ntuck_box: false\n")
 
