@@ -96,7 +96,6 @@ class Font:
             raise MissingLetter(exc.char, self, text) from None
         return total * size
 
-
     def glyphs(self, text: str, direction: str | None = None) -> list[tuple[str, float, float]]:
         """The glyphs that set text, left to right: (glyph name, x, y) in font units from the
         start of the baseline (y up). Shaped (bidi, HarfBuzz) where the text needs it."""
@@ -111,7 +110,7 @@ class Font:
         try:
             shaped = shape(self, text, direction)
         except MissingGlyph as exc:
-            raise MissingLetter(text[exc.index], self) from None
+            raise MissingLetter(text[exc.index], self, text) from None
         out, x = [], 0.0
         order = self.tt.getGlyphOrder()
         for g in shaped:
@@ -132,8 +131,6 @@ class MissingLetter(ValueError):
                          "deck a font that has it (fonts:)")
 
 
-
-
 # Fonts read from a spec's folder (font_from_bytes), by the name made from their content.
 _FROM_FILES: dict[str, Font] = {}
 MAX_FONT_BYTES = 16 * 1024 * 1024
@@ -151,24 +148,6 @@ _fallbacks: list[tuple[str, ...]] = [()]
 
 def set_fallbacks(names) -> None:
     _fallbacks[0] = tuple(dict.fromkeys(names))
-
-
-def fallbacks() -> tuple[str, ...]:
-    return _fallbacks[0]
-
-
-def covering(name: str, text: str) -> Font:
-    """The font to set text in: `name` where it has every letter, else the first of the fallbacks
-    that has them all; MissingLetter naming the first letter `name` lacks where none has."""
-    font = get_font(name)
-    lacking = font.missing(text)
-    if lacking is None:
-        return font
-    for other in _fallbacks[0]:
-        candidate = get_font(other)
-        if candidate.missing(text) is None:
-            return candidate
-    raise MissingLetter(lacking, font, text)
 
 
 def font_runs(name: str, text: str) -> list[tuple[Font, str]]:
@@ -264,10 +243,9 @@ def font_from_bytes(data: bytes) -> Font:
 
 
 # OS/2 fsType, as the OpenType specification defines it ("OS/2 - fsType"): bits 0-3 the kind of
-# embedding the licence allows, bit 8 no subsetting, bit 9 bitmaps only.
+# embedding the licence allows (0 installable, 0x0004 preview & print: embedded in a document
+# opened read-only, 0x0008 editable), bit 8 no subsetting, bit 9 bitmaps only.
 FS_RESTRICTED = 0x0002          # Restricted License embedding: must not be embedded at all
-FS_PREVIEW_PRINT = 0x0004       # Preview & Print: may be embedded in a document opened read-only
-FS_EDITABLE = 0x0008            # Editable: may be embedded, the document edited
 FS_NO_SUBSETTING = 0x0100
 FS_BITMAP_ONLY = 0x0200
 
