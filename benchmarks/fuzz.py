@@ -19,10 +19,16 @@ a record's reference pointed at every kind of spec, and at what is no spec), `wo
 closed streams: a command in its own process with standard streams closed, an encoding that
 cannot carry the names it prints, odd SOURCE_DATE_EPOCH, HOME, TMPDIR, umask; --world-cases) and
 `concurrent` (two or three builds into one folder at once, some killed; --concurrent-cases): the
-last two are tests/fuzzing_world.py's, run by campaign_world and campaign_concurrent below; and
-those of issue 32 (tests/fuzzing_scripts.py): `pictures` (every PNG colour type and bit depth,
-JPEG variants, some damaged), `fonts` (every OS/2 fsType, some damaged), `scripts` (text in Latin,
-Greek, Cyrillic, Hebrew, Arabic, CJK and emoji on a card, as a deck's title and as a card's name).
+last two are tests/fuzzing_world.py's, run by campaign_world and campaign_concurrent below.
+Issue 32's open-tool families are tests/fuzzing_open.py's (--open-cases N cases each): "hostile
+text" (control, bidi and separator characters, and letters of every script, in a spec's values,
+keys and CSV cells), "spreadsheet exports" (, ; tab | with and without csv_delimiter, BOMs, CRLF,
+count columns by other names), "own folders" (file names that fold to one, decks named like a
+game's spec, records mixed in) and "settings, new and copy".
+Issue 32's families of a deck's own files are tests/fuzzing_scripts.py's (--cases N each): `pictures`
+(every PNG colour type and bit depth, JPEG variants, some damaged), `fonts` (every OS/2 fsType,
+some damaged), `scripts` (text in Latin, Greek, Cyrillic, Hebrew, Arabic, CJK and emoji on a card,
+as a deck's title and as a card's name).
 """
 from __future__ import annotations
 
@@ -55,9 +61,10 @@ def main() -> int:
     ap.add_argument("--family", action="append", help="run only these families (repeatable)")
     ap.add_argument("--world-cases", type=int, default=800)
     ap.add_argument("--concurrent-cases", type=int, default=50)
+    ap.add_argument("--open-cases", type=int, default=300)
     a = ap.parse_args()
     wanted = set(a.family or [])
-    known = {"mutations", *NEW_FAMILIES, *WORLD_FAMILIES}
+    known = {"mutations", *NEW_FAMILIES, *WORLD_FAMILIES, *OPEN_FAMILIES}
     unknown = wanted - known
     if unknown:
         sys.exit(f"unknown famil{'ies' if len(unknown) > 1 else 'y'}: {', '.join(sorted(unknown))}; known: "
@@ -67,6 +74,10 @@ def main() -> int:
     for family, campaign in WORLD_FAMILIES.items():
         if not wanted or family in wanted:
             runs, found = campaign(a)
+            total, found_any = total + runs, found_any + found
+    for family in OPEN_FAMILIES:
+        if not wanted or family in wanted:
+            runs, found = campaign_open(family, a)
             total, found_any = total + runs, found_any + found
     if wanted and not wanted & {"mutations", *NEW_FAMILIES}:
         print(f"{total} runs in {time.perf_counter() - started:.0f} s; {found_any} problems")
@@ -190,6 +201,20 @@ def campaign_concurrent(a) -> tuple[int, int]:
           f"{'' if namespaces else ' (no PID namespaces here)'}; {found_any} problems")
     shutil.rmtree(work, ignore_errors=True)
     return total, found_any
+
+
+# ---------------------------------------------------------------- the open tool (issue 32)
+
+def campaign_open(family: str, a) -> tuple[int, int]:
+    """One of tests/fuzzing_open.py's families, --open-cases cases in a folder of its own."""
+    from fuzzing_open import campaign
+    work = Path(tempfile.mkdtemp(prefix="pnp-fuzz-open-"))
+    started = time.perf_counter()
+    runs, found = campaign(family, work, a.open_cases, a.seed)
+    print(f"{family}: {a.open_cases} cases, {runs} runs in {time.perf_counter() - started:.0f} s; {found} problems",
+          flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+    return runs, found
 
 
 # ---------------------------------------------------------------- the families of issue 24
@@ -351,6 +376,7 @@ NEW_FAMILIES = {"derived-size extremes": family_derived_extremes, "merge keys": 
                 "fonts": family_strangers("fonts"), "scripts": family_strangers("scripts")}
 assert set(RECORD_REFERENCES) <= {"sorry", "mille-bornes", "continuo", "cubes", "capitals"}
 WORLD_FAMILIES = {"world": campaign_world, "concurrent": campaign_concurrent}
+OPEN_FAMILIES = ("hostile text", "spreadsheet exports", "own folders", "settings, new and copy")
 
 
 if __name__ == "__main__":

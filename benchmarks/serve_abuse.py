@@ -33,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from generator.serve.app import MAX_STREAMS, MAX_STREAMS_RECORD  # noqa: E402
+from generator.serve.routes.events import MAX_STREAMS, MAX_STREAMS_RECORD  # noqa: E402
 from generator.serve.limits import HEADER_SECONDS  # noqa: E402
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from serve_load import start_server  # noqa: E402  (the server started as the load benchmark starts it)

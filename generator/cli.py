@@ -16,7 +16,7 @@ from .paper import HOME
 from .signals import (Terminated, held_back, hold_signals, ignore_signals, raise_held, stopped, stopped_by,
                     watch_signals)
 from .errors import SpecError, UsageError, WorkerDied, one_line, show, plural
-from .games import GAMES, check_spec, game_of_kind
+from .games import GAMES, check_spec, forget_notes, game_of_kind, say_notes
 from .outputs import OutputFolder, UnsafeName
 from .spec import display_path, find_specs, load_spec
 from .spec.loader import SpecErrors
@@ -40,10 +40,26 @@ def _offset(text: str) -> tuple[float, float]:
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with its errors on one line (and exit code 2, as argparse has)."""
+    """argparse, with its errors on one line (and exit code 2, as argparse has). The games are
+    named in its help only when the help is shown ({games}, {games_titled}): finding them runs the
+    code of PNP_GAMES_PATH's packages, which `pnp --version` or `pnp calibrate` must not."""
 
     def error(self, message: str):
         self.exit(2, one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
+
+    def format_help(self) -> str:
+        text = super().format_help()
+        if "{games" in text:
+            text = text.replace("{games}", ", ".join(GAMES)).replace(
+                "{games_titled}", ", ".join(f"{g} ({d.title})" for g, d in GAMES.items()))
+        return text
+
+
+def _game_id(name: str) -> str:
+    """A game named on the command line (argparse's type: checked when the argument is read)."""
+    if name not in GAMES:
+        raise argparse.ArgumentTypeError(f"unknown game {show(name)}; known: {', '.join(GAMES)}")
+    return name
 
 
 def _print_errors(errors) -> None:
@@ -60,6 +76,7 @@ def _load(paths: list[Path], root: Path):
         try:
             spec = load_spec(p, display=display_path(p, root))
             check_spec(spec)
+            say_notes(spec)
             specs[p] = spec
         except SpecErrors as exc:
             errors.extend(exc.errors)
@@ -72,11 +89,16 @@ def _printer(args, say: bool = False) -> None:
     """--paper, --flip and --back-offset as the command line gives them, else as the folder's
     settings file (pnp-settings.yaml) says, else the defaults (A4, long edge, no offset). With
     `say`, one line on stderr says which were used and where they came from."""
-    from .project import read_settings
+    from .project import Settings, read_settings
     try:
         settings = read_settings(Path.cwd())
     except OSError:
-        from .project import Settings
+        settings = Settings()
+    except SpecError as exc:
+        if not getattr(args, "save", False):
+            raise
+        # `calibrate --save` replaces the file: a bad one must not stop the command that mends it.
+        print(f"pnp: {SETTINGS} is replaced (it was not read: {exc})", file=sys.stderr)
         settings = Settings()
     came = {}
     for key, default in (("paper", "a4"), ("flip", "long"), ("back_offset", (0.0, 0.0))):
@@ -92,7 +114,7 @@ def _printer(args, say: bool = False) -> None:
     # The paper, named once here: everything below is handed the Paper itself.
     from .paper import PAPERS
     args.paper = PAPERS[args.paper] if isinstance(args.paper, str) else args.paper
-    if say and settings.file:
+    if say and any(getattr(settings, k) is not None for k in ("paper", "flip", "back_offset")):
         x, y = args.back_offset
         from_file = [k for k in ("paper", "flip", "back_offset") if came.get(k) == settings.file]
         print(f"pnp: paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g} ("
@@ -110,11 +132,25 @@ def _options(args, out: Path | None = None) -> BuildOptions:
 
 
 def _failed(results) -> int:
-    """Print every job's errors once, in job order; the exit code they call for (0 if none)."""
+    """Print every job's notes and errors once, in job order; the exit code they call for (0 if
+    none)."""
+    for r in results:
+        say_notes(r)
     lines = [line for r in results for line in r.errors]
     for line in dict.fromkeys(lines):
         print(line, file=sys.stderr)
     return max((r.exit_code for r in results), default=0)
+
+
+def _clash(owners) -> int:
+    """1, with its one line said, if two jobs' products share a file name (compared as the file
+    systems users copy to compare names); else 0."""
+    from .outputs import clashing_products
+    clash = clashing_products(owners)
+    if clash:
+        print(one_line(f"pnp: {clash}"), file=sys.stderr)
+        return 1
+    return 0
 
 
 def cmd_validate(args) -> int:
@@ -127,11 +163,14 @@ def cmd_validate(args) -> int:
     _print_errors(errors)
     # Then each good spec is planned as a build would plan it (nothing is written): a spec that
     # passes `validate` is one that `build` can make.
+    from .pipeline import declared_game
     jobs, loaded = [], {}
     for p, spec in specs.items():
-        game = game_of_kind(spec.kind)
+        rel = display_path(p, root)
+        # planned as the build plans it: a game's own spec as part of that game (the Count Continuo
+        # rules with Count Continuo, though Continuo's share their kind), anything else by its kind
+        game = declared_game(p, rel) or game_of_kind(spec.kind)
         if game is not None:
-            rel = display_path(p, root)
             parts = GAMES[game].parts.get(rel, (None,))
             for part in parts:
                 job = Job(game, rel if not os.path.isabs(rel) else os.path.realpath(p), part)
@@ -139,7 +178,8 @@ def cmd_validate(args) -> int:
                 # (checked here already: the workers, forked after, start from it rather than read,
                 # check and draw a deck again, once a part)
                 loaded[job.id] = (spec, {})
-    code = _failed(run_jobs(jobs, root, _options(args), staging=None, loaded=loaded))
+    results = run_jobs(jobs, root, _options(args), staging=None, loaded=loaded)
+    code = _failed(results) or _clash([(r.job.spec, r.products) for r in results])
     if errors or code:
         return max(code, 1)
     print(f"{plural(len(specs), 'spec')} valid")
@@ -151,7 +191,7 @@ def _what_to_build(names: list[str], root: Path) -> list:
     folder holds (its specs: the games they belong to, and decks of the user's own), or else of
     every game."""
     from .paths import is_project, top_specs
-    from .pipeline import build_jobs, spec_jobs
+    from .pipeline import build_jobs, declared_game, spec_jobs
     games, paths = [], []
     for name in dict.fromkeys(names):
         if name in GAMES:
@@ -167,12 +207,13 @@ def _what_to_build(names: list[str], root: Path) -> list:
     here = Path.cwd()
     if root != here or not is_project(here):
         return build_jobs(list(GAMES))
-    found = [*top_specs(here), *(p for d in ("decks", "boards") for p in sorted((here / d).glob("*.yaml"))
-                                 if p.is_file())]
-    declared = {rel: g for g, game in GAMES.items() if game.spec_root is None for rel in game.specs}
+    found = [*top_specs(here), *find_specs(here)]
+    # A file where a game's spec is (decks/sorry.yaml) is that game's only if its kind is one of the
+    # game's: a deck of one's own saved under that name builds as the deck (spec_jobs).
     rels = [display_path(p, root) for p in found]
-    games = [g for g in GAMES if any(declared.get(rel) == g for rel in rels)]
-    others = [p for p, rel in zip(found, rels) if rel not in declared]
+    owner = [declared_game(p, rel) for p, rel in zip(found, rels)]
+    games = [g for g in GAMES if g in owner]
+    others = [p for p, g in zip(found, owner) if g is None]
     return build_jobs(games) + spec_jobs(others, root)
 
 
@@ -214,9 +255,10 @@ def build_summary(written: list[str], out: Path, seconds: float) -> str:
     return "\n".join(lines)
 
 
-# What a build reads that a person saves while designing: a save of any other file (the output
-# folder's own, an editor's swap file) starts no rebuild.
-WATCHED = (".yaml", ".yml", ".csv", ".png", ".jpg", ".jpeg", ".svg", ".ttf", ".otf", ".json")
+# What a build may read that a person saves while designing, whatever the case of its name
+# (STAR.SVG): with every file the last build read (its manifest's), a save of these starts a
+# rebuild; a save of any other file (the output folder's own, an editor's swap file) does not.
+WATCHED = (".yaml", ".yml", ".csv", ".tsv", ".txt", ".png", ".jpg", ".jpeg", ".svg", ".ttf", ".otf", ".json")
 
 
 def _watch(args) -> int:
@@ -226,15 +268,26 @@ def _watch(args) -> int:
     import time
     from datetime import datetime
     import watchfiles
+    from .paths import is_project
+    from .pipeline import read_manifest
     here = Path.cwd()
     out = Path(args.out) if args.out else Path("output")
     outside = [os.path.realpath(out)]
+    # A watch of a folder's own specs stays one: with its specs moved away it builds nothing (it
+    # once built all five games instead), and says so.
+    project = not args.games and is_project(here)
+    read: set[str] = set()
 
     def once(reason: str) -> None:
         start = time.perf_counter()
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") else None
         try:
+            if project and not is_project(here):
+                raise UsageError(f"no specs in {here} any more: nothing to build")
             code, written, _ = _build(args, quiet=True)
+            if code == 0:
+                read.clear()
+                read.update(p for entry in read_manifest(out).values() for p in entry["reads"])
         except Exception as exc:     # noqa: BLE001  a bad save says why and the watch goes on
             code, written = _failed_with(exc), []
         finally:
@@ -249,7 +302,8 @@ def _watch(args) -> int:
 
     def relevant(change, path: str) -> bool:
         real = os.path.realpath(path)
-        return path.endswith(WATCHED) and not any(real == o or real.startswith(o + os.sep) for o in outside) \
+        return (real in read or path.lower().endswith(WATCHED)) \
+            and not any(real == o or real.startswith(o + os.sep) for o in outside) \
             and ".pnp-build" not in path and not os.path.basename(path).startswith(".")
     try:
         once("built")
@@ -336,6 +390,12 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
         manifest = dict(old)
         for r in results:
             manifest[r.job.id] = manifest_entry(r, keys[r.job.id])
+        # Two products of one name (decks/Deck.yaml and Deck.yaml, titles that fold to one file
+        # name): the staging copy is thrown away, --out as it was.
+        failed = _clash([(Job.parse(job_id).spec if Job.parse(job_id) else job_id, entry["products"])
+                         for job_id, entry in manifest.items()])
+        if failed:
+            return failed, []
         lists = _write_print_lists(staged.staging, games, jobs, manifest, opts)
         write_manifest(staged.staging, manifest)
         raise_held()        # a Ctrl-C held back from an import stops the build before the swap
@@ -406,18 +466,20 @@ def cmd_calibrate(args) -> int:
     from .products.pdf import write_pdf
     from .layout.calibrate import calibration_pages
     _printer(args)
+    out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper.name}-{args.flip}.pdf"
+    from .outputs import OutputFolder, refuse_unless_regular
+    # Everything checked, and the sheet written, before the settings are: a refused --out (a
+    # folder, a device) once ended 2 with pnp-settings.yaml rewritten all the same.
+    refuse_unless_regular(out)
+    pages = calibration_pages(args.paper, args.flip, args.back_offset)
+    with OutputFolder.between_builds(out.parent):
+        write_pdf(out, f"Duplex calibration, {args.paper.label}, flip on {args.flip} edge", pages, args.cmyk)
     if args.save:
         from .project import write_settings
         path = write_settings(Path.cwd(), args.paper.name, args.flip, args.back_offset)
         x, y = args.back_offset
         print(f"pnp: {path.name} remembers paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
               "every build in this folder uses them", file=sys.stderr)
-    root = project_root()
-    out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper.name}-{args.flip}.pdf"
-    from .outputs import OutputFolder
-    pages = calibration_pages(args.paper, args.flip, args.back_offset)
-    with OutputFolder.between_builds(out.parent):
-        write_pdf(out, f"Duplex calibration, {args.paper.label}, flip on {args.flip} edge", pages, args.cmyk)
     print(display_path(out, Path.cwd()))
     return 0
 
@@ -462,9 +524,13 @@ def product_options(sp) -> None:
     sp.set_defaults(product_options=tuple(a.dest for a in sp._actions[before:]))
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(command: str | None = "build") -> argparse.ArgumentParser:
+    """The command line. Products' own options (found on PNP_PRODUCTS_PATH too: code) are added to
+    `build` and `validate` only when `command` is one of them: `pnp --version`, `calibrate` or
+    `referee` import no product module."""
+    with_products = command in ("build", "validate")
     p = Parser(prog="pnp", description="Print-and-play studio: build, validate, calibrate, referee.",
-               epilog="games: " + ", ".join(f"{g} ({d.title})" for g, d in GAMES.items()))
+               epilog="games: {games_titled}")
     p.add_argument("--version", action="version", version=f"pnp {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -480,7 +546,7 @@ def parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="build games into output/")
     b.add_argument("games", nargs="*", metavar="GAME|SPEC",
-                   help=f"games ({', '.join(GAMES)}) or spec files (NAME.yaml) to build; by default the specs "
+                   help="games ({games}) or spec files (NAME.yaml) to build; by default the specs "
                         "in this folder (a project: decks/, boards/ or specs at its top), else every game")
     b.add_argument("--out", help="output folder (default ./output)")
     b.add_argument("--layout", action="append", choices=list(LAYOUTS),
@@ -497,14 +563,16 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--list", action="store_true", help="name every file written, one a line (as when the output "
                                                        "is piped), instead of the summary")
     print_options(b)
-    product_options(b)
+    if with_products:
+        product_options(b)
     b.set_defaults(func=cmd_build)
 
     v = sub.add_parser("validate", help="check specs without building")
     v.add_argument("paths", nargs="*", metavar="PATH", help="spec files (default: every spec in decks/ and boards/)")
     v.add_argument("--layout", action="append", choices=list(LAYOUTS), help="as for build")
     print_options(v)
-    product_options(v)
+    if with_products:
+        product_options(v)
     v.set_defaults(func=cmd_validate)
 
     c = sub.add_parser("calibrate", help="a duplex test sheet for reading --back-offset")
@@ -516,7 +584,7 @@ def parser() -> argparse.ArgumentParser:
     c.set_defaults(func=cmd_calibrate)
 
     cp = sub.add_parser("copy", help="copy a game's specs here, to change them (they then build instead)")
-    cp.add_argument("game", choices=list(GAMES), metavar="GAME", help=f"one of: {', '.join(GAMES)}")
+    cp.add_argument("game", type=_game_id, metavar="GAME", help="one of: {games}")
     cp.set_defaults(func=cmd_copy)
 
     n = sub.add_parser("new", help="start something of your own here: pnp new deck NAME")
@@ -529,7 +597,7 @@ def parser() -> argparse.ArgumentParser:
                        description="The referees: `score RECORD [--json]` replays a game record, `play "
                                    "[--journal FILE]` takes entries at a prompt; some games have more "
                                    "(continuo best, sorry moves).")
-    r.add_argument("game", choices=list(GAMES), metavar="GAME", help=f"one of: {', '.join(GAMES)}")
+    r.add_argument("game", type=_game_id, metavar="GAME", help="one of: {games}")
     r.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     r.set_defaults(func=cmd_referee)
 
@@ -587,9 +655,14 @@ def _main(argv) -> int:
         if not (sys.argv[1:] if argv is None else argv):
             # A bare `pnp`: the help, as `pnp --help` gives it, not argparse's "the following
             # arguments are required".
-            parser().print_help()
+            parser(None).print_help()
             return 0
-        args = parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else argv
+        # the command: argparse's first positional (only --version and --help may come before it)
+        args = parser(next((a for a in argv if not a.startswith("-")), None)).parse_args(argv)
+        forget_notes()
+        if args.func not in (cmd_calibrate, cmd_new):
+            GAMES.load()      # before any spec is read: a game from PNP_GAMES_PATH brings its kinds
         return args.func(args)
     except (KeyboardInterrupt, Terminated):
         return stopped()

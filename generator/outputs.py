@@ -23,6 +23,7 @@ import stat
 import sys
 import tempfile
 import time
+import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -48,10 +49,34 @@ def check_name(name: str) -> str:
 
 def safe_name(text: str, fallback: str = "x") -> str:
     """A file-name part made from free text (a title, a material): lower-case letters, digits, '.',
-    '_' and '-' ("card 0.5 mm" -> "card-0.5-mm"; "../../x" -> "x")."""
-    slug = re.sub(r"[^a-z0-9._]+", "-", str(text).lower())
+    '_' and '-' ("card 0.5 mm" -> "card-0.5-mm"; "../../x" -> "x"; "Décor" and "Ｄécor" -> "decor":
+    compatibility forms and accents folded before anything else is dropped)."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", str(text)) if not unicodedata.combining(c))
+    slug = re.sub(r"[^a-z0-9._]+", "-", folded.casefold())
     slug = re.sub(r"\.{2,}", ".", slug).strip("-.")[:60].strip("-.")
     return slug or fallback
+
+
+def name_key(rel: str) -> str:
+    """A path as the file systems users copy a build to compare names (macOS, Windows, a USB
+    stick's FAT): without regard to case or Unicode form. Two products with one key are one file."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", rel).casefold())
+
+
+def clashing_products(owners) -> str | None:
+    """The one-line error for two products of one name, or None: `owners` is (who makes them: a
+    spec as the build names it, their rels) for every job of a build, and of the builds before it
+    whose files stay in the output folder."""
+    seen: dict[str, tuple[str, str]] = {}
+    for owner, rels in owners:
+        for rel in rels:
+            other = seen.setdefault(name_key(rel), (owner, rel))
+            if other != (owner, rel):
+                same = other[1] == rel
+                return (f"{other[0]} and {owner} would both write {show(other[1])}"
+                        + ("" if same else f" and {show(rel)} (one name, told apart by no case-blind file system)")
+                        + ": rename one of them (their products are named after their files); nothing was written")
+    return None
 
 
 def output_path(root: Path, rel: str) -> Path:
@@ -209,6 +234,8 @@ class ProductInfo:
     variant: str | None = None    # the alternative it belongs to ("2 players"): totals are per variant
     shop: bool | None = None      # for a print shop
     laser: bool | None = None     # a laser cutter's or cutting plotter's file
+    with_laser: bool | None = None    # printed at home but needed only with the laser files (a kit's
+                                      # assembly sheet): its paper is counted with their stock
     preview: bool | None = None   # a picture to look over, not to print
     order: int | None = None      # where it comes in its group and in the steps (smaller first)
 
@@ -238,7 +265,7 @@ class ProductInfo:
 
 INFO_KINDS = {"what": str, "pages": int, "sheets": int, "stock": str, "sides": int, "flip": str, "paper": str,
               "make": str, "step": str, "tools": tuple, "variant": str, "shop": bool, "laser": bool,
-              "preview": bool, "order": int}
+              "with_laser": bool, "preview": bool, "order": int}
 
 
 @dataclass
@@ -259,7 +286,8 @@ class Plan:
         rel = f"{self.folder}/{name}" if self.folder else name
         for part in rel.split("/"):
             check_name(part)
-        if rel in self.products:
+        key = name_key(rel)
+        if any(name_key(other) == key for other in self.products):
             raise UnsafeName(f"two products named {show(rel)}")
         self.products[rel] = Product(rel, write, ProductInfo.of(info).as_dict())
         return rel

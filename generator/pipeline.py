@@ -69,6 +69,7 @@ class JobResult:
     errors: list[str] = field(default_factory=list)
     exit_code: int = 0
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)       # the spec's notes (Spec.notes), said once
 
 
 def spec_jobs(paths: list[Path], root: Path) -> list[Job]:
@@ -78,12 +79,11 @@ def spec_jobs(paths: list[Path], root: Path) -> list[Job]:
     from .games import GAMES, game_of_kind
     from .spec import display_path, load_spec
     from .errors import SpecError
-    declared = {rel: g for g, game in GAMES.items() if game.spec_root is None for rel in game.specs}
     jobs = []
     for path in paths:
         rel = display_path(path, root)
-        if rel in declared:
-            g = declared[rel]
+        g = declared_game(path, rel)
+        if g is not None:
             jobs += [Job(g, rel, part) for part in GAMES[g].parts.get(rel, (None,))]
             continue
         spec = load_spec(path, display=rel)
@@ -93,6 +93,31 @@ def spec_jobs(paths: list[Path], root: Path) -> list[Job]:
         where = rel if not os.path.isabs(rel) else os.path.realpath(path)
         jobs += [Job(game, where, part) for part in GAMES[game].parts.get(spec.kind, (None,))]
     return jobs
+
+
+def declared_game(path: Path, rel: str) -> str | None:
+    """The game whose own spec a project's file is: one that declares its path (decks/sorry.yaml),
+    if the file's `kind:` is one of that game's. A spec is what its kind says wherever it lies: a
+    deck of one's own saved as decks/sorry.yaml is no part of Sorry (None: built by its kind)."""
+    from .games import GAMES
+    for g, game in GAMES.items():
+        if game.spec_root is None and rel in game.specs:
+            kind = peek_kind(path)
+            return g if kind is None or kind in game.kinds else None
+    return None
+
+
+def peek_kind(path: Path) -> str | None:
+    """A spec file's `kind:` as written, read without validating the spec (None if it cannot be
+    read or has none: the spec's own load then says why)."""
+    from .inputs import MAX_SPEC_BYTES, read_text
+    from .spec.loader import parse_yaml
+    try:
+        data, _ = parse_yaml(read_text(path, str(path), MAX_SPEC_BYTES), str(path))
+    except (SpecError, OSError):
+        return None
+    kind = data.get("kind") if isinstance(data, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def build_jobs(games: list[str]) -> list[Job]:
@@ -141,7 +166,7 @@ def check_jobs(jobs: list[Job], root: Path) -> tuple[dict, list[str], int]:
     """Every job's spec loaded and checked, before any job draws or writes: (job id -> (spec,
     files read), error lines, exit code). Done once, in the build's own process, so that a bad spec
     stops the build at once, and so that the pool's processes (forked after) start from them."""
-    from .games import check_spec
+    from .games import GAMES, check_spec, say_notes
     from .inputs import track_reads
     from .spec import display_path, load_spec
     from .spec.loader import SpecErrors
@@ -152,6 +177,13 @@ def check_jobs(jobs: list[Job], root: Path) -> tuple[dict, list[str], int]:
             with track_reads() as reads:
                 spec = load_spec(path, display=display_path(path, root))
                 check_spec(spec)
+            say_notes(spec)
+            game = GAMES.get(job.game)
+            if game is not None and spec.kind not in game.kinds:
+                # decks/sorry.yaml is a deck of one's own: Sorry built here would read it as its deck
+                raise spec.error(("kind",), f"a {spec.kind} spec where {game.title} reads its own "
+                                            f"({' or '.join(game.kinds)}): {game.title} cannot be built in this "
+                                            f"folder while it is here; give it another name to build both")
             loaded[job.id] = (spec, dict(reads))
         except SpecErrors as exc:
             errors += [SpecError.__str__(e) for e in exc.errors]
@@ -206,6 +238,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
                 result.products.append(product.rel)
                 result.info[product.rel] = product.info
         result.reads = dict(reads)
+        result.notes = list(spec.notes)
     except SpecErrors as exc:
         result.errors, result.exit_code = [SpecError.__str__(e) for e in exc.errors], 1
     except SpecError as exc:

@@ -3,6 +3,8 @@ new deck started there (`pnp new deck`), and the printer it remembers (its setti
 `pnp calibrate --save` writes and every build there reads; the command line still wins)."""
 from __future__ import annotations
 
+import decimal
+import json
 import math
 import os
 import shutil
@@ -45,6 +47,7 @@ def copy_game(game_id: str, dest: Path) -> list[str]:
     """A game's specs (and what they read) copied into `dest`, where they then build instead of the
     game's own: the files copied. Refused, with nothing copied, if any is there already."""
     root, files = game_files(game_id)
+    _check_folders(dest, files, "nothing was copied")
     there = [rel for rel in files if os.path.lexists(dest / rel)]
     if there:
         raise UsageError(f"{there[0]} is here already{f' (and {len(there) - 1} more)' if len(there) > 1 else ''}: "
@@ -52,6 +55,20 @@ def copy_game(game_id: str, dest: Path) -> list[str]:
     for rel in files:
         _copy_file(root / rel, dest / rel)
     return files
+
+
+def _check_folders(dest: Path, rels, what: str) -> None:
+    """Refused (UsageError), before anything is written, unless every folder the files `rels` go
+    into is a folder here or nothing: a plain file or a link named `boards` or `icons` once let
+    half of a copy be written and then stopped it (and the retry was refused: half was there)."""
+    for rel in rels:
+        parts = Path(rel).parts[:-1]
+        for k in range(1, len(parts) + 1):
+            folder = dest.joinpath(*parts[:k])
+            if os.path.islink(folder) or (os.path.lexists(folder) and not os.path.isdir(folder)):
+                kind = "a link" if os.path.islink(folder) else "a file"
+                raise UsageError(f"{Path(*parts[:k]).as_posix()} is here and is {kind}, not a folder: {what}; "
+                                 "move it away first")
 
 
 def _copy_file(src: Path, dest: Path) -> None:
@@ -95,10 +112,12 @@ def new_deck(name: str, dest: Path) -> list[str]:
         rel = STARTER_NAMES.get(rel, rel).format(name=name)
         data = src.read_bytes()
         if src.name == "deck.yaml":
-            text = data.decode("utf-8").replace("csv: cards.csv", f"csv: {name}.csv")
-            text = text.replace("title: My deck", f"title: {name}", 1)
+            # Quoted: a name YAML would read as something else (123, yes, null, 0x1F) stays text.
+            text = data.decode("utf-8").replace("csv: cards.csv", f"csv: {json.dumps(name + '.csv')}")
+            text = text.replace("title: My deck", f"title: {json.dumps(name)}", 1)
             data = text.encode("utf-8")
         plan.append((rel, data))
+    _check_folders(dest, [rel for rel, _ in plan], "nothing was written")
     clash = [rel for rel, data in plan if os.path.lexists(dest / rel) and not _same(dest / rel, data)]
     if clash:
         raise UsageError(f"{clash[0]} is here already: nothing was written; choose another name")
@@ -147,7 +166,7 @@ def read_settings(folder: Path) -> Settings:
     if not os.path.lexists(path):
         return Settings()
     text = read_text(path, SETTINGS, MAX_SPEC_BYTES)
-    data, lines = parse_yaml(text, SETTINGS)
+    data, lines = parse_yaml(text, SETTINGS, shown=True)
     if data is None:
         return Settings(file=SETTINGS)
     if not isinstance(data, dict):
@@ -174,12 +193,19 @@ def read_settings(folder: Path) -> Settings:
     return Settings(paper, flip, offset, SETTINGS)
 
 
+def yaml_float(value: float) -> str:
+    """A number as YAML reads back the same float: the shortest digits that are it (repr), written
+    out in full (1e-05 is text to YAML 1.1, 0.00001 a number) and with a point (1.0, not 1)."""
+    text = format(decimal.Decimal(repr(float(value))), "f")
+    return text if "." in text else text + ".0"
+
+
 def write_settings(folder: Path, paper: str, flip: str, offset: tuple[float, float]) -> Path:
     """The folder's settings file, written whole (replacing what was there)."""
     from .outputs import write_synced
     text = (f"# What this folder's printer needs (pnp calibrate --save wrote it; every pnp build here\n"
             f"# reads it, and the command line still wins).\n"
-            f"paper: {paper}\nflip: {flip}\nback_offset: [{offset[0]:g}, {offset[1]:g}]\n")
+            f"paper: {paper}\nflip: {flip}\nback_offset: [{yaml_float(offset[0])}, {yaml_float(offset[1])}]\n")
     path = folder / SETTINGS
     write_synced(path, text.encode("utf-8"))
     return path

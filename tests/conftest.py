@@ -132,3 +132,50 @@ def build_deck(out: Path, spec: Path = DECK, part=None, **options) -> Path:
     plan = plan_game("deck", {str(spec): loaded}, build_options(out, **options), part)
     plan.write_into(out)
     return out / "deck"
+
+
+# pytest-xdist, `--dist loadgroup` (pyproject.toml): a module's tests go to one worker, as they
+# share its module fixtures and caches (a build, a typeset sheet), except in these modules, whose
+# tests are independent and each as heavy as a module: each test is a unit a free worker takes
+# (`--dist loadfile` once kept the fuzz module's 111 tests, a quarter of the suite's time, on one).
+SPREAD = {"test_fuzz.py"}
+
+# The quick subset (`pytest -m "not slow"`, before each commit) leaves out what is slow by nature:
+# a test that reads the run's whole build (the build is) or every game's laser sheets nested, these
+# modules, each about processes, whole builds or long seeded samples, and a few tests of the same
+# kind. The whole suite (CI) runs everything.
+SLOW_FIXTURES = {"output", "output_letter", "built", "capitals_out", "nested_sheets", "kit_out"}
+SLOW_MODULES = {
+    "test_fuzz.py": "fuzz campaigns' seeded samples, through the command line",
+    "test_bad_input.py": "signals, killed and stopped builds: processes",
+    "test_shared_output.py": "builds into one folder at once, locks, owners",
+    "test_world.py": "commands in processes of their own, odd environments and streams",
+    "test_installed.py": "a wheel built, installed and run",
+    "test_serve_browser.py": "pages driven in Chromium",
+    "test_build.py": "whole builds, again and again (incremental, serial and parallel, reproducible)",
+    "test_a_game_is_one_folder.py": "a game found through PNP_GAMES_PATH by processes of their own",
+    "test_own_folder.py": "builds in a folder of one's own, --watch",
+    "test_capitals_random.py": "random games", "test_continuo_random.py": "random games",
+    "test_cubes_random.py": "random games", "test_mille_bornes_random.py": "random hands",
+    "test_sorry_random.py": "random games",
+    "test_bounds.py": "every spec at its bounds and every reference at every spec, validated in full",
+}
+SLOW_TESTS = {
+    "test_real_specs_are_valid": "every spec validated, every product planned",
+    "test_the_serve_command": "pnp serve in a process of its own",
+    "test_made_up_ids_cost_nothing_that_stays": "thousands of requests to a served folder",
+    "test_pytest_commands_parse_and_select_on_a_registered_marker": "pytest started again",
+    "test_two_builds_write_the_same_bytes": "two builds",
+}
+
+
+@pytest.hookimpl(tryfirst=True)       # before xdist's worker reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        name = Path(module).name
+        if name not in SPREAD:
+            item.add_marker(pytest.mark.xdist_group(module))
+        if (name in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS
+                or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.slow)

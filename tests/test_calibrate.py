@@ -2,7 +2,7 @@
 import pytest
 from pypdf import PdfReader
 
-from conftest import run_pnp
+from conftest import pnp_here
 from generator.draw import Text
 from generator.layout.calibrate import calibration_pages
 from generator.paper import PAPERS
@@ -35,7 +35,7 @@ def test_scales_follow_the_flip(flip, offset):
 
 def test_calibrate_command(tmp_path):
     out = tmp_path / "cal.pdf"
-    r = run_pnp("calibrate", "--paper", "letter", "--out", out)
+    r = pnp_here("calibrate", "--paper", "letter", "--out", out)
     assert r.returncode == 0, r.stderr
     pages = PdfReader(out).pages
     assert len(pages) == 2 and [float(v) for v in pages[0].mediabox][2:] == pytest.approx([612, 792], abs=0.01)

@@ -9,7 +9,7 @@ from pypdf import PdfReader
 from shapely.geometry import LineString
 from shapely.ops import unary_union
 
-from conftest import build_game, ROOT, need, pnp_here, run_pnp
+from conftest import build_game, ROOT, need, pnp_here
 from generator.draw import Ellipse, Group, Text
 from generator.errors import SpecError
 from generator.games.capitals.board import draw_board, marker_places, square_box
@@ -256,7 +256,7 @@ entries:
 def test_record_replays_to_json(tmp_path):
     rec = tmp_path / "game.yaml"
     rec.write_text(GAME)
-    r = run_pnp("referee", "capitals", "score", rec, "--json")
+    r = pnp_here("referee", "capitals", "score", rec, "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     inside = len(out["turns"][3]["enclosed"][0]["markers"])

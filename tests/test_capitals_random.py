@@ -20,7 +20,8 @@ and take-overs) and, one in eight, on the real world map. After each game:
   tried on the way changed nothing);
 - a refused candidate is refused by a named rule, never by a crash.
 
-PNP_RANDOM_GAMES sets the number of games (default 80, a few seconds).
+PNP_RANDOM_GAMES sets the number of games (default 16, two on the world map: a short seeded
+sample; benchmarks/random_games.py plays ten times as many).
 """
 import os
 import random
@@ -36,7 +37,7 @@ from generator.games.capitals.rules import (Board, Card, Position, points, rect_
 from generator.referee.contract import Refused
 from generator.referee.record import load_record, replay
 
-GAMES = int(os.environ.get("PNP_RANDOM_GAMES", "80"))
+GAMES = int(os.environ.get("PNP_RANDOM_GAMES", "16"))
 RULES = {"game-over", "turn-order", "notation", "first-round", "played", "enclosed-card", "card", "one-wall",
          "wall-length", "card-square", "right-angle", "straight-line", "map-edge", "overlap", "enclosure",
          "turn-shape", "special-enclosure", "line-length"}
@@ -367,4 +368,4 @@ def test_random_games_keep_every_invariant(tmp_path):
     # The games reached every rule they check.
     for key in ("take-overs", "nested", "multi-card turns", "special cards played", "refused enclosure",
                 "refused overlap", "refused turn-shape", "refused special-enclosure"):
-        assert stats[key] >= min(5, GAMES // 30), key
+        assert stats[key] >= max(1, min(5, GAMES // 30)), key

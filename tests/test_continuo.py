@@ -10,7 +10,7 @@ from itertools import product
 import pytest
 import yaml
 
-from conftest import ROOT, drawn_items, pnp_here, run_pnp
+from conftest import ROOT, drawn_items, pnp_here
 from generator.games.continuo import REFEREE as CONTINUO
 from generator.games.continuo.count import REFEREE as COUNT
 from generator.games.continuo.deck import load_deck
@@ -138,7 +138,7 @@ def test_patent_worked_figures(tmp_path, rules, header, scores):
 def test_count_continuo_from_the_command_line(tmp_path):
     # A record that does not say its variant, scored and searched by `count-continuo`: Count rules.
     path = write_record(tmp_path, FIG, openings=1)
-    r = run_pnp("referee", "count-continuo", "score", path, "--json")
+    r = pnp_here("referee", "count-continuo", "score", path, "--json")
     assert r.returncode == 0, r.stderr
     assert [p["score"] for p in json.loads(r.stdout)["placements"]][1:] == COUNTED
     r = pnp_here("referee", "count-continuo", "best", path, "7", "--top", "1")

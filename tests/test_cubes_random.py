@@ -2,7 +2,8 @@
 
 Candidate turns are drawn at random (pawn moves, pushes, and both in either order) and the
 referee keeps those it accepts; every refused candidate must leave the game as it was. Scale with
-PNP_RANDOM_GAMES (default 30 games, a few seconds); PNP_RANDOM_SEED picks another seed.
+PNP_RANDOM_GAMES (default 8 games, two of four players: a short seeded sample; benchmarks/random_games.py
+plays ten times as many); PNP_RANDOM_SEED picks another seed.
 """
 import copy
 import io
@@ -20,7 +21,7 @@ from generator.referee.prompt import score
 from generator.referee.record import load_record, replay
 from generator.referee.contract import Refused
 
-GAMES = int(os.environ.get("PNP_RANDOM_GAMES", "30"))
+GAMES = int(os.environ.get("PNP_RANDOM_GAMES", "8"))
 SEED = int(os.environ.get("PNP_RANDOM_SEED", "2672509"))
 MAX_TURNS = 120
 TRIES = 400            # candidates drawn per turn before the player is deemed stuck

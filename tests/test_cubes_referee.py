@@ -7,7 +7,7 @@ import textwrap
 import pytest
 import yaml
 
-from conftest import ROOT, pnp_here, run_pnp
+from conftest import ROOT, pnp_here
 from generator.games.cubes import referee as cubes_referee
 from generator.games.cubes.referee import REFEREE, CubesGame, apply, new_game
 from generator.games.cubes.rules import Position, parse_cell, parse_turn, play_turn
@@ -298,7 +298,7 @@ def test_record_replays_a_capture(tmp_path):
     rec = {"game": "cubes", "entries": [{"move": "d4-d6"}, {"move": "g7-g5"}, {"move": "h3-h6"}]}
     path = tmp_path / "game.yaml"
     path.write_text(yaml.safe_dump(rec, sort_keys=False))
-    r = run_pnp("referee", "cubes", "score", path, "--json")
+    r = pnp_here("referee", "cubes", "score", path, "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert [t["captured"] for t in out["turns"]] == [[], [], ["Black's pawn"]]

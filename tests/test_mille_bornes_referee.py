@@ -9,7 +9,7 @@ import io
 import pytest
 import yaml
 
-from conftest import run_pnp
+from conftest import pnp_here
 from generator.games.mille_bornes import REFEREE
 from generator.referee.prompt import play
 from generator.referee.record import RecordError, load_record, replay, start_game
@@ -434,7 +434,7 @@ def test_wrong_types_name_file_line_and_field(tmp_path, field, value, expected):
 
 def test_wrong_type_from_the_command_line_is_one_line_exit_2(tmp_path):
     path = write(tmp_path, [tallies({"Ann": {"miles": 700, "safeties": 2.5}, "Bob": {"trip": "no"}})])
-    r = run_pnp("referee", "mille-bornes", "score", path)
+    r = pnp_here("referee", "mille-bornes", "score", path)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     lines = r.stderr.strip().splitlines()
     assert [ln.split(": ", 2)[1] for ln in lines] == ["entry 1, tallies.Ann.safeties", "entry 1, tallies.Bob.trip"]

@@ -116,3 +116,68 @@ def test_the_printed_list_is_a_checklist():
     stocks = text.split("Paper and card to have:", 1)[1].split("\n\n", 1)[0].count("  - ")
     assert (steps, stocks) == (3, 2)
     assert sum(boxes(p.root) for p in pages) == len(products) + steps + stocks
+
+
+def _block(text: str, start: str, end: str) -> str:
+    return text.split(start, 1)[1].split(end, 1)[0]
+
+
+def test_a_laser_kits_assembly_sheet_is_counted_with_the_kit_not_the_paper_pieces(output):
+    """Someone making Cubes' paper pieces (or Mille Bornes without the shoe) prints no kit assembly
+    sheet: the home totals leave it out, the laser stock to have counts it, per build path."""
+    cubes = (output / "cubes" / NAME).read_text()
+    home = _block(cubes, "Paper and card to have:", "\n\n")
+    assert "kit-2p-assembly" not in home and "kit-4p-assembly" not in home
+    assert "For 2 players:\n    - A4 paper, 80-100 g/m2: 2 sheets (1 paper-pieces-2p-assembly-a4.pdf, 1 rules-a4.pdf)" \
+        in home
+    laser = _block(cubes, "Stock to have:", "\n\n")
+    two = _block(laser, "For 2 players:", "For 4 players:")
+    assert "A4 paper, 80-100 g/m2: 2 sheets (2 kit-2p-assembly-a4.pdf)" in two and "kit-4p" not in two
+    assert "kit-4p-assembly-a4.pdf" in laser.split("For 4 players:", 1)[1]
+    mb = (output / "mille-bornes" / NAME).read_text()
+    assert "shoe-assembly" not in _block(mb, "Paper and card to have:", "\n\n")
+    assert "shoe-assembly-a4.pdf" in _block(mb, "Stock to have:", "\n\n")
+
+
+def test_a_tool_is_said_once_and_stock_under_the_path_it_is_for(output):
+    """Capitals: "craft knife" once (not beside "craft knife or scissors"); the tuck box's card, for
+    any way of making the walls, not under "For laser-cut wall troughs"."""
+    text = (output / "capitals" / NAME).read_text()
+    need = " ".join(_block(text, "You need:", "\n\n").split())
+    assert need.count("craft knife") == 1
+    laser = _block(text, "Stock to have:", "\n\n")
+    head, troughs = laser.split("For laser-cut wall troughs:", 1)
+    assert "card stock 0.3 mm" in head and "card stock 0.3 mm" not in troughs
+
+
+def test_the_printed_list_ticks_files_only_to_make_and_keeps_an_entry_on_one_page():
+    """No box to tick before a picture to look over; a file's entry (its name, what, how) never
+    runs over a page's foot."""
+    from generator.draw import Rect
+    from generator.draw.drawing import Text
+    from generator.products.print_list import print_list_pages
+    from conftest import drawn_items
+    products = [(f"part-{k}-a4.pdf", {**BOX, "what": "a part of the game, " * 6, "make": "cut and fold it " * 5})
+                for k in range(40)]
+    products += [(f"look-{k}.png", {"what": "a picture", "preview": True}) for k in range(3)]
+    text = print_list("g", "Game", products)
+    pages = print_list_pages(text, PAPERS["a4"])
+    assert len(pages) > 2
+    ticks_before, texts = [], []
+    for n, page in enumerate(pages):
+        items = list(drawn_items(page.root))
+        boxes = [it.y for it, _ in items if isinstance(it, Rect) and it.style.fill is None and it.style.stroke]
+        for it, _ in items:
+            if isinstance(it, Text):
+                texts.append((n, it.text))
+                if it.text.endswith((".pdf", ".png")):
+                    ticks_before.append((it.text, any(abs(b + 2.5 - it.y) < 3 for b in boxes)))
+    assert all(ticked for name, ticked in ticks_before if name.endswith(".pdf"))
+    assert not any(ticked for name, ticked in ticks_before if name.endswith(".png"))
+    # Every entry's lines on the page of its name.
+    lines = text.splitlines()
+    for k, (n, t) in enumerate(texts):
+        if t.endswith(".pdf") and t.startswith("part-"):
+            i = lines.index(t)
+            length = next(j for j in range(i, len(lines)) if not lines[j].strip()) - i
+            assert {p for p, _ in texts[k:k + length]} == {n}, t

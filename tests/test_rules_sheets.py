@@ -446,3 +446,94 @@ def test_the_cubes_sheet_on_letter_uses_its_second_page_for_the_summary():
     _, ts = sheet_of("cubes", paper="letter")
     _, ts4 = sheet_of("cubes", paper="a4")
     assert len(ts4.pages) == 1 and ts4.summary is None and len(ts.pages) == 2 and ts.summary is not None
+
+
+def test_sorrys_move_badges_keep_off_every_arrow():
+    """The corner diagram's move numbers (black discs) lie clear of every arrow drawn (the moves'
+    paths and the slides' dashed arrows, every move's): badge 1 sat on a slide's arrow."""
+    from shapely.geometry import LineString, Point
+    from conftest import drawn_items
+    from generator.draw import Path
+    from generator.draw.drawing import Ellipse
+    rel = rules_spec_of("sorry")
+    spec = load_spec(ROOT / rel, display=rel)
+    d = importlib_rules("sorry").sheet_game(spec).diagrams["corner"](80.0)
+    items = [it for it, _ in drawn_items(d.root)]
+    badges = [it for it in items if isinstance(it, Ellipse) and it.style.fill is not None and it.style.stroke
+              is not None and it.style.stroke.rgb == (1.0, 1.0, 1.0) and it.style.fill.rgb != (1.0, 1.0, 1.0)]
+    arrows = [LineString([op[1:3] for op in it.ops if op[0] in ("M", "L")]) for it in items
+              if isinstance(it, Path) and (it.style.dash or (it.style.stroke is not None and it.style.width == 0.6))
+              and len([op for op in it.ops if op[0] in ("M", "L")]) >= 2]
+    assert len(badges) >= 2 and len(arrows) >= 3
+    for b in badges:
+        assert min(a.distance(Point(b.cx, b.cy)) for a in arrows) > b.rx, (b.cx, b.cy)
+
+
+def test_mille_bornes_says_how_five_play_and_its_summary_scores_the_extension(output):
+    """The sheet says "2 to 6 players": how five play is said; the turn summary's scoring table
+    has every bonus of the scoring table, the extension's too, with the deck's amount."""
+    sheet, _ = sheet_of("mille-bornes")
+    amount = load_spec(ROOT / "decks/mille_bornes.yaml").data["scoring"]["points"]["extension"]
+    summary = repr(sheet.summary)
+    assert "extended trip" in summary and str(amount) in summary
+    text = " ".join(subprocess.run([need("pdftotext"), str(output / "mille-bornes" / "rules-a4.pdf"), "-"],
+                                   capture_output=True, text=True, check=True).stdout.split())
+    assert "2 to 6 players" in text and "three or five play alone" in text
+
+
+def test_the_capitals_diagram_numbers_its_markers_as_the_map_does():
+    """The enclosure diagram's markers carry their bracket's number (colour alone does not tell 3
+    from 4, or 5 from 6, to a colour-blind player), at 6.5 pt at least on the page."""
+    from conftest import drawn_items
+    from generator.draw.drawing import Ellipse, Text
+    from generator.units import PT_PER_MM
+    rel = rules_spec_of("capitals")
+    spec = load_spec(ROOT / rel, display=rel)
+    width = 80.0
+    d = importlib_rules("capitals").sheet_game(spec).diagrams["enclosure"](width)
+    items = list(drawn_items(d.root))
+
+    def at(m, x, y):
+        return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+    discs = [(at(m, it.cx, it.cy), it.rx * m[0]) for it, m in items
+             if isinstance(it, Ellipse) and it.style.stroke is not None and it.style.width == 0.25]
+    numbers = [(at(m, it.x, it.y), it.text, it.size * m[0] * PT_PER_MM) for it, m in items
+               if isinstance(it, Text) and (it.text.isdigit() or it.text == "UN")]
+    assert len(discs) >= 20
+    for (cx, cy), r in discs:
+        inside = [(t, size) for (x, y), t, size in numbers if abs(x - cx) < r and abs(y - cy) < r]
+        assert inside, (cx, cy)
+        assert min(size for _, size in inside) >= 6.5 - 1e-6
+
+
+def test_continuos_example_shows_where_each_card_ends():
+    """Every card of the worked example is framed by a white gutter wider than three times the
+    white lines between a card's own squares, with its own edge inside it: two cards side by side
+    read as two cards (the chains' outlines are single black lines)."""
+    from conftest import drawn_items
+    from generator.draw import Rect
+    from generator.games.continuo.faces import GRID
+    rel = rules_spec_of("continuo")
+    spec = load_spec(ROOT / rel, display=rel)
+    d = importlib_rules("continuo").sheet_game(spec).diagrams["chains"](80.0)
+    frames = [it for it, _ in drawn_items(d.root) if isinstance(it, Rect) and it.style.fill is None
+              and it.style.stroke is not None and it.style.stroke.rgb == (1.0, 1.0, 1.0)]
+    assert len(frames) >= 4                         # the patent's example: four cards
+    assert all(f.style.width >= 3 * GRID.width for f in frames)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", BUILT_GAMES)
+def test_a_diagram_stays_within_its_section(game, paper):
+    """A diagram that does not fit under its text goes on, but never past the next section's
+    heading: Cubes' Taking diagram came after "Winning" on Letter. Where that takes another page
+    (Cubes on A4 fits one page at 9 pt only so) or more than 9 pt allows (Sorry on Letter: its
+    Slides diagram goes to page 2), the diagram goes where it fits."""
+    if (game, paper) in (("cubes", "a4"), ("sorry", "letter")):
+        pytest.skip("the diagram within its section takes another page or a smaller body (known)")
+    sheet, ts = sheet_of(game, paper=paper)
+    order = [p.part.flow for pf in ts.flows for _, col in pf.columns for p in col.placed]
+    for k, f in enumerate(order):
+        if f.kind == "figure":
+            before = [h.line for h in order[:k] if h.kind == "heading"]
+            assert all(line < f.line for line in before), f"{game} {paper}: the diagram of line {f.line}"

@@ -305,8 +305,9 @@ def test_capitals_by_tapping(server, phones):
 
 def test_a_move_begun_before_another_phones_entry_is_refused_as_stale(server, phones):
     """Phone B begins Bob's GO; phone A enters Ann's GO meanwhile. B's Enter must not become "Bob
-    plays GO" on a game B did not see: it is refused as stale, B is shown what changed, and only a
-    second Enter, with the change in view, sends it."""
+    plays GO" on a game B did not see: it is refused as stale, B is shown what changed, and a
+    second Enter (a reflexive tap) does not send it: only its own button, which says whose move it
+    becomes ("Enter as Bob's move"), does."""
     base, folder = server
     a, b = phones
     rid = api(base, "/api/records", {"game": "mille-bornes", "players": "Ann, Bob"})["id"]
@@ -326,8 +327,13 @@ def test_a_move_begun_before_another_phones_entry_is_refused_as_stale(server, ph
     assert message.startswith("refused, entry 1 (stale journal)") and "Ann plays GO" in message, message
     assert entries_shown(b) == 1 and len(api(base, f"/api/records/{rid}")["turns"]) == 1
     b.save_screenshot(str(SHOTS / "stale-refused.png"))
-    tap(b, "#enter")                             # seen now: sent as it stands
-    wait_for(b, lambda d: entries_shown(d) == 2, "the second Enter")
+    assert b.execute_script("return document.getElementById('enter').disabled")   # a second tap sends nothing
+    b.execute_script("document.getElementById('entry-form').requestSubmit()")     # nor does the keyboard's Enter
+    time.sleep(0.3)
+    assert entries_shown(b) == 1 and len(api(base, f"/api/records/{rid}")["turns"]) == 1
+    assert text_of(b, "send-held") == "Enter as Bob\u2019s move"
+    tap(b, "#send-held")                         # the deliberate action: sent as it stands now
+    wait_for(b, lambda d: entries_shown(d) == 2, "the kept move, sent as Bob's")
     assert [t["player"] for t in api(base, f"/api/records/{rid}")["turns"]] == ["Ann", "Bob"]
 
 

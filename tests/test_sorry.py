@@ -4,7 +4,7 @@ import json
 import pytest
 import yaml
 
-from conftest import ROOT, pnp_here, run_pnp
+from conftest import ROOT, pnp_here
 from generator.games.sorry.board import load_geometry
 from generator.games.sorry.deck import load_deck
 from generator.games.sorry.rules import Position, legal_moves, loc_name, parse_loc, play
@@ -171,7 +171,7 @@ def test_record_replay_with_bumps_slides_and_the_extra_turn(tmp_path):
         {"player": "blue", "card": 1, "move": "out"},
         {"player": "red", "card": 4, "move": "13-4"},
     ])
-    r = run_pnp("referee", "sorry", "score", path, "--json")
+    r = pnp_here("referee", "sorry", "score", path, "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert [t["player"] for t in out["turns"]] == ["red", "red", "blue", "red"]

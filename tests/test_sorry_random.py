@@ -6,7 +6,8 @@ checks that every listed move is accepted, that a sample of unlisted moves of ev
 refused, that no two men ever share a square (each safety track being its own colour's), that
 men are conserved and go back to start only when the turn's report says so, that men home stay
 home, that a 2 always draws again, and that replaying the entries before one gives back the state
-before it (what the prompt's `undo` relies on). PNP_RANDOM_GAMES sets the number of games.
+before it (what the prompt's `undo` relies on). PNP_RANDOM_GAMES sets the number of games (default
+8, a short seeded sample; benchmarks/random_games.py plays ten times as many).
 """
 import argparse
 import io
@@ -23,7 +24,7 @@ from generator.referee.contract import Refused
 from generator.referee.record import load_record, replay
 from generator.referee.prompt import play as prompt_play
 
-GAMES = int(os.environ.get("PNP_RANDOM_GAMES", "25"))
+GAMES = int(os.environ.get("PNP_RANDOM_GAMES", "8"))
 MAX_TURNS = 1500
 COLOURS = ("red", "blue", "yellow", "green")
 PLACES = ["start", "home"] + [str(i) for i in range(1, 61)] + [f"s{i}" for i in range(1, 6)]

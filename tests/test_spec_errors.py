@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-from conftest import ROOT, run_pnp
+from conftest import ROOT, pnp_here
 from fuzzing import run_cli
 
 DECK = (ROOT / "decks" / "mille_bornes.yaml").read_text()
@@ -92,7 +92,7 @@ def test_counts_do_not_add_up(project):
 
 def test_not_yaml(project):
     (project / "decks" / "mille_bornes.yaml").write_text(DECK.replace("cards:\n", "cards: [\n", 1))
-    r = run_pnp("validate", "decks/mille_bornes.yaml", cwd=project)
+    r = pnp_here("validate", "decks/mille_bornes.yaml", cwd=project)
     assert r.returncode == 1
     assert re.match(r"^decks/mille_bornes\.yaml:\d+: not valid YAML: ", r.stderr), r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
@@ -110,7 +110,7 @@ def test_unknown_kind(project):
 
 def test_every_error_is_one_line(project):
     break_deck(project, "category: parade, count: 14,", "category: parade, cuont: 14,")
-    r = run_pnp("validate", "decks/mille_bornes.yaml", cwd=project)
+    r = pnp_here("validate", "decks/mille_bornes.yaml", cwd=project)
     for line in r.stderr.strip().splitlines():
         assert LINE_RE.match(line), line
 
@@ -133,7 +133,7 @@ def test_a_spec_wrong_everywhere_gets_its_first_errors_in_order_and_a_count(proj
 
 
 def test_real_specs_are_valid():
-    r = run_pnp("validate")
+    r = pnp_here("validate")
     assert r.returncode == 0, r.stderr
 
 

@@ -127,3 +127,53 @@ def test_the_paper_board_shows_the_set_up(four, kings, pawns):
     assert (len(crowns), len(rings)) == (kings, pawns)
     assert len(initials) == kings + pawns
     assert set(initials) == ({"W", "B"} if not four else {"S", "W", "N", "E"})
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("size", [(808, 387), (334, 334), (600, 250)])
+def test_the_columns_share_the_width_evenly(paper, size):
+    """No sheet carries a sliver: Capitals' map on Letter left its last column two squares wide
+    (sheets 4 and 8, 85 % blank). Every column's window is as wide as the others."""
+    plan = plan_tiles(*size, *PAPERS[paper].size, overlap=12)
+    widths = {round(t.w, 6) for t in plan.tiles}
+    assert len(widths) == 1, widths
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_registration_target_prints_over_the_maps_text(paper):
+    """The half-targets of Capitals' tiles (sheet 7 of A4) printed over the map's column numbers:
+    on every sheet, no target (its circle and cross) touches a piece of the map's text that the
+    sheet prints (within its window)."""
+    from generator.draw.drawing import Text, compose
+    from generator.games.capitals.board import draw_board
+    from test_capitals import WM
+    pages = tile_pages(draw_board(WM), *PAPERS[paper].size, title="Capitals board")
+    touched = []
+    for n, page in enumerate(pages, 1):
+        texts, targets = [], []
+
+        def walk(group, m, clip):
+            m = compose(m, group.transform)
+            if group.clip is not None:
+                c = group.clip
+                (x0, y0), (x1, y1) = apply(m, c.x, c.y), apply(m, c.x + c.w, c.y + c.h)
+                clip = box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+            for it in group.items:
+                if hasattr(it, "items"):
+                    walk(it, m, clip)
+                elif isinstance(it, Text) and it.text.strip():
+                    w = it.font.width(it.text, it.size)
+                    (x0, y0), (x1, y1) = apply(m, it.x, it.y - it.size * 0.72), apply(m, it.x + w, it.y)
+                    shape = box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+                    if clip is not None:
+                        shape = shape.intersection(clip)
+                    if not shape.is_empty and shape.area > 0.5:
+                        texts.append((it.text, it.size * abs(m[3]), shape))
+                elif isinstance(it, Ellipse) and abs(it.rx - 1.8) < 1e-6:
+                    targets.append(box(*apply(m, it.cx - 3.0, it.cy - 3.0), *apply(m, it.cx + 3.0, it.cy + 3.0)))
+        walk(page.root, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), None)
+        assert targets
+        touched += [(n, t, size) for t, size, shape in texts if any(shape.intersects(tg) for tg in targets)]
+    # The key's small print on the strip of the last row may meet a column join's target where the
+    # strip leaves no room; the map's column numbers and row letters (its large print) never.
+    assert not [(n, t) for n, t, size in touched if size >= 4.0], touched

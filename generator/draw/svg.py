@@ -1,16 +1,20 @@
 """The svgwrite backend: a Drawing as an SVG in mm (width/height in mm, viewBox in mm).
 
-Text is written as glyph outlines (see fonts.py), so the file needs no installed font.
+Text is written as glyph outlines (see fonts.py), so the file needs no installed font. With
+shared_glyphs (a picture for a screen, such as `pnp serve`'s positions), each glyph's outline is
+written once, in the font's units, and each letter of a text refers to it: the same text, a
+fraction of the bytes and of the time. Files for cutters and print keep every outline in place.
 """
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 
 import svgwrite
 
 from ..colour import Colour
 from .drawing import IDENTITY, Drawing, Ellipse, Group, Image, Rect, Text
-from .fonts import text_outline
+from .fonts import _glyph_ops, text_outline
 
 
 def _num(v: float) -> str:
@@ -25,14 +29,46 @@ def path_data(ops) -> str:
     return " ".join(parts)
 
 
+@lru_cache(maxsize=4096)
+def _glyph_data(font_name: str, glyph: str) -> str:
+    """A glyph's outline as path data, in the font's units (y up)."""
+    return path_data(_glyph_ops(font_name, glyph))
+
+
 def _paint(colour: Colour | None) -> str:
     return "none" if colour is None else colour.hex()
 
 
 class SvgRenderer:
-    def __init__(self, dwg: svgwrite.Drawing):
+    def __init__(self, dwg: svgwrite.Drawing, shared_glyphs: bool = False):
         self.dwg = dwg
         self._ids = itertools.count(1)
+        self.shared_glyphs = shared_glyphs
+        self._glyphs: dict = {}          # (font, glyph) -> its id in <defs>, or None (no outline)
+
+    def _glyph(self, font, glyph: str) -> str | None:
+        key = (font.name, glyph)
+        if key not in self._glyphs:
+            outline = _glyph_data(font.name, glyph)
+            gid = None
+            if outline:
+                gid = f"g{len(self._glyphs) + 1}"
+                self.dwg.defs.add(self.dwg.path(d=outline, id=gid))
+            self._glyphs[key] = gid
+        return self._glyphs[key]
+
+    def _shared_text(self, item):
+        """The text as references to its glyphs' outlines (font units, y up), scaled into place."""
+        d, font = self.dwg, item.font
+        k = item.size / font.upm
+        g = d.g(fill=item.fill.hex(), transform=f"matrix({_num(k)} 0 0 {_num(-k)} {_num(item.x)} {_num(item.y)})")
+        pen = 0.0
+        for ch in item.text:
+            gid = self._glyph(font, font.glyph_name(ch))
+            if gid is not None:
+                g.add(d.use(f"#{gid}", x=_num(pen)) if pen else d.use(f"#{gid}"))
+            pen += font.advance(ch) * font.upm
+        return g
 
     def _style(self, s) -> dict:
         attrs = {"fill": _paint(s.fill)}
@@ -56,6 +92,8 @@ class SvgRenderer:
             return d.ellipse((_num(item.cx), _num(item.cy)), (_num(item.rx), _num(item.ry)), **self._style(item.style))
         if isinstance(item, Image):
             return self._image(item)
+        if isinstance(item, Text) and self.shared_glyphs:
+            return self._shared_text(item)
         if isinstance(item, Text):
             ops = text_outline(item.font, item.text, item.x, item.y, item.size, item.direction)
             return d.path(d=path_data(ops) or "M0 0", fill=item.fill.hex())
@@ -101,15 +139,15 @@ class SvgRenderer:
             parent.add(self._shape(item))
 
 
-def to_svg(drawing: Drawing) -> svgwrite.Drawing:
+def to_svg(drawing: Drawing, shared_glyphs: bool = False) -> svgwrite.Drawing:
     w, h = drawing.width, drawing.height
     dwg = svgwrite.Drawing(size=(f"{_num(w)}mm", f"{_num(h)}mm"), viewBox=f"0 0 {_num(w)} {_num(h)}",
                            profile="full", debug=False)
-    r = SvgRenderer(dwg)
+    r = SvgRenderer(dwg, shared_glyphs)
     for child in drawing.root.items:
         r.render(child, dwg)
     return dwg
 
 
-def svg_string(drawing: Drawing) -> str:
-    return to_svg(drawing).tostring()
+def svg_string(drawing: Drawing, shared_glyphs: bool = False) -> str:
+    return to_svg(drawing, shared_glyphs).tostring()

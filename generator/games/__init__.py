@@ -3,18 +3,24 @@
 named by the environment variable PNP_GAMES_PATH (separated as PATH is): a game is one folder, and
 adding one edits no file outside it.
 
-GAMES maps each game id to its declaration, in the order of their ids.
+GAMES maps each game id to its declaration, in the order of their ids. It is found when first
+looked at, not when this module is imported: a package on PNP_GAMES_PATH is code, run when
+imported, so it runs only for a command that needs the games (`pnp --version`, `calibrate` and
+`new` never import it). Only absolute folders are taken from PNP_GAMES_PATH: a relative one would
+be resolved against the working folder, and running `pnp` in a downloaded folder would run its code.
 """
 from __future__ import annotations
 
 import dataclasses
 import importlib
 import importlib.util
-import os
 import pkgutil
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
+from ..errors import UsageError
+from ..paths import NotCode, code_folders, import_file
 from ..spec.loader import add_schema_folder
 from .declaration import GameDeclaration
 
@@ -22,8 +28,9 @@ HERE = Path(__file__).resolve().parent
 EXTRA_PATH = "PNP_GAMES_PATH"
 
 
-class NotAGame(Exception):
-    """A package in a games folder that declares no game (or declares one twice)."""
+class NotAGame(UsageError):
+    """A package in a games folder that declares no game (or declares one twice, or cannot be
+    imported), or a PNP_GAMES_PATH entry that is not an absolute folder: one line, exit 2."""
 
 
 def _packages():
@@ -31,8 +38,11 @@ def _packages():
     for info in pkgutil.iter_modules([str(HERE)]):
         if info.ispkg:
             yield f"{__name__}.{info.name}", HERE / info.name
-    for entry in filter(None, os.environ.get(EXTRA_PATH, "").split(os.pathsep)):
-        folder = Path(entry).expanduser().resolve()
+    try:
+        folders = code_folders(EXTRA_PATH)
+    except NotCode as exc:
+        raise NotAGame(str(exc)) from None
+    for folder in folders:
         for info in pkgutil.iter_modules([str(folder)]):
             if info.ispkg:
                 yield f"pnp_games_{abs(hash(str(folder)))}.{info.name}", folder / info.name
@@ -48,20 +58,20 @@ def _import(name: str, folder: Path):
         sys.modules[parent] = importlib.util.module_from_spec(importlib.machinery.ModuleSpec(parent, None,
                                                                                              is_package=True))
         sys.modules[parent].__path__ = []
-    spec = importlib.util.spec_from_file_location(name, folder / "__init__.py", submodule_search_locations=[str(folder)])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(name, folder / "__init__.py", folder)
 
 
 def _discover() -> dict[str, GameDeclaration]:
     found: dict[str, GameDeclaration] = {}
     for name, folder in _packages():
-        module = _import(name, folder)
+        try:
+            module = _import(name, folder)
+        except NotCode as exc:
+            raise NotAGame(f"not a game package: {exc}") from None
         declared = getattr(module, "GAMES", None)
         if not isinstance(declared, tuple) or not all(isinstance(g, GameDeclaration) for g in declared):
-            raise NotAGame(f"{folder}: a game package declares its games as GAMES, a tuple of GameDeclaration")
+            raise NotAGame(f"{folder}: not a game package: a game package declares its games as GAMES, a tuple "
+                           "of GameDeclaration")
         if (folder / "schemas").is_dir():
             add_schema_folder(folder / "schemas")
         for game in declared:
@@ -74,7 +84,35 @@ def _discover() -> dict[str, GameDeclaration]:
     return dict(sorted(found.items()))
 
 
-GAMES: dict[str, GameDeclaration] = _discover()
+class _Games(Mapping):
+    """The games by id, found (their packages imported) when first looked at."""
+
+    def __init__(self):
+        self._found: dict[str, GameDeclaration] | None = None
+
+    def _games(self) -> dict[str, GameDeclaration]:
+        if self._found is None:
+            self._found = _discover()
+        return self._found
+
+    def load(self) -> None:
+        """Find the games now (NotAGame for a folder or package that is not one)."""
+        self._games()
+
+    def __getitem__(self, game_id: str) -> GameDeclaration:
+        return self._games()[game_id]
+
+    def __iter__(self):
+        return iter(self._games())
+
+    def __len__(self) -> int:
+        return len(self._games())
+
+    def __repr__(self) -> str:
+        return f"GAMES({list(self._found) if self._found is not None else 'not yet found'})"
+
+
+GAMES = _Games()
 
 
 def game_of_kind(kind: str) -> str | None:
@@ -92,6 +130,24 @@ def check_spec(spec) -> None:
         if checker:
             checker(spec)
             return
+
+
+_SAID: set = set()
+
+
+def say_notes(spec) -> None:
+    """The notes of a spec (or of a job's result: what its build added) that are no error, each once
+    (a build's jobs share a spec; the command line forgets them when it starts: forget_notes),
+    on stderr."""
+    from ..errors import one_line
+    for note in spec.notes:
+        if note not in _SAID:
+            _SAID.add(note)
+            print(one_line(note), file=sys.stderr)
+
+
+def forget_notes() -> None:
+    _SAID.clear()
 
 
 def game_contents(game_id: str, specs: dict, paper, part: str | None = None) -> list:

@@ -73,6 +73,7 @@ class Solid:
     faces: list[Face3]               # in the order to draw them (far first)
     centre: Vec
     layer: int = 0                   # drawn over every solid of a lower layer (a piece laid on another)
+    part: str | None = None          # what the solid is, for the callouts that name it
 
 
 @dataclass
@@ -81,6 +82,7 @@ class Callout:
     at: Vec | tuple[float, float]    # the point it names (in space, or on a plan)
     dx: float = 0.0                  # where its text stands from the point, in mm on the page
     dy: float = 0.0
+    part: str = ""                   # the drawn part (a Solid's or a Plan item's `part`) it names
 
 
 class Figure:
@@ -123,16 +125,18 @@ class Scene(Figure):
 
     def plate(self, poly: Polygon, origin: Vec, u: Vec, v: Vec, thickness: float, colour: Colour,
               hole_sides: bool = True, marks: list | None = None, mark_style: Style | None = None,
-              layer: int = 0) -> None:
+              layer: int = 0, part: str | None = None) -> None:
         """A flat part (its outline in its own mm: x along u, y along v) as a plate `thickness`
-        thick, on the side of u x v. marks: lines (shapely LineStrings in the part's mm) drawn on
-        its near face (a score, a fold). An outline in pieces is drawn piece by piece (the kit's
-        nesting refuses such a part, with its name: the drawing does not fail first)."""
+        thick, on the side of u x v. marks: lines (shapely LineStrings in the part's mm) on its
+        u x v face (a score, a fold, a scored label), drawn only where that face is seen: seen from
+        behind they would read mirrored, and the laser scored the other face. An outline in pieces
+        is drawn piece by piece (the kit's nesting refuses such a part, with its name: the drawing
+        does not fail first). part: its name, for the callouts."""
         if poly.geom_type != "Polygon":
             for k, piece in enumerate(getattr(poly, "geoms", [])):
                 if piece.geom_type == "Polygon" and not piece.is_empty:
                     self.plate(piece, origin, u, v, thickness, colour, hole_sides, marks if k == 0 else None,
-                               mark_style, layer)
+                               mark_style, layer, part)
             return
         poly = orient(poly, 1.0)
 
@@ -163,14 +167,14 @@ class Scene(Figure):
         top = [[at(px, py, thickness * near) for px, py in ring] for ring in rings2]
         normal = n if near else (-n[0], -n[1], -n[2])
         faces = [f for _, f in sides] + [Face3(top, _shade(colour, normal), INK)]
-        for line in marks or []:
+        for line in (marks or []) if near else []:
             pts = [at(px, py, thickness * near) for px, py in line.coords]
             st = mark_style or Style(stroke=Colour(rgb=(0.15, 0.3, 0.8)), width=pt(0.5))
             faces.append(Face3([pts], None, st.stroke, st.dash, st.width))
         c = poly.centroid
-        self.solids.append(Solid(faces, at(c.x, c.y, thickness / 2), layer))
+        self.solids.append(Solid(faces, at(c.x, c.y, thickness / 2), layer, part))
 
-    def surface(self, quads: list[list[Vec]], colour: Colour) -> None:
+    def surface(self, quads: list[list[Vec]], colour: Colour, part: str | None = None) -> None:
         """A bent sheet (a living hinge round an arc) as thin quads, far ones first."""
         faces = []
         for q in sorted(quads, key=lambda q: sum(sum(p) for p in q)):
@@ -181,7 +185,7 @@ class Scene(Figure):
         outline = [q[0] for q in quads] + [quads[-1][1], quads[-1][2]] + [q[3] for q in reversed(quads)]
         faces.append(Face3([outline], None, INK))
         pts = [p for q in quads for p in q]
-        self.solids.append(Solid(faces, tuple(sum(p[j] for p in pts) / len(pts) for j in range(3))))
+        self.solids.append(Solid(faces, tuple(sum(p[j] for p in pts) / len(pts) for j in range(3)), part=part))
 
     def arrow(self, a: Vec, b: Vec) -> None:
         self.lines.append(([a, b], Style(stroke=ACCENT, width=0.5, cap="round")))
@@ -189,8 +193,13 @@ class Scene(Figure):
     def line(self, pts: list[Vec], style: Style) -> None:
         self.lines.append((pts, style))
 
-    def callout(self, text: str, at: Vec, dx: float = 0.0, dy: float = -6.0) -> None:
-        self.callouts.append(Callout(text, at, dx, dy))
+    def callout(self, text: str, at: Vec, dx: float = 0.0, dy: float = -6.0, part: str | None = None) -> None:
+        """A label for the solid named `part` (by default the label itself), its leader to `at`."""
+        self.callouts.append(Callout(text, at, dx, dy, part or text))
+
+    def drawn_order(self) -> list[Solid]:
+        """The solids in the order they are drawn, the later over the earlier."""
+        return sorted(self.solids, key=lambda sd: (sd.layer, sum(sd.centre)))
 
     def _bounds(self) -> tuple[float, float, float, float]:
         pts = [iso(p) for s in self.solids for f in s.faces for r in f.rings for p in r]
@@ -204,7 +213,7 @@ class Scene(Figure):
         def to(p: Vec) -> tuple[float, float]:
             px, py = iso(p)
             return (x + (px - x0) * s, y + (py - y0) * s)
-        for solid in sorted(self.solids, key=lambda sd: (sd.layer, sum(sd.centre))):
+        for solid in self.drawn_order():
             for f in solid.faces:
                 ops = []
                 for ring in f.rings:
@@ -230,14 +239,18 @@ class Plan(Figure):
 
     def __init__(self, bounds: tuple[float, float, float, float] | None = None):
         self.items: list[tuple[object, Style]] = []
+        self.parts: list[str | None] = []          # each item's name, for the callouts
         self.callouts: list[Callout] = []
         self.fixed = bounds
 
-    def add(self, geom, style: Style) -> None:
+    def add(self, geom, style: Style, part: str | None = None) -> None:
         self.items.append((geom, style))
+        self.parts.append(part)
 
-    def callout(self, text: str, at: tuple[float, float], dx: float = 0.0, dy: float = -6.0) -> None:
-        self.callouts.append(Callout(text, at, dx, dy))
+    def callout(self, text: str, at: tuple[float, float], dx: float = 0.0, dy: float = -6.0,
+                part: str | None = None) -> None:
+        """A label for the item named `part` (by default the label itself), its leader to `at`."""
+        self.callouts.append(Callout(text, at, dx, dy, part or text))
 
     def _bounds(self):
         if self.fixed:
@@ -444,11 +457,11 @@ def net_plan(net, colour: Colour, fold: Colour | None = None) -> Plan:
     """A fold-up's net as printed: its outline (cut), its folds (dashed), its glue areas (hatched)."""
     from .foldups import fold_style
     plan = Plan()
-    plan.add(net.outline, Style(fill=colour, stroke=INK, width=pt(0.6), join="miter"))
+    plan.add(net.outline, Style(fill=colour, stroke=INK, width=pt(0.6), join="miter"), part="net")
     for g in net.glue:
-        plan.add(g.intersection(net.outline), Style(fill=WHITE, stroke=GREY, width=pt(0.4)))
+        plan.add(g.intersection(net.outline), Style(fill=WHITE, stroke=GREY, width=pt(0.4)), part="glue area")
     for f in net.folds:
-        plan.add(f, fold_style(fold))
+        plan.add(f, fold_style(fold), part="fold")
     return plan
 
 
@@ -456,9 +469,11 @@ def _region(net, name: str) -> Polygon:
     return net.face(name).region.intersection(net.outline)
 
 
-def tent_scene(net, height: float, depth: float, colour: Colour, foot: Colour | None = None) -> Scene:
+def tent_scene(net, height: float, depth: float, colour: Colour, foot: Colour | None = None,
+               feet_in: bool = True) -> Scene:
     """A tent standee folded: its two faces leaning together from the ridge (its first fold) to a
-    floor `depth` deep, the feet folded in under it, one on the other."""
+    floor `depth` deep, the feet folded in under it, one on the other (feet_in), or not yet folded:
+    each running on down from its face."""
     ridge = net.folds[0].coords[0][1]
     x0, _, x1, _ = net.outline.bounds
     cx = (x0 + x1) / 2
@@ -474,12 +489,15 @@ def tent_scene(net, height: float, depth: float, colour: Colour, foot: Colour | 
     down = (0.0, -1.0, 0.0)
     for g in feet:
         gy = g.bounds[1]
-        if gy > ridge:          # foot A: from its fold (the front face's foot) in under the floor
-            sc.plate(g, (-cx, depth / 2 + ridge + face, 0.0), u, down, 0.0, foot or colour)
+        if not feet_in:         # each foot in the plane of its face, below it
+            v = va if gy > ridge else vb
+            sc.plate(g, origin(v, ridge, (0.0, 0.0, height)), u, v, 0.0, foot or colour, part="foot")
+        elif gy > ridge:        # foot A: from its fold (the front face's foot) in under the floor
+            sc.plate(g, (-cx, depth / 2 + ridge + face, 0.0), u, down, 0.0, foot or colour, part="foot")
         else:                   # foot B, on it
-            sc.plate(g, (-cx, ridge - face - depth / 2, 0.2), u, down, 0.0, foot or colour)
-    sc.plate(_region(net, "back"), origin(vb, ridge, (0.0, 0.0, height)), u, vb, 0.0, colour)
-    sc.plate(_region(net, "front"), origin(va, ridge, (0.0, 0.0, height)), u, va, 0.0, colour)
+            sc.plate(g, (-cx, ridge - face - depth / 2, 0.2), u, down, 0.0, foot or colour, part="foot")
+    sc.plate(_region(net, "back"), origin(vb, ridge, (0.0, 0.0, height)), u, vb, 0.0, colour, part="face")
+    sc.plate(_region(net, "front"), origin(va, ridge, (0.0, 0.0, height)), u, va, 0.0, colour, part="face")
     return sc
 
 
@@ -497,11 +515,11 @@ def cuboid_scene(net, w: float, d: float, h: float, colour: Colour, top_open: bo
         gx = g.bounds[0]
         (ox, oy, oz), u = places[k]
         o = (ox - gx * u[0], oy - gx * u[1], oz + y_top)
-        sc.plate(g, o, u, (0.0, 0.0, -1.0), 0.0, colour)
+        sc.plate(g, o, u, (0.0, 0.0, -1.0), 0.0, colour, part=f"wall {k + 1}")
     top = _region(net, "top")
     tx = top.bounds[0]
     if top_open:     # hinged on the first wall's top edge, standing up
-        sc.plate(top, (-tx, 0.0, h + y_top), (1.0, 0.0, 0.0), (0.0, 0.0, -1.0), 0.0, colour)
+        sc.plate(top, (-tx, 0.0, h + y_top), (1.0, 0.0, 0.0), (0.0, 0.0, -1.0), 0.0, colour, part="top")
     else:
-        sc.plate(top, (-tx, y_top, h), (1.0, 0.0, 0.0), (0.0, -1.0, 0.0), 0.0, colour)
+        sc.plate(top, (-tx, y_top, h), (1.0, 0.0, 0.0), (0.0, -1.0, 0.0), 0.0, colour, part="top")
     return sc

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..colour import Colour
-from ..draw import Drawing, Rect, Style, compose, mirror_x, mirror_y, translate
+from ..draw import Drawing, Rect, Style, compose, mirror_x, mirror_y, rotate, translate
 from ..draw.drawing import Affine
 from .cardsize import CardSize  # noqa: F401  (named here too, where layouts use it)
 from ..draw.fonts import get_font, text_width
@@ -119,27 +119,43 @@ CAPTION_SIZE = 2.2    # mm (6.2 pt): the sheet's small print, never smaller
 SEPARATOR = "  \u00b7  "
 
 
-def _caption(d: Drawing, layout: SheetLayout, groups: list[list[str]]) -> None:
-    """Small print in the top margin, in the band the crop marks occupy but between them: over each
+def _caption(d: Drawing, layout: SheetLayout, groups: list[list[str]], used: int | None = None) -> None:
+    """Small print in a margin, in the band the crop marks occupy but between them: over each
     column's span, where no mark stands. The first group of phrases (the title) starts at the left,
     the second (how to print) fills the other spans from the right; a phrase that does not fit a
-    span moves on to the next, so narrow cards keep their caption at its full size."""
+    span moves on to the next, so narrow cards keep their caption at its full size. Our caption
+    never fails a user's spec: where a phrase is wider than every column (cards 20 mm wide), the
+    caption moves to the left margin, along the rows, reading upwards; where it fits neither, a
+    phrase that fits nowhere is left out (the print list says it too), and a title too long for
+    any span is cut short with an ellipsis."""
     b = layout.card.bleed
-    slots = layout.slots[: layout.cols]
-    spans = [(slot.x + 1.5, slot.w - 3) for slot in slots]
     font = get_font("sans")
+    band = CAPTION_SIZE * font.cap_height
+    top = [(slot.x + 1.5, slot.w - 3) for slot in layout.slots[: layout.cols]]
+    rows = sorted({(slot.y, slot.h) for slot in layout.slots[:used]})      # the rows this page fills
+    side = [(y + 1.5, h - 3) for y, h in rows]
+    title, how = (list(groups) + [[], []])[:2]
+
+    def width(phrase: str) -> float:       # (a deck's title in its own font where sans lacks a letter)
+        return text_width("sans", phrase, CAPTION_SIZE)
+
+    def fits(spans) -> bool:
+        return all(width(p) <= max(w for _, w in spans) for p in how)
+    spans = top if fits(top) or not fits(side) else side
+    widest = max(w for _, w in spans)
+    title = [t for t in (shortened(p, widest, width) for p in title) if t]
+    how = [p for p in how if width(p) <= widest]
 
     def pack(phrases: list[str], order: list[int]) -> dict[int, list[str]]:
         lines: dict[int, list[str]] = {}
         k = 0
         for phrase in phrases:
-            while k < len(order) - 1 and lines.get(order[k]) and \
-                    text_width("sans", SEPARATOR.join(lines[order[k]] + [phrase]), CAPTION_SIZE) > spans[order[k]][1]:
+            while k < len(order) - 1 and (width(phrase) > spans[order[k]][1] or lines.get(order[k])
+                                          and width(SEPARATOR.join(lines[order[k]] + [phrase])) > spans[order[k]][1]):
                 k += 1
             lines.setdefault(order[k], []).append(phrase)
         return lines
 
-    title, how = (list(groups) + [[], []])[:2]
     lines = pack(title, list(range(len(spans))))
     free = [i for i in range(len(spans)) if i not in lines]
     if free:   # from the right, last phrase first, then each span read left to right again
@@ -149,9 +165,35 @@ def _caption(d: Drawing, layout: SheetLayout, groups: list[list[str]]) -> None:
         lines[len(spans) - 1] = lines.get(len(spans) - 1, []) + how
     for i, phrases in sorted(lines.items()):
         x, w = spans[i]
-        align = "left" if i == 0 else ("right" if i == len(spans) - 1 else "centre")
-        d.fit_text(x, slots[i].y - b - MARK_LENGTH + 1.0, w, CAPTION_SIZE * font.cap_height,
-                   SEPARATOR.join(phrases), GREY, font="sans", align=align)
+        text = SEPARATOR.join(phrases)
+        # What no span has room for is left out: the title's phrases first (the print list names
+        # the deck too), then ours from the end; how to print it matters most at the printer.
+        while width(text) > w and len(phrases) > 1:
+            gone = [p for p in phrases if p in title][-1:] or phrases[-1:]
+            phrases = [p for p in phrases if p not in gone]
+            text = SEPARATOR.join(phrases)
+        if width(text) > w:
+            continue
+        if spans is top:
+            align = "left" if i == 0 else ("right" if i == len(spans) - 1 else "centre")
+            d.fit_text(x, min(slot.y for slot in layout.slots) - b - MARK_LENGTH + 1.0, w, band, text, GREY, font="sans",
+                       align=align)
+        else:
+            # The left margin's band, turned a quarter counter-clockwise: read upwards, the
+            # capitals towards the page's edge.
+            cx, cy = min(slot.x for slot in layout.slots) - b - MARK_LENGTH + 1.0 + band / 2, x + w / 2
+            with d.group(rotate(-90, cx, cy)):
+                d.fit_text(cx - w / 2, cy - band / 2, w, band, text, GREY, font="sans", align="centre")
+
+
+def shortened(phrase: str, room: float, width) -> str:
+    """The phrase, or as much of it as fits `room` with an ellipsis."""
+    if width(phrase) <= room:
+        return phrase
+    cut = phrase
+    while cut and width(cut.rstrip() + "…") > room:
+        cut = cut[:-1]
+    return cut.rstrip() + "…" if cut else ""
 
 
 def sheet_pages(faces: list[Drawing], back: Drawing | list[Drawing], layout: SheetLayout,
@@ -170,7 +212,7 @@ def sheet_pages(faces: list[Drawing], back: Drawing | list[Drawing], layout: She
             front.place(faces[i], slot.transform, clip=clip)
         xs, ys = _cut_lines(layout, slots)
         crop_marks(front, xs, ys, layout.card.bleed, min(xs), min(ys), max(xs), max(ys))
-        _caption(front, layout, [[title, f"sheet {s + 1} of {sheets}"],
+        _caption(front, layout, used=len(chunk), groups=[[title, f"sheet {s + 1} of {sheets}"],
                                  ["print at 100 %", "two-sided", f"flip on {flip} edge"]])
         rear = Drawing(layout.page_w, layout.page_h)
         for i, slot in zip(chunk, slots):

@@ -539,7 +539,7 @@ def _split(part: Part, room: float) -> int | None:
 
 
 def fill_column(queue: list[Part], capacity: float, top_float: bool = True, stop_at_figure: bool = False,
-                started: bool = False) -> tuple[Column, list[Part]]:
+                started: bool = False, stop_at_heading: bool = False, keep: bool = False) -> tuple[Column, list[Part]]:
     """As much of the queue as a column of `capacity` mm takes, by the rules in the module's doc;
     the column and what is left. A column always takes something (a part too tall for any column
     is a LayoutError).
@@ -548,14 +548,17 @@ def fill_column(queue: list[Part], capacity: float, top_float: bool = True, stop
     column (the text after it, up to the next heading or diagram, filling this one) or, if that
     leaves less of this column empty, to the top of this one (top_float), provided the column so
     far holds only the text of the diagram's own section. `started`: the column already holds
-    something above (the gap before the first part is kept); `stop_at_figure`: end at a diagram."""
+    something above (the gap before the first part is kept); `stop_at_figure`: end at a diagram;
+    `stop_at_heading`: end at a heading; `keep`: a diagram that goes to the next column keeps
+    within its section (only its own section's text fills this one: a diagram set after the next
+    section's heading reads as that section's)."""
     col = Column()
     q = list(queue)
     y = 0.0
     while q:
         part = q[0]
         f = part.flow
-        if stop_at_figure and f.kind == "figure":
+        if (stop_at_figure and f.kind == "figure") or (stop_at_heading and f.kind == "heading"):
             return col, q
         gap = _gap(part, not (col.placed or started))
         if col.placed and col.placed[-1].part.flow.kind == "figure":
@@ -575,10 +578,10 @@ def fill_column(queue: list[Part], capacity: float, top_float: bool = True, stop
                 q[0] = Part(f, part.start + k, part.end)
                 return col, q
         if f.kind == "figure" and col.placed:
-            fwd, fwd_q = _float_forward(col, q, y, capacity)
+            fwd, fwd_q = _float_forward(col, q, y, capacity, keep)
             if top_float:
                 i = next(k for k, p in enumerate(queue) if p is part)
-                alt, alt_q = fill_column([part] + queue[:i] + queue[i + 1:], capacity, top_float=False)
+                alt, alt_q = fill_column([part] + queue[:i] + queue[i + 1:], capacity, top_float=False, keep=keep)
                 # Only within its own section: nothing above it in this column but the text of the
                 # section it belongs to (no heading, no other diagram, which keeps diagrams in order).
                 same_section = not any(p.flow.kind in ("heading", "figure") for p in queue[:i])
@@ -605,10 +608,13 @@ def fill_column(queue: list[Part], capacity: float, top_float: bool = True, stop
     return col, q
 
 
-def _float_forward(col: Column, q: list[Part], y: float, capacity: float) -> tuple[Column, list[Part]]:
-    """The column filled with what comes after the diagram q[0] (up to the next diagram), the
-    diagram left at the head of the queue for the next column."""
-    rest, _ = fill_column(q[1:], capacity - y, top_float=False, stop_at_figure=True, started=bool(col.placed))
+def _float_forward(col: Column, q: list[Part], y: float, capacity: float, keep: bool = False
+                   ) -> tuple[Column, list[Part]]:
+    """The column filled with what comes after the diagram q[0] (up to the next diagram; with
+    `keep`, up to the next heading too), the diagram left at the head of the queue for the next
+    column."""
+    rest, _ = fill_column(q[1:], capacity - y, top_float=False, stop_at_figure=True, started=bool(col.placed),
+                          stop_at_heading=keep, keep=keep)
     col = Column(list(col.placed) + rest.placed)
     taken = {id(p.part.flow): p.part for p in rest.placed}
     left = []
@@ -653,16 +659,16 @@ class PageFlow:
     columns: list[tuple[Frame, Column]]
 
 
-def _fits_page(queue: list[Part], frames: list[Frame]) -> bool:
+def _fits_page(queue: list[Part], frames: list[Frame], keep: bool = False) -> bool:
     q = queue
     for fr in frames:
-        _, q = fill_column(q, fr.h)
+        _, q = fill_column(q, fr.h, keep=keep)
         if not q:
             return True
     return False
 
 
-def _balanced(queue: list[Part], frames: list[Frame]) -> list[Column]:
+def _balanced(queue: list[Part], frames: list[Frame], keep: bool = False) -> list[Column]:
     """The columns of the last page: the least height (the same for every column) that holds the
     whole queue; each column then justified to the tallest."""
     top = min(fr.h for fr in frames)
@@ -673,7 +679,7 @@ def _balanced(queue: list[Part], frames: list[Frame]) -> list[Column]:
         q, cols = queue, []
         try:
             for _ in frames:
-                col, q = fill_column(q, h)
+                col, q = fill_column(q, h, keep=keep)
                 cols.append(col)
                 if not q:
                     break
@@ -687,13 +693,14 @@ def _balanced(queue: list[Part], frames: list[Frame]) -> list[Column]:
         best = []
         q = queue
         for fr in frames:
-            col, q = fill_column(q, fr.h)
+            col, q = fill_column(q, fr.h, keep=keep)
             best.append(col)
     tallest = max(c.height for c in best)
     return [justify(c, tallest, 0.6) for c in best]
 
 
-def paginate(items: list[Flowable], frames_of_page: Callable[[int], list[Frame]], max_pages: int) -> list[PageFlow]:
+def paginate(items: list[Flowable], frames_of_page: Callable[[int], list[Frame]], max_pages: int,
+             keep: bool = False) -> list[PageFlow]:
     """The flowables over pages (page k's columns from frames_of_page(k)); at most max_pages, or a
     LayoutError saying how much is left over."""
     queue = [_whole(f) for f in items]
@@ -704,13 +711,13 @@ def paginate(items: list[Flowable], frames_of_page: Callable[[int], list[Frame]]
             left = sum(p.height for p in queue)
             raise LayoutError(f"the text does not fit on {max_pages} page(s): {left:.0f} mm of it is left over")
         frames = frames_of_page(k)
-        if _fits_page(queue, frames):
-            cols = _balanced(queue, frames)
+        if _fits_page(queue, frames, keep):
+            cols = _balanced(queue, frames, keep)
             pages.append(PageFlow(list(zip(frames, cols + [Column()] * (len(frames) - len(cols))))))
             break
         columns = []
         for fr in frames:
-            col, queue = fill_column(queue, fr.h)
+            col, queue = fill_column(queue, fr.h, keep=keep)
             columns.append((fr, justify(col, fr.h) if queue else col))
         pages.append(PageFlow(columns))
         k += 1

@@ -369,7 +369,11 @@ def typeset(sheet: RulesSheet, paper: Paper) -> Typeset:
                 items = set_at[body]
                 if sum(f.height() for f in items) > room:      # cannot fit, whatever the breaks
                     raise flow.LayoutError(f"the text does not fit on {pages_wanted} page(s)")
-                flows = flow.paginate(items, frames, pages_wanted)
+                # Each diagram within its section where the pages allow it, else where it fits.
+                try:
+                    flows = flow.paginate(items, frames, pages_wanted, keep=True)
+                except flow.LayoutError:
+                    flows = flow.paginate(items, frames, pages_wanted)
                 if with_summary:
                     if len(flows) < pages_wanted:
                         raise flow.LayoutError(f"the text does not fit on {pages_wanted} page(s) with its summary")

@@ -43,7 +43,9 @@ class TileLayout:
 
 
 def plan_tiles(width: float, height: float, page_w: float, page_h: float, overlap: float) -> TileLayout:
-    """The fewest sheets, portrait or landscape, that cover width x height with the overlap."""
+    """The fewest sheets, portrait or landscape, that cover width x height with the overlap. The
+    columns share the width evenly (a last column two squares wide left a sheet 85 % blank); the
+    rows are as tall as a sheet allows, so the last row's short windows can share a sheet."""
     best = None
     for pw, ph in ((page_w, page_h), (page_h, page_w)):
         aw, ah = pw - 2 * SAFE_MARGIN, ph - 2 * SAFE_MARGIN - CAPTION
@@ -56,6 +58,8 @@ def plan_tiles(width: float, height: float, page_w: float, page_h: float, overla
             cols = 1
         if height <= ah:
             rows = 1
+        if cols > 1:
+            sx = (width - overlap) / cols
         if best is None or rows * cols < best[0]:
             best = (rows * cols, pw, ph, rows, cols, sx, sy, aw, ah)
     if best is None:
@@ -65,13 +69,81 @@ def plan_tiles(width: float, height: float, page_w: float, page_h: float, overla
     for r in range(rows):
         for c in range(cols):
             x, y = c * sx, r * sy
-            tiles.append(Tile(r, c, x, y, min(aw, width - x), min(ah, height - y)))
+            tiles.append(Tile(r, c, x, y, min(aw, sx + overlap, width - x), min(ah, height - y)))
     return TileLayout(pw, ph, rows, cols, sx, sy, tuple(tiles))
+
+
+def _with_rows(plan: TileLayout, sy: float, height: float, overlap: float) -> TileLayout:
+    """The plan with its rows `sy` apart (each window as tall as that and the overlap)."""
+    ah = plan.tiles[0].h if plan.rows > 1 else height
+    tiles = tuple(Tile(t.row, t.col, t.x, t.row * sy, t.w, min(ah, sy + overlap, height - t.row * sy))
+                  for t in plan.tiles)
+    return TileLayout(plan.page_w, plan.page_h, plan.rows, plan.cols, plan.stride_x, sy, tiles)
+
+
+def clear_joins(plan: TileLayout, height: float, overlap: float, boxes) -> TileLayout:
+    """The plan with its rows' joins moved up (the rows made shorter, by 12 mm at most, and never
+    to a row more) until no registration target of a join lies on the art's text: a join along a
+    map's row of column numbers would print its half-targets over them. Columns' joins only move
+    their targets along the join (_targets_clear)."""
+    if plan.rows < 2:
+        return plan
+    k = 0
+    while k * 0.5 <= 12.0:
+        sy = plan.stride_y - k * 0.5
+        if math.ceil((height - overlap) / sy) > plan.rows:
+            break
+        trial = _with_rows(plan, sy, height, overlap)
+        if all(_targets_clear(t.x, t.w, t.y, True, boxes)[1] for t in trial.tiles if t.row > 0):
+            return trial
+        k += 1
+    return plan
 
 
 def _targets_along(length: float) -> list[float]:
     n = max(2, round(length / 60))
     return [length * (k + 0.5) / n for k in range(n)]
+
+
+def text_boxes(art: Drawing) -> list[tuple[float, float, float, float]]:
+    """Where the art prints text (its boxes, in the art's mm): what a registration target must
+    not print over (a map's column numbers)."""
+    from ..draw.drawing import Text, apply, compose
+    out = []
+
+    def walk(group, m):
+        m = compose(m, group.transform)
+        for item in group.items:
+            if hasattr(item, "items"):
+                walk(item, m)
+            elif isinstance(item, Text) and item.text.strip():
+                w = item.font.width(item.text, item.size)
+                pts = [apply(m, x, y) for x in (item.x, item.x + w) for y in (item.y - item.size * 0.8,
+                                                                             item.y + item.size * 0.2)]
+                out.append((min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts),
+                            max(p[1] for p in pts)))
+    walk(art.root, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
+    return out
+
+
+def _targets_clear(start: float, length: float, across: float, along_x: bool, boxes) -> tuple[list[float], bool]:
+    """The targets of a join from `start` over `length` (at `across` on the other axis), each moved
+    the least way (within half its share of the join) off any text of the art, and whether all
+    are. Both sheets of the join call this with the same numbers, so their halves still meet."""
+    n = max(2, round(length / 60))
+    share = length / n
+    reach = TARGET_R + 0.8
+
+    def clear(v: float) -> bool:
+        x, y = (start + v, across) if along_x else (across, start + v)
+        return not any(x0 - reach < x < x1 + reach and y0 - reach < y < y1 + reach for x0, y0, x1, y1 in boxes)
+    out, ok = [], True
+    for v in _targets_along(length):
+        steps = [d * 0.5 for k in range(int(share / 2 / 0.5)) for d in ((k, -k) if k else (0,))]
+        free = next((v + d for d in steps if reach <= v + d <= length - reach and clear(v + d)), None)
+        ok = ok and free is not None
+        out.append(v if free is None else free)
+    return out, ok
 
 
 TARGET_R = 3.0      # mm: a registration target's reach from its centre (marks.registration_mark)
@@ -119,7 +191,8 @@ def pack_tiles(plan: TileLayout) -> tuple[int, list[Placed]]:
 
 
 def tile_pages(art: Drawing, page_w: float, page_h: float, overlap: float = 12.0, title: str = "") -> list[Drawing]:
-    plan = plan_tiles(art.width, art.height, page_w, page_h, overlap)
+    boxes = text_boxes(art)
+    plan = clear_joins(plan_tiles(art.width, art.height, page_w, page_h, overlap), art.height, overlap, boxes)
     count, placed = pack_tiles(plan)
     pages = [Drawing(plan.page_w, plan.page_h) for _ in range(count)]
     for p in placed:
@@ -130,11 +203,11 @@ def tile_pages(art: Drawing, page_w: float, page_h: float, overlap: float = 12.0
         with d.group(translate(p.x - t.x, p.y - t.y)):
             if t.col < plan.cols - 1:
                 jx = (t.col + 1) * plan.stride_x
-                for v in _targets_along(t.h):
+                for v in _targets_clear(t.y, t.h, jx, False, boxes)[0]:
                     registration_mark(d, jx, t.y + v)
             if t.row < plan.rows - 1:
                 jy = (t.row + 1) * plan.stride_y
-                for v in _targets_along(t.w):
+                for v in _targets_clear(t.x, t.w, jy, True, boxes)[0]:
                     registration_mark(d, t.x + v, jy)
             # Joins with the previous sheet (left, above): the cut edge, and the same targets on it,
             # their inner halves only: the outer halves would be trimmed away with the edge, and
@@ -142,11 +215,11 @@ def tile_pages(art: Drawing, page_w: float, page_h: float, overlap: float = 12.0
             with d.group(clip=Rect(t.x, t.y, t.w, t.h, Style())):
                 if t.col > 0:
                     d.line(t.x, t.y, t.x, t.y + t.h, CUT_STYLE)
-                    for v in _targets_along(t.h):
+                    for v in _targets_clear(t.y, t.h, t.x, False, boxes)[0]:
                         registration_mark(d, t.x, t.y + v)
                 if t.row > 0:
                     d.line(t.x, t.y, t.x + t.w, t.y, CUT_STYLE)
-                    for v in _targets_along(t.w):
+                    for v in _targets_clear(t.x, t.w, t.y, True, boxes)[0]:
                         registration_mark(d, t.x + v, t.y)
         # The caption across the sheet under its window (nothing stands beside a window).
         d.fit_text(p.x, p.y + t.h + 2.0, plan.page_w - 2 * SAFE_MARGIN, CAPTION_SIZE * 0.73,

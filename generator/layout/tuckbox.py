@@ -24,10 +24,11 @@ from shapely.ops import unary_union
 
 from ..colour import BLACK, Colour, contrast_ratio
 from ..draw import Drawing, Rect, Style, compose, rotate, scale, translate
-from ..draw.drawing import text_block_height
+from ..draw.drawing import TextTooSmall, text_block_height
+from ..draw.fonts import get_font
 from ..paper import Paper
 from ..units import pt
-from .cards import CardSize, LayoutError
+from .cards import CardSize, LayoutError, shortened
 from .foldups import CUT, HATCH, INK, WHITE, glue_area, polygon_path
 from .marks import SAFE_MARGIN
 
@@ -80,9 +81,10 @@ class TuckBox:
 
     @property
     def inner(self) -> tuple[float, float, float]:
-        """Width, height and depth inside the box."""
+        """Width, height and depth inside the box. A deck thinner than the thinnest box that folds
+        (a dozen cards or fewer) gets that box: a thin box is still a box, and it holds them."""
         c = self.clearance
-        return (self.card_w + c, self.card_h + c, self.deck_thickness + c)
+        return (self.card_w + c, self.card_h + c, max(self.deck_thickness + c, SHALLOWEST - self.wall))
 
     @property
     def wall(self) -> float:
@@ -271,7 +273,7 @@ def draw_net(page: Drawing, net: Net, art: BoxArt, ox: float, oy: float) -> None
             x, y, w, h = net.panels["lid"]
             # The lid folds over towards the front: its text reads from the front, so upside down here.
             with page.group(rotate(180, ox + x + w / 2, oy + y + h / 2)):
-                page.fit_text(ox + x + 4, oy + y + h * 0.25, w - 8, h * 0.5, art.title, ink, max_size=8)
+                _label(page, ox + x + 4, oy + y + h * 0.25, w - 8, h * 0.5, art.title, ink, max_size=8)
         for g in net.glue:
             glue_area(page, g, ox, oy)
     fold = Style(stroke=ink.mix(bg, 0.35), width=pt(0.6), dash=(2.0, 1.5), cap="butt")
@@ -300,15 +302,35 @@ def _spine(page: Drawing, art: BoxArt, x: float, y: float, w: float, h: float) -
     with page.group(rotate(90, x + w / 2, y + h / 2)):
         # In the turned frame the panel is h wide and w high, centred on the same point.
         cx, cy = x + w / 2, y + h / 2
-        page.fit_text(cx - h / 2 + 5, cy - w * 0.22, h - 10, w * 0.44, art.title, art.ink, max_size=9)
+        _label(page, cx - h / 2 + 5, cy - w * 0.22, h - 10, w * 0.44, art.title, art.ink, max_size=9)
 
 
 def _back_panel(page: Drawing, art: BoxArt, x: float, y: float, w: float, h: float, ox: float, oy: float) -> None:
     x, y = ox + x, oy + y
-    page.fit_text(x + 5, y + 10, w - 10, 8, art.title, art.ink, max_size=10)
+    _label(page, x + 5, y + 10, w - 10, 8, art.title, art.ink, max_size=10)
     page.text_block(x + 5, y + 22, w - 10, art.contents, 3.2, art.ink, align="centre", leading=1.3)
-    page.fit_text(x + 5, y + h - 10, w - 10, 2.4,
-                  f"{art.size.width:g} x {art.size.height:g} mm", art.ink, font="sans", max_size=3)
+    _label(page, x + 5, y + h - 10, w - 10, 2.4,
+                  f"{art.size.width:g} x {art.size.height:g} mm", art.ink, font="sans", cut=False, max_size=3)
+
+
+def _label(page: Drawing, x: float, y: float, w: float, h: float, text: str, ink: Colour, font: str = "sans-bold",
+           cut: bool = True, **kw) -> None:
+    """fit_text that never fails the deck's spec for the box's sake: a text too long for its
+    panel at the least size (a long title on the spine of a box of 20 mm cards) is cut short with
+    an ellipsis (with `cut`: a half-shown measure would mislead, so our own caption is left out),
+    or left out where not even that fits; the deck's own sheets carry it whole."""
+    try:
+        page.fit_text(x, y, w, h, text, ink, font=font, **kw)
+        return
+    except TextTooSmall:
+        pass
+    f = get_font(font)
+    least = page.least_text
+    if not cut or h < least * f.cap_height:
+        return
+    short = shortened(text, w, lambda t: f.width(t, least))
+    if short:
+        page.fit_text(x, y, w, h, short, ink, font=font, **kw)
 
 
 def cut_style(bg: Colour) -> Style:
@@ -366,7 +388,8 @@ def instructions(box: TuckBox, art: BoxArt, pieces: int) -> tuple[str, list[str]
            if pieces == 2 else "Glue the side tab (hatched) inside the front's free edge: the box is a tube.")
     lines = [
         f"For {art.contents}, {art.size.width:g} x {art.size.height:g} mm. Inside {iw:g} x {ih:g} x {idp:.1f} mm: "
-        f"the cards plus {box.clearance:g} mm each way, the deck {art.cards} x {box.caliper:g} mm thick.",
+        f"the cards plus {box.clearance:g} mm each way, the deck {art.cards} x {box.caliper:g} mm thick"
+        + (" (a thin deck: the thinnest box that folds)." if idp > box.deck_thickness + box.clearance + 1e-9 else "."),
         "Print at 100 %, one-sided, on card stock (250-300 g/m2, about 0.3 mm).",
         "1. Cut on the solid lines, the thumb notch too.",
         "2. Score every dashed line along a ruler (a blunt knife or an empty pen) and fold it away "

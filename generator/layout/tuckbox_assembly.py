@@ -119,11 +119,12 @@ class FoldedBox:
         return o, u, v
 
     def scene(self, angles: dict[str, float], outside: Colour, inside: Colour = CARD,
-              turned: bool = False, spun: bool = False) -> Scene:
+              turned: bool = False, spun: bool = False, over: tuple[str, ...] = ()) -> Scene:
         """The box folded by angles, each part coloured as the face the viewer sees (printed or
         plain, glue areas white); turned: upside down (turned about its width), to show its bottom;
         spun: a quarter turn about the upright, so the front's free edge (where the side tab is
-        glued) is nearest the viewer."""
+        glued) is nearest the viewer; over: parts drawn over all the others (a panel nearest the
+        viewer, which painting by centres alone may put under one it covers)."""
         sc = Scene()
         for name, region in self.regions.items():
             if region.is_empty:
@@ -133,7 +134,7 @@ class FoldedBox:
             n = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
             printed_seen = n[0] + n[1] + n[2] > 0
             colour = (CARD if name in GLUED else outside) if printed_seen else inside
-            sc.plate(region, o, u, v, 0.0, colour)
+            sc.plate(region, o, u, v, 0.0, colour, part=name, layer=int(name in over))
         return sc
 
 
@@ -168,7 +169,8 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: Paper, stem
     x = 0.0
     for k, net in enumerate(box_nets(box, pieces)):
         shift = x - net.outline.bounds[0]
-        cut.add(affinity.translate(net.outline, shift), Style(fill=outside, stroke=INK, width=pt(0.6), join="miter"))
+        cut.add(affinity.translate(net.outline, shift), Style(fill=outside, stroke=INK, width=pt(0.6), join="miter"),
+                part="tuck box")
         for g in net.glue:
             cut.add(affinity.translate(g.intersection(net.outline), shift), Style(fill=CARD, stroke=INK,
                                                                                 width=pt(0.4)))
@@ -176,15 +178,17 @@ def tuck_box_assembly(box: TuckBox, art: BoxArt, pieces: int, paper: Paper, stem
             cut.add(affinity.translate(f, shift), fold_style(fold))
         if "front" in net.panels:
             fx, fy, fw, _ = net.panels["front"]
-            cut.callout("thumb notch", (fx + fw / 2 + shift, fy + net.notch), 0, 14)
+            cut.callout("thumb notch", (fx + fw / 2 + shift, fy + net.notch), 0, 14, part="tuck box")
         x += net.size[0] + 8.0
-    opening = {"side 1": 90.0, "back": 90.0, "side 2": 65.0, "glue tab": 85.0}
-    tube = folded.scene(opening, outside, spun=True)
+    # The tube folded, its front's free edge held open over the side tab (glued inside it): the
+    # front, nearest the viewer, over the tab.
+    opening = {"side 1": 78.0, "back": 90.0, "side 2": 90.0, "glue tab": 90.0}
+    tube = folded.scene(opening, outside, spun=True, over=("front",))
     tab = folded.point("glue tab", opening, spun=True)
     edge = folded.point("front", opening, folded.net.panels["front"][:2], spun=True)    # its free edge, at the top
     seam = (edge[0], edge[1], tab[2])
     tube.arrow((seam[0] - 2, seam[1] + 16, tab[2] + 8), (seam[0] - 1, seam[1] + 2.5, tab[2] + 1))
-    tube.callout("side tab", tab, -12, 10)
+    tube.callout("side tab", tab, -12, 10, part="glue tab")
     # Each arrow from where a flap is drawn (open) to where it goes (folded home), a little above both.
     swinging = {**FOLDED, "bottom": 45.0, "glue flap": 60.0}
     bottom = folded.scene(swinging, outside, turned=True)

@@ -10,21 +10,23 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import importlib.util
-import os
 import pkgutil
 import sys
 from functools import lru_cache
 from pathlib import Path
 
+from ..errors import UsageError
+from ..paths import NotCode, code_folders, import_file
 from .declaration import ProductDeclaration
 
 HERE = Path(__file__).resolve().parent
 EXTRA_PATH = "PNP_PRODUCTS_PATH"
 
 
-class NotAProduct(Exception):
-    """A product declared twice under one name, or a PRODUCT that is not a ProductDeclaration."""
+class NotAProduct(UsageError):
+    """A product declared twice under one name, a PRODUCT that is not a ProductDeclaration, a
+    PNP_PRODUCTS_PATH entry that is not absolute, or a module there that cannot be imported: one
+    line naming it, exit 2."""
 
 
 def _modules():
@@ -32,18 +34,20 @@ def _modules():
     for info in pkgutil.iter_modules([str(HERE)]):
         if not info.ispkg:
             yield importlib.import_module(f"{__name__}.{info.name}")
-    for entry in filter(None, os.environ.get(EXTRA_PATH, "").split(os.pathsep)):
-        folder = Path(entry).expanduser().resolve()
+    try:
+        folders = code_folders(EXTRA_PATH)
+    except NotCode as exc:
+        raise NotAProduct(str(exc)) from None
+    for folder in folders:
         for info in pkgutil.iter_modules([str(folder)]):
             # A module outside ours: imported from its file under a name of its own, importing
             # from generator.* as any program would.
             name = f"pnp_products_{abs(hash(str(folder)))}_{info.name}"
             path = folder / (f"{info.name}/__init__.py" if info.ispkg else f"{info.name}.py")
-            spec = importlib.util.spec_from_file_location(name, path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
-            yield module
+            try:
+                yield import_file(name, path)
+            except NotCode as exc:
+                raise NotAProduct(f"not a product: {exc}") from None
 
 
 @lru_cache(maxsize=1)

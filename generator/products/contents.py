@@ -160,6 +160,8 @@ class AssemblySheet(Content):
     sheet: Any
     what: str
     order: int = 0
+    with_laser: bool = False     # a laser kit's: its paper counted with the kit's stock, not by those
+                                 # who make only the paper pieces (print_list)
 
 
 @dataclass

@@ -123,31 +123,51 @@ def _block(name: str, info: dict, said: set) -> list[str]:
 
 
 def _totals(products: list[tuple[str, dict]], group: str) -> list[str]:
-    """Sheets per stock for one group (home printing or laser), in all or per variant."""
-    items = [(n, i) for n, i in products if group_of(i) == group and sheet_count(i) > 0]
+    """Sheets per stock for one group, in all or per variant (a build path: "2 players", "flat
+    wall strips"). Home printing counts what everyone prints; a laser kit's assembly sheet
+    (with_laser), printed at home too, is counted with the laser stock, not by those who make only
+    the paper pieces. Per variant, home printing totals what that path prints in all (the common
+    files too); the laser group lists its common stock (a tuck box's card) on its own, then each
+    path's."""
+    if group == "home":
+        items = [(n, i) for n, i in products if group_of(i) == "home" and not i.get("with_laser")]
+    else:
+        items = [(n, i) for n, i in products if group_of(i) == group or (group == "laser" and i.get("with_laser")
+                                                                          and group_of(i) == "home")]
+    items = [(n, i) for n, i in items if sheet_count(i) > 0]
     if not items:
         return []
     variants = list(dict.fromkeys(i["variant"] for _, i in items if i.get("variant")))
 
-    def count(subset) -> list[str]:
+    def count(subset, indent: str = "", named: bool = False) -> list[str]:
         stocks: dict[str, list[tuple[str, int]]] = {}
         for name, info in subset:
-            key = _stock_key(info) if group == "home" else info.get("stock", "stock")
+            key = _stock_key(info) if group_of(info) == "home" else info.get("stock", "stock")
             stocks.setdefault(key, []).append((name, sheet_count(info)))
         out = []
         for key, files in stocks.items():
             total = sum(n for _, n in files)
-            detail = "" if len(files) == 1 or group != "home" else \
-                " (" + ", ".join(f"{n} {name}" for name, n in files) + ")"
-            out += _wrap(f"{key}: {_plural(total)}{detail}")
+            printed = any(group_of(i) == "home" for n, i in subset if n in {f for f, _ in files})
+            detail = " (" + ", ".join(f"{n} {name}" for name, n in files) + ")" \
+                if named or (printed and (len(files) > 1 or group != "home")) else ""
+            out += _wrap(f"{key}: {_plural(total)}{detail}", f"{indent}  - ", f"{indent}    ")
         return out
     if not variants:
         return count(items)
-    lines = []
+    common = [(n, i) for n, i in items if not i.get("variant")]
+    lines = count(common, named=True) if common and group != "home" else []
     for v in variants:
         lines.append(f"  For {v}:")
-        lines += [("  " + line) for line in count([(n, i) for n, i in items if i.get("variant") in (None, v)])]
+        mine = [(n, i) for n, i in items if i.get("variant") == v or (group == "home" and not i.get("variant"))]
+        lines += count(mine, "  ")
     return lines
+
+
+def _tools(ordered) -> list[str]:
+    """Every tool once: "craft knife or scissors" is not said beside "craft knife" (having the
+    knife, one has one of the two)."""
+    tools = list(dict.fromkeys(t for _, i in ordered for t in i.get("tools", [])))
+    return [t for t in tools if not any(alt in tools for alt in t.split(" or ") if alt != t)]
 
 
 def _steps(ordered: list[tuple[str, dict]]) -> list[str]:
@@ -188,7 +208,7 @@ def _assembly(ordered) -> list[str]:
     steps = _steps(ordered)
     if not steps:
         return []
-    tools = list(dict.fromkeys(t for _, i in ordered for t in i.get("tools", [])))
+    tools = _tools(ordered)
     if any(group_of(i) == "home" for _, i in ordered):
         tools.insert(0, "a printer that prints at 100 %")
     out = ["How to put it together", "-" * 22]
@@ -254,7 +274,14 @@ def print_list_pages(text: str, paper: Paper) -> list:
             page = Drawing(pw, ph)
             pages.append(page)
             y = m
-    in_steps = False
+    in_steps = in_pictures = False
+
+    def entry_length(i: int) -> int:
+        """Lines of the entry (a file, its what and how) starting at line i: up to the blank line."""
+        n = 0
+        while i + n < len(lines) and lines[i + n].strip():
+            n += 1
+        return n
     for i, line in enumerate(lines):
         if set(line) <= {"=", "-"} and line:
             continue                        # a heading's underline: the heading is drawn instead
@@ -263,13 +290,18 @@ def print_list_pages(text: str, paper: Paper) -> list:
         if underline(i):
             big = lines[i + 1].startswith("=")
             sz = title_size if big else head
-            ensure(sz * 1.8 + lead * 3)
+            # A heading keeps with its note and its first entry.
+            j = i + 2
+            while j < len(lines) and (not lines[j].strip() or lines[j].startswith("(")):
+                j += 1
+            ensure(sz * 1.8 + lead * (3 + (min(entry_length(j), 12) if j < len(lines) else 0)))
             y += (sz * 0.7 if y > m else 0.0)
             page.text(m, y + sz, stripped, sz, accent if big else ink, font="sans-bold")
             y += sz * 1.35
             page.line(m, y, pw - m, y, Style(stroke=accent, width=pt(1.2 if big else 0.6), cap="butt"))
             y += lead * 0.8
             in_steps = stripped == "How to put it together"
+            in_pictures = stripped == GROUPS[[k for k, *_ in GROUPS].index("preview")][1]
             continue
         if not stripped:
             y += lead * 0.6
@@ -279,10 +311,13 @@ def print_list_pages(text: str, paper: Paper) -> list:
             lines[k].strip().endswith("to have:") or lines[k].strip().startswith("For ")
             for k in range(max(0, i - 40), i) if lines[k] and not lines[k].startswith(" " * (indent + 1))))
         is_file = indent == 0 and " " not in stripped.replace(" (or .dxf)", "") and "." in stripped
-        ensure(lead * (2 if is_file else 1))
+        # A file's entry, and the stock to have, are kept whole on one page (if they fit one).
+        whole = is_file or stripped.endswith("to have:")
+        ensure(lead * (min(entry_length(i), int((ph - 2 * m) / lead) - 1) if whole else 1))
         base = y + size
         if is_file:
-            tick(base)
+            if not in_pictures:         # a picture to look over is not printed or cut: no box
+                tick(base)
             page.text(text_x, base, stripped, size, ink, font="sans-bold")
         elif step:
             number, rest = stripped.split(" ", 1)

@@ -3,6 +3,7 @@ for a laser or a cutting plotter (cut red, score blue), and its assembly sheet, 
 the box. Made for every deck that has a box (the game says its colour, ink and contents)."""
 from __future__ import annotations
 
+from ..errors import plural
 from .assembly_sheet import add_assembly
 from .contents import Deck
 from .declaration import ProductDeclaration
@@ -20,7 +21,7 @@ def make(deck: Deck, plan, opts) -> None:
     spec, paper, a = deck.spec, opts.paper, deck.art
     cards = len(a.expanded())
     art = BoxArt(a.stem, a.title, a.size, cards, a.back, deck.box.colour, deck.box.ink,
-                 deck.box.contents or f"{cards} cards")
+                 deck.box.contents or plural(cards, "card"))
     settings = box_settings(spec)
     box = deck_box(art.size, art.cards, settings)
     if min(art.size.width, art.size.height) < SMALLEST_CARD:
@@ -30,6 +31,11 @@ def make(deck: Deck, plan, opts) -> None:
         layout = plan_print(box, paper)
         pages = print_pages(box, art, layout)
     except LayoutError as exc:
+        if "tuck_box" not in spec.data:
+            # A box the spec did not ask for (no tuck_box section) that cannot be made (a deck too
+            # thick for one on this paper) is left out with a note; asked for, it is the spec's error.
+            spec.notes[f"{spec.file}: note: no tuck box ({exc}); tuck_box: false says so and silences this"] = None
+            return
         raise spec.error(("tuck_box",), str(exc)) from None
     try:
         parts = cut_parts(box, settings, f"{art.stem} tuck box")

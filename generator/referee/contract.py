@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import one_line, show
+from ..errors import hidden_character, one_line, show
 from ..inputs import ReferenceError_, confined
 
 
@@ -69,9 +68,6 @@ def names(text: str | None, default: str = "") -> list[str]:
 
 MAX_NAME = 40                      # characters of a player's or team's name
 NAME_SEPARATORS = ",;:="           # what the notations put between names and what follows them
-# Characters that are not plainly printable: controls, format characters (a bidi override, a
-# zero-width space), surrogates, private-use and unassigned code points, line separators.
-_NOT_SHOWN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 def name_problem(name, reserved=()) -> str | None:
@@ -85,8 +81,7 @@ def name_problem(name, reserved=()) -> str | None:
         return "a name has at least one letter or digit"
     if len(name) > MAX_NAME:
         return f"a name has at most {MAX_NAME} characters, got {len(name)}"
-    bad = next((c for c in name if unicodedata.category(c) in _NOT_SHOWN or (c.isspace() and c != " ")), None)
-    if bad is not None:
+    if hidden_character(name, strict=True) is not None:
         return f"a name has only printable characters and plain spaces, got {show(name)}"
     if name != " ".join(name.split()):
         return f"a name has single spaces between its words and none around them, got {show(name)}"
@@ -120,6 +115,15 @@ def check_names(header: dict, reserved=()) -> None:
                                     + ": each needs a name of its own")
 
 
+def known_name(name, known):
+    """The one of the `known` names that `name` is, compared as the notation compares names (without
+    regard to case, as a phone's keyboard capitalises them), as it is written there; None if none."""
+    if not isinstance(name, str):
+        return None
+    folded = " ".join(name.split()).casefold()
+    return next((k for k in known if " ".join(k.split()).casefold() == folded), None)
+
+
 def match_name(words: list[str], known) -> tuple[str | None, list[str]]:
     """The longest of the `known` names that the words begin with (compared without regard to case),
     as it is written in the record, and the words after it; (None, words) if none does."""
@@ -147,7 +151,10 @@ def record_reference(header: dict, key: str, default: str, kinds: tuple[str, ...
             path = confined(builtin_root(), rel)
         load_named(path, rel, kinds)
     except ReferenceError_ as exc:
-        raise Refused(key, f"expected {exc}, got {show(rel)}") from None
+        # Said in words that name no folder of the machine: a record's refusal reaches the phones.
+        why = str(exc) if str(exc).startswith(("a path with", "a relative")) else \
+            "a path inside the project's folder (this one leads out of it)"
+        raise Refused(key, f"expected {why}, such as {default}, got {show(rel)}") from None
     except (WrongKind, SpecError) as exc:
         raise Refused(key, str(exc)) from None
     return path

@@ -152,9 +152,14 @@ class Game:
         self.now = Moment(state, now.reports + (report,), now.history + (now.state,), _version(self.journal))
         return report
 
-    def pop(self, expect: int | None = None, version: str | None = None) -> str:
+    def pop(self, expect: int | None = None, version: str | None = None, number: int | None = None) -> str:
         """Take back the last entry (the journal too): the line that says which. NothingToUndo, or
-        EntryRefused (stale) if another writer got to the journal first."""
+        EntryRefused (stale) if another writer got to the journal first. `number`, where given, is
+        the entry the one undoing means (as their page showed it): refused as stale unless it is
+        still the last, with `version`, as it was then (two phones undoing one mistake take back
+        one entry, not two)."""
+        if number is not None:
+            self._check_undo_of(number, version)
         self._check_fresh(expect, version)
         now = self.now
         if not now.reports:
@@ -165,6 +170,18 @@ class Game:
             raise EntryRefused(one_line(f"refused ({exc})"), stale=True) from None
         self.now = Moment(now.history[-1], now.reports[:-1], now.history[:-1], _version(self.journal))
         return undo_line(now.entries, now.reports[-1], self.now.entries)
+
+    def _check_undo_of(self, number: int, version: str | None) -> None:
+        n = self.now.entries
+        if number != n or (version is not None and version != self.now.version):
+            if number > n:
+                why = f"it was taken back already (the game has {plural(n, 'entry', 'entries')} now)"
+            elif number < n:
+                why = f"it is no longer the last entry (the game has {plural(n, 'entry', 'entries')} now)"
+            else:
+                why = "the game changed since (an entry was taken back and another made)"
+            raise EntryRefused(one_line(f"refused, undo of entry {number} (stale journal): {why}, on another "
+                                        "phone or prompt: nothing was undone; look again"), stale=True)
 
     def _check_fresh(self, expect, version) -> None:
         n = self.now.entries

@@ -190,6 +190,9 @@ def serve(folder: Path, host: str, port: int, out=None, new_token: bool = False)
     print("Ctrl-C stops it; every entry is already in its file.", file=out)
     out.flush()
     enough_descriptors()
+    # A worker thread drawing a position hands the interpreter back to the event loop every 1 ms,
+    # not every 5: the other phones' small requests are not kept waiting behind a drawing.
+    sys.setswitchinterval(0.001)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", ws="none",
                             http=TimedH11Protocol, limit_concurrency=LIMIT_CONNECTIONS,
                             timeout_keep_alive=5, timeout_graceful_shutdown=2)

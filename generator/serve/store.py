@@ -24,9 +24,10 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Mapping
 
 from ..errors import SpecError, show
-from ..games import GAMES
+from ..games.declaration import GameDeclaration
 from ..inputs import MAX_RECORD_BYTES, decode_text, read_bytes
 from ..referee.contract import RefereeRules, Refused, TurnReport, name_problem
 from ..referee.game import EntryRefused, Game, Moment
@@ -51,24 +52,24 @@ class BadRequest(Exception):
 @dataclass(frozen=True)
 class Table:
     """One record as a request sees it: the game's Moment after one of its entries (never changed
-    once made, so a request may read it while another enters), with the record's id and rules."""
+    once made, so a request may read it while another enters), with the record's id, rules and
+    game declaration (where its table page is found)."""
     id: str
     game: str
     rules: RefereeRules
     header: dict
     moment: Moment
+    declaration: GameDeclaration
 
     @property
     def over(self) -> bool:
         return bool(self.rules.is_over(self.moment.state))
 
 
-def rules_of(game: str) -> RefereeRules:
-    if game not in GAMES:
-        raise BadRequest(f"no game {show(game)}; the games: {', '.join(GAMES)}")
-    if GAMES[game].referee is None:
-        raise BadRequest(f"{game} has no referee")
-    return GAMES[game].referee()
+def played(games: Mapping[str, GameDeclaration]) -> dict[str, GameDeclaration]:
+    """The games played at the table: those with a referee (a game of printed cards only, the
+    `deck` kind, is none of them)."""
+    return {g: d for g, d in games.items() if d.referee is not None}
 
 
 # ---------------------------------------------------------------- new games: play's own options
@@ -78,19 +79,19 @@ class _OptionParser(argparse.ArgumentParser):
         raise BadRequest(message)
 
 
-def play_parser(game: str) -> _OptionParser:
+def play_parser(game: GameDeclaration) -> _OptionParser:
     """The options `pnp referee GAME play` takes, from the game's own play_options."""
-    p = _OptionParser(prog=f"pnp referee {game} play", add_help=False)
-    if GAMES[game].play_options is not None:
-        GAMES[game].play_options(p)
+    p = _OptionParser(prog=f"pnp referee {game.id} play", add_help=False)
+    if game.play_options is not None:
+        game.play_options(p)
     return p
 
 
-def play_option_fields(game: str) -> list[dict]:
+def play_option_fields(game: GameDeclaration) -> list[dict]:
     """The options of a new game, described for a form: name, kind (text, number, flag, choice),
     choices (value -> what a player reads), default, help, and the label and placeholder the game's
     FORM gives (a player's words; the option's own name where it gives none)."""
-    form = GAMES[game].form
+    form = game.form
     out = []
     for a in play_parser(game)._actions:
         if not a.option_strings:
@@ -108,20 +109,21 @@ def play_option_fields(game: str) -> list[dict]:
     return out
 
 
-def _names(value, what: str) -> str:
+def _names(value, what: str, allowed: str = "") -> str:
     """A list of names as the one line the page (and --players) sends; the names themselves are
-    judged later, by the check every door shares (session.check_names)."""
+    judged later, by the check every door shares (session.check_names). A name may hold none of
+    the line's separators (, ; =) but those `allowed` (a team's players given as one line)."""
     if isinstance(value, str):
         return value
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value) or len(value) > MAX_NAMES:
         raise BadRequest(f"{what}: expected a list of up to {MAX_NAMES} names")
     for v in value:
-        if any(c in v for c in ",;="):     # would split the line: refused here, in the shared words
+        if any(c in v for c in ",;=" if c not in allowed):     # would split the line: refused here, in the shared words
             raise EntryRefused(Refused(what, name_problem(v)).line())
     return ",".join(value)
 
 
-def play_argv(game: str, options: dict) -> list[str]:
+def play_argv(game: GameDeclaration, options: dict) -> list[str]:
     """JSON options as the command line `play` would be given: so that argparse, with the game's
     own types and choices, reads them exactly as it reads `play`'s."""
     fields = {f["name"]: f for f in play_option_fields(game)}
@@ -129,7 +131,7 @@ def play_argv(game: str, options: dict) -> list[str]:
     for key, value in options.items():
         f = fields.get(key)
         if f is None:
-            raise BadRequest(f"{show(key)} is not an option of {game} (its options: {', '.join(fields) or 'none'})")
+            raise BadRequest(f"{show(key)} is not an option of {game.id} (its options: {', '.join(fields) or 'none'})")
         if value is None or value == "":       # left empty on the form: the game's default
             continue
         if f["kind"] == "flag":
@@ -142,7 +144,9 @@ def play_argv(game: str, options: dict) -> list[str]:
                 raise BadRequest(f"{key}: expected a whole number, got {show(value)}")
             value = str(value)
         elif key == "teams" and isinstance(value, dict):
-            value = ";".join(f"{_names(k, key)}={_names(v, key)}" for k, v in value.items())
+            # each team's name and players, checked as names: a key like "X=A;Y" would make a team more
+            value = ";".join(f"{_names([k], key)}={_names([v] if isinstance(v, str) else v, key, ',')}"
+                             for k, v in value.items())
         elif isinstance(value, list):
             value = _names(value, key)
         elif not isinstance(value, str):
@@ -156,8 +160,11 @@ def play_argv(game: str, options: dict) -> list[str]:
 # ---------------------------------------------------------------- the store
 
 class Store:
-    def __init__(self, folder: Path):
+    """The records in `folder`, of the games it is handed (id -> declaration, each with a referee)."""
+
+    def __init__(self, folder: Path, games: Mapping[str, GameDeclaration]):
         self.folder = Path(folder).resolve()
+        self.games = dict(games)
         self._games: dict[str, Game] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
@@ -213,13 +220,32 @@ class Store:
                 found.append((st.st_mtime_ns, rid))
         return [rid for _, rid in sorted(found, reverse=True)[:MAX_LISTED]]
 
+    def version(self, rid: str) -> str | None:
+        """The record's version if this store holds it as its file does (no replay), else None."""
+        cached = self._games.get(rid)
+        if cached is None:
+            return None
+        try:
+            raw = read_bytes(self.path_of(rid), rid, MAX_RECORD_BYTES)
+        except (NotFound, SpecError, OSError):
+            return None
+        return cached.now.version if cached.matches(raw) else None
+
     # -- reading
     def table(self, rid: str) -> Table:
         with self.lock(rid):
             return self._view(rid, self._load(rid))
 
+    def declaration(self, game: str) -> GameDeclaration:
+        if game not in self.games:
+            raise BadRequest(f"no game {show(game)}; the games: {', '.join(self.games)}")
+        return self.games[game]
+
+    def rules_of(self, game: str) -> RefereeRules:
+        return self.declaration(game).referee()
+
     def _view(self, rid: str, game: Game) -> Table:
-        return Table(rid, game.rules.game, game.rules, dict(game.header), game.now)
+        return Table(rid, game.rules.game, game.rules, dict(game.header), game.now, self.games[game.rules.game])
 
     def _load(self, rid: str) -> Game:
         path = self.path_of(rid)
@@ -236,17 +262,18 @@ class Store:
         except SpecError as exc:
             raise RecordError(str(exc)) from None
         game_id = data.get("game") if isinstance(data, dict) else None
-        if game_id not in GAMES:
-            raise RecordError(f"{name}:1: game: expected one of {', '.join(GAMES)}, got {show(game_id)}")
-        game = Game.open(path, rules_of(game_id), display=name)
+        if not isinstance(game_id, str) or game_id not in self.games:
+            raise RecordError(f"{name}:1: game: expected one of {', '.join(self.games)}, got {show(game_id)}")
+        game = Game.open(path, self.rules_of(game_id), display=name)
         self._games[rid] = game
         return game
 
     # -- writing
     def create(self, game: str, options: dict) -> str:
         """A new record (the header `play` would write for these options): its id."""
-        rules = rules_of(game)
-        args = play_parser(game).parse_args(play_argv(game, options))
+        declaration = self.declaration(game)
+        rules = declaration.referee()
+        args = play_parser(declaration).parse_args(play_argv(declaration, options))
         header = {"game": (rules.games or (rules.game,))[0], **rules.header_from_args(args)}
         rid = f"{game}-{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
         path = self.folder / (rid + SUFFIX)
@@ -274,12 +301,13 @@ class Store:
                 raise
             return self._view(rid, game), report
 
-    def undo(self, rid: str, expect=None, version=None) -> tuple[Table, str]:
-        """Take back the last entry (Game.pop): the table after it, and the line saying what was undone."""
+    def undo(self, rid: str, expect=None, version=None, number=None) -> tuple[Table, str]:
+        """Take back the last entry (Game.pop; `number`, the entry meant): the table after it, and
+        the line saying what was undone."""
         with self.lock(rid):
             game = self._load(rid)
             try:
-                said = game.pop(expect, version)
+                said = game.pop(expect, version, number)
             except EntryRefused as exc:
                 if exc.stale:
                     self._games.pop(rid, None)

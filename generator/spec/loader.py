@@ -16,7 +16,7 @@ import jsonschema
 import yaml
 
 from ..colour import Colour, parse_colour
-from ..errors import SpecError, show
+from ..errors import SpecError, hidden_problem, show
 from ..inputs import MAX_SPEC_BYTES, ReferenceError_, confined, decode_text, read_bytes, spec_tree
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
@@ -40,6 +40,9 @@ class Spec:
     data: dict
     lines: dict = field(default_factory=dict)
     path: Path | None = None  # the file on disk (`file` is how errors name it)
+    # What its checks found worth a word that is no error (a column that looks like a count but
+    # makes no copies): one line each, said by the command that checked it.
+    notes: dict = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -209,9 +212,15 @@ _PLAIN = (str, int, float, bool, type(None), list, dict)
 _MERGE = "tag:yaml.org,2002:merge"
 
 
-def _check_value(value, path: PathKey, line: int, file: str, text: str) -> None:
+def _check_value(value, path: PathKey, line: int, file: str, text: str, shown: bool) -> None:
     """The checks a schema cannot make, on one value as constructed (merge keys already applied):
-    numbers are finite; no dates, sets or binary."""
+    numbers are finite; no dates, sets or binary; text holds no control or bidi-override character
+    (errors.hidden_character: a spec's text may reach a terminal, a print list, a PDF's metadata
+    or a file name), where `shown`."""
+    if shown and isinstance(value, str):
+        problem = hidden_problem(value)
+        if problem:
+            raise SpecError(file, line, format_field(path), problem)
     if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
         raise SpecError(file, line, format_field(path), f"expected a finite number, got {text}")
     if not isinstance(value, _PLAIN):
@@ -232,7 +241,7 @@ def _yaml_text(value) -> str:
     return show(value)
 
 
-def _walk(root, data, lines: dict, file: str) -> None:
+def _walk(root, data, lines: dict, file: str, shown: bool) -> None:
     """The line of every key and item, and the checks a schema cannot make: keys are text, numbers
     are finite. The checks are made on the data as constructed, after merge keys (<<) have put
     their mappings' values in: a value merged in is checked where it lands, at the line of the
@@ -251,13 +260,14 @@ def _walk(root, data, lines: dict, file: str) -> None:
             if mark in seen:
                 continue
             seen.add(mark)
-        _check_value(value, path, here, file, node.value if isinstance(node, yaml.ScalarNode) else _yaml_text(value))
+        _check_value(value, path, here, file, node.value if isinstance(node, yaml.ScalarNode) else _yaml_text(value),
+                     shown)
         if isinstance(value, dict):
             children: list = []
             written: set = set()
             merged_at = None
+            keys: dict = {}
             if isinstance(node, yaml.MappingNode):
-                keys: dict = {}
                 # The pairs as written: constructing a merge key (<<) rewrites node.value.
                 for key_node, value_node in node.pairs_as_written:
                     key_line = key_node.start_mark.line + 1
@@ -280,6 +290,10 @@ def _walk(root, data, lines: dict, file: str) -> None:
                 if not isinstance(key, str):
                     raise SpecError(file, here, format_field(path),
                                     f"a key must be text, got {show(key)} (put it in quotes)")
+                problem = hidden_problem(key, lines=False) if shown else None
+                if problem:
+                    raise SpecError(file, keys.get(key, here),
+                                    format_field(path), problem)
                 if key not in written:
                     # Merged in (<<), or data with no node: checked all the same, at the merge's line.
                     children.append((None, value[key], path + (key,), merged_at or here))
@@ -293,9 +307,11 @@ def _walk(root, data, lines: dict, file: str) -> None:
                 todo.extend(reversed([(None, item, path + (i,), here) for i, item in enumerate(value)]))
 
 
-def parse_yaml(text: str, file: str) -> tuple[object, dict]:
+def parse_yaml(text: str, file: str, shown: bool = False) -> tuple[object, dict]:
     """(data, line of every node) from YAML text, or SpecError: never more work or memory than the
-    bounds above allow, whatever the text."""
+    bounds above allow, whatever the text. `shown`: a spec's or settings file's, whose text is
+    printed (every value and key passes errors.hidden_character); a record's names are judged by
+    its referee (contract.name_problem, the same check, stricter)."""
     try:
         node = _compose(text, file)
         if node is None:
@@ -316,7 +332,7 @@ def parse_yaml(text: str, file: str) -> tuple[object, dict]:
         # int("1" * 5000) and the like, raised while building a value
         raise SpecError(file, None, "", f"not valid YAML: {exc}") from None
     lines: dict = {}
-    _walk(node, data, lines, file)
+    _walk(node, data, lines, file, shown)
     return data, lines
 
 
@@ -580,11 +596,12 @@ def load_spec(path: str | Path, display: str | None = None, kind: str | None = N
     path = Path(path)
     file = display or str(path)
     raw = read_bytes(path, file, MAX_SPEC_BYTES)
-    key = (hashlib.sha256(raw).digest(), file, kind, str(path))
+    # (by the file's real path: `d.yaml` in two folders is two specs, whose decks read two CSVs)
+    key = (hashlib.sha256(raw).digest(), file, kind, os.path.realpath(path))
     known = _LOADED.get(key)
     if known is not None:
         return known
-    data, lines = parse_yaml(decode_text(raw, file), file)
+    data, lines = parse_yaml(decode_text(raw, file), file, shown=True)
     spec = validate(data, lines, file, kind)
     spec.path = path
     if len(_LOADED) < MAX_LOADED:
@@ -638,7 +655,11 @@ def load_related(spec: Spec, key: PathKey, kinds: tuple[str, ...]) -> Spec:
 
 
 def find_specs(root: Path) -> list[Path]:
-    return sorted(p for d in ("decks", "boards") for p in (root / d).glob("*.yaml"))
+    """The spec files in a project's decks/ and boards/: every YAML file there but a game record
+    (a record kept beside the specs is no spec with an error)."""
+    from ..paths import what_file
+    return sorted(p for d in ("decks", "boards") for p in (root / d).glob("*")
+                  if p.suffix.lower() in (".yaml", ".yml") and p.is_file() and what_file(p) != "record")
 
 
 def display_path(path: Path, root: Path | None) -> str:

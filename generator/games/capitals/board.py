@@ -148,11 +148,13 @@ def marker_places(wm: WorldMap, row: int, col: int, sites: list[Country]) -> lis
 MARKER_NUMBER = 2.5    # mm (7 pt): a marker's bracket number
 
 
-def draw_marker(d: Drawing, wm: WorldMap, bracket: int, mx: float, my: float, r: float, number: bool = True) -> None:
+def draw_marker(d: Drawing, wm: WorldMap, bracket: int, mx: float, my: float, r: float, number: bool = True,
+                size: float | None = None) -> None:
     """A capital's marker: a disc in its population bracket's colour with the bracket's number on
     it (the United Nations' "UN"), so that brackets told apart by colour alone (3 and 4, 5 and 6
-    look alike to a colour-blind player) read by number too. Without the number (a diagram too
-    small to print it at 6.5 pt), a dot: the opening the peg goes in."""
+    look alike to a colour-blind player) read by number too; `size`: the number's (and UN's) size,
+    for a diagram that draws the map smaller. Without the number, a dot: the opening the peg goes
+    in."""
     from ...colour import WHITE, readable_on
     ink = wm.palette["ink"]
     fill = wm.deck.bracket_colour(bracket)
@@ -160,7 +162,7 @@ def draw_marker(d: Drawing, wm: WorldMap, bracket: int, mx: float, my: float, r:
     if not number:
         d.circle(mx, my, r * 0.28, Style(fill=ink))
         return
-    text, size = (str(bracket), MARKER_NUMBER) if bracket else ("UN", 2.2)
+    text, size = (str(bracket), size or MARKER_NUMBER) if bracket else ("UN", size or 2.2)
     f = get_font("sans-bold")
     d.text(mx, my + f.cap_height * size / 2, text, size, readable_on(fill, WHITE, ink), font="sans-bold",
            align="centre")

@@ -204,6 +204,35 @@ def final_text(pos: Position) -> str:
     return f"Final: {scores}. " + (f"Winner: {w}." if w else "A tie.")
 
 
+MAX_NAME_PIECES = 4           # a card's name holds at most 3 commas (the pack's most: 1): bounds the search
+
+
+def card_list(text: str, pos: Position) -> list[str]:
+    """A hand written as the notation writes it, cards separated by commas, where a card's own name
+    may hold a comma ("Korea, North"): at each card, the longest run of pieces that names a card
+    of the pack (or its capital) is that card; a piece that names none is kept as written, for the
+    referee to refuse by its name."""
+    pieces = [p.strip() for p in text.split(",")]
+    out, i = [], 0
+    while i < len(pieces):
+        for j in range(min(len(pieces), i + MAX_NAME_PIECES), i, -1):
+            name = ", ".join(pieces[i:j])
+            if j == i + 1 or _names_a_card(name, pos):
+                if name:
+                    out.append(name)
+                i = j
+                break
+    return out
+
+
+def _names_a_card(name: str, pos: Position) -> bool:
+    try:
+        pos.board.card(name)
+    except Refused:
+        return False
+    return True
+
+
 def parse_move(text: str, pos: Position) -> dict:
     t = text.strip()
     if t.lower() == "pass":
@@ -214,7 +243,7 @@ def parse_move(text: str, pos: Position) -> dict:
             if not part.strip():
                 continue
             who, _, cards = part.partition(":")
-            hands[who.strip()] = [c.strip() for c in cards.split(",") if c.strip()]
+            hands[who.strip()] = card_list(cards, pos)
         return {"end": hands}
     plays = []
     for chunk in t.split(";"):

@@ -41,7 +41,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from ...errors import show, plural
-from ...referee.contract import Refused
+from ...referee.contract import Refused, known_name
 
 DIRS = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
 WALL_RE = re.compile(r"^\s*([A-Za-z])\s*-?\s*(\d{1,2})\s*([NESWnesw])\s*(\d{1,3})\s*$")
@@ -394,6 +394,7 @@ def play_turn(pos: Position, player: str, plays: list[tuple[str, list[str]]]) ->
     b = pos.board
     if pos.over:
         raise Refused("game-over", "the game has ended")
+    player = known_name(player, pos.players) or player     # without regard to case, as names are matched
     if player != pos.players[pos.to_move]:
         raise Refused("turn-order", f"it is {pos.players[pos.to_move]}'s turn, not {player}'s")
     if not plays:
@@ -493,6 +494,7 @@ def play_turn(pos: Position, player: str, plays: list[tuple[str, list[str]]]) ->
 def pass_turn(pos: Position, player: str) -> Position:
     if pos.over:
         raise Refused("game-over", "the game has ended")
+    player = known_name(player, pos.players) or player     # without regard to case, as names are matched
     if player != pos.players[pos.to_move]:
         raise Refused("turn-order", f"it is {pos.players[pos.to_move]}'s turn, not {player}'s")
     return replace(pos, to_move=(pos.to_move + 1) % len(pos.players), turn=pos.turn + 1)
@@ -505,9 +507,10 @@ def end_game(pos: Position, hands: dict[str, list[str]]) -> Position:
         raise Refused("game-over", "the game has ended")
     owners = pos.owners()
     kept, dropped, seen = {}, [], set()
-    for player, cards in hands.items():
-        if player not in pos.players:
-            raise Refused("players", f"{player} is not playing")
+    for given, cards in hands.items():
+        player = known_name(given, pos.players)    # without regard to case, as names are matched
+        if player is None:
+            raise Refused("players", f"{given} is not playing")
         mine = []
         for text in cards or []:
             card = pos.board.card(text)

@@ -129,19 +129,22 @@ class Example:
             for w in walls:
                 (ra, ca), (rb, cb) = w.ends()
                 lines.append((m + ca * sq, m + ra * sq, m + cb * sq, m + rb * sq))
+        # The markers numbered as on the map (colour alone does not tell every bracket apart): the
+        # number at 6.5 pt at least, each disc grown with it where the diagram draws the map smaller.
+        from .board import MARKER_NUMBER
+        grow = max(1.0, pt(6.5) / (MARKER_NUMBER * s))
         markers = []
         for (row, col), sites in sorted(wm.sites.items()):
             if not (r0 <= row <= r1 and c0 <= col <= c1):
                 continue
             x, y, size, _ = square_box(wm, row, col)
             for c, (mx, my, r, _) in zip(sites, marker_places(wm, row, col, sites)):
+                r *= grow
                 mx, my = _clear_of(lines, mx, my, r + wall_w / 2 + 0.25, (x, y, x + size, y + size))
                 markers.append((c, mx, my, r))
-        from .board import MARKER_NUMBER
         with d.group(to_diagram):
             for c, mx, my, r in markers:
-                # The bracket's number where it prints at 6.5 pt at this scale, else the dot.
-                draw_marker(d, wm, c.bracket, mx, my, r, number=MARKER_NUMBER * s >= pt(6.5))
+                draw_marker(d, wm, c.bracket, mx, my, r, size=MARKER_NUMBER * grow)
         d.rect(lm, tm, cols * cell, rows * cell, Style(stroke=p["frame"], width=0.35))
         for i in range(cols):
             d.text(lm + (i + 0.5) * cell, tm - 1.0, str(c0 + i + 1), label, p["frame"], font="sans-bold",

@@ -18,18 +18,27 @@ X, Y, Z = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
 def _net_plan(ws: WallSet, units: int) -> Plan:
     net = wall_net(ws, units)
     plan = Plan()
-    plan.add(net.outline, Style(fill=CARD, stroke=INK, width=pt(0.6), join="miter"))
+    outline = Style(fill=CARD, stroke=INK, width=pt(0.6), join="miter")
+    plan.add(net.outline, outline, part="piece")
     for f in net.folds:
-        plan.add(f, FOLD)
+        plan.add(f, FOLD, part="fold")
     for t in net.ticks:
-        plan.add(t, TICK)
-    plan.callout("notch", (ws.extension + ws.square, ws.flange / 2), 0, -5)
+        plan.add(t, TICK, part="tick")
+    # The first notch's cut edges (the outline's, drawn again under its name), its leader on its side.
+    x = ws.extension + ws.square
+    plan.add(net.outline.boundary.intersection(box(x - ws.notch, -1, x + ws.notch, ws.flange + ws.side)),
+             Style(stroke=INK, width=pt(0.6)), part="notch")
+    plan.callout("notch", (x - ws.notch / 2, ws.flange / 2), -4, -6)
     plan.callout("fold", (ws.extension + ws.square * 1.5, ws.flange + ws.side), 0, 5)
     return plan
 
 
-def _trough(sc: Scene, ws: WallSet, units: int, origin, along, across, lift: float = 0.0, layer: int = 0) -> None:
-    """A piece folded: each band of its net (flange, side, top, side, flange) placed in space."""
+def _trough(sc: Scene, ws: WallSet, units: int, origin, along, across, lift: float = 0.0, layer: int = 0,
+            name: str = "") -> None:
+    """A piece folded: each band of its net (flange, side, top, side, flange) placed in space,
+    each named `name` and the band's (for the callouts). The top is drawn over the rest of its
+    piece: it lies above all of it, so nothing of the piece can hide it (a band sorted by its
+    centre alone can). A piece of a higher `layer` is drawn over the whole of a lower one."""
     net = wall_net(ws, units)
     f, h, t = ws.flange, ws.side, ws.top
     W = ws.strip_width
@@ -40,7 +49,7 @@ def _trough(sc: Scene, ws: WallSet, units: int, origin, along, across, lift: flo
     bands = [(0, f, across, (-(f + t / 2), 0.0)), (f, f + h, up, (-t / 2, -f)),
              (f + h, f + h + t, across, (-t / 2 - (f + h), h)), (f + h + t, f + 2 * h + t, down, (t / 2, h + f + h + t)),
              (f + 2 * h + t, W, across, (t / 2 - (f + 2 * h + t), 0.0))]
-    for y0, y1, v, (a0, z0) in bands:
+    for band, (y0, y1, v, (a0, z0)) in zip(("flange", "side", "top", "side", "flange"), bands):
         piece = net.outline.intersection(box(-1, y0, net.length + 1, y1))
         for g in getattr(piece, "geoms", [piece]):
             if g.geom_type != "Polygon" or g.area < 0.01:
@@ -49,23 +58,32 @@ def _trough(sc: Scene, ws: WallSet, units: int, origin, along, across, lift: flo
             marks = [LineString([(tx, y0 + 0.6), (tx, y1 - 0.6)]) for tx in
                      [ws.extension + k * ws.square for k in range(units + 1)]] if v is across and y0 == f + h else []
             sc.plate(g, o, along, v, 0.0, CARD, marks=marks,
-                     mark_style=Style(stroke=TICK.stroke, width=pt(0.8)), layer=layer)
+                     mark_style=Style(stroke=TICK.stroke, width=pt(0.8)), layer=2 * layer + (band == "top"),
+                     part=f"{name}{band}")
 
 
 def _folded(ws: WallSet) -> Scene:
     sc = Scene()
     _trough(sc, ws, 3, (0.0, 0.0, 0.0), X, Y)
-    sc.callout("top: red ticks at the units", (ws.extension + ws.square * 1.5, 0, ws.side), 0, -7)
-    sc.callout("flange", (ws.square * 3 + ws.extension, ws.top / 2 + ws.flange, 0), 8, -3)
+    sc.callout("top: red ticks at the units", (ws.extension + ws.square * 1.5, 0, ws.side), 0, -7, part="top")
+    sc.callout("flange", (ws.square * 2.5 + ws.extension, ws.top / 2 + ws.flange / 2, 0), 8, 5, part="flange")
     return sc
 
 
 def _crossing(ws: WallSet) -> Scene:
+    """The second piece held above the first, square to it, its middle notches over the first's
+    top, and an arrow down: all of it above all of the first (a plane apart), so it is drawn over
+    it without the overlaps of two pieces drawn interlocked."""
     sc = Scene()
     s, e = ws.square, ws.extension
-    _trough(sc, ws, 4, (0.0, 2 * s + e, 0.0), X, Y)
-    _trough(sc, ws, 4, (2 * s + e, 0.0, 0.0), Y, (-1.0, 0.0, 0.0), lift=0.3, layer=1)
-    sc.callout("the second's top rides over the first's", (2 * s + e, 2 * s + e, ws.side + 0.3), 6, -9)
+    lift = 2 * ws.side + 16.0
+    _trough(sc, ws, 4, (0.0, 2 * s + e, 0.0), X, Y, name="first ")
+    _trough(sc, ws, 4, (2 * s + e, 0.0, 0.0), Y, (-1.0, 0.0, 0.0), lift=lift, layer=1, name="second ")
+    # Down from the second's notch to the first's top, where the notch goes.
+    x = 2 * s + e
+    sc.arrow((x, x + ws.top, lift - 2), (x, x + ws.top, ws.side + 2))
+    sc.callout("the second's top rides over the first's", (2 * s + e, s + e, lift + ws.side), 6, -9,
+               part="second top")
     return sc
 
 
@@ -77,13 +95,14 @@ def _strips_plan(ws: WallSet) -> Plan:
         x = 0.0
         for units in row:
             length = strip_length(ws, units)
-            plan.add(box(x, j * WIDTH, x + length, (j + 1) * WIDTH), Style(fill=WALL, stroke=INK, width=pt(0.4)))
+            plan.add(box(x, j * WIDTH, x + length, (j + 1) * WIDTH), Style(fill=WALL, stroke=INK, width=pt(0.4)),
+                     part="strip")
             for k in range(units + 1):
                 tx = x + ws.extension + k * ws.square
                 plan.add(LineString([(tx, j * WIDTH + 1.2), (tx, (j + 1) * WIDTH - 1.2)]),
                          Style(stroke=Colour(rgb=(1, 1, 1)), width=pt(0.8)))
             x += length
-    plan.callout("one long cut parts two bands", (96, WIDTH), 0, 7)
+    plan.callout("one long cut parts two bands", (96, WIDTH), 0, 7, part="strip")
     return plan
 
 
@@ -98,11 +117,12 @@ def _on_the_map(ws: WallSet) -> Plan:
     for j in range(5):
         plan.add(LineString([(0, j * s), (n * s, j * s)]), Style(stroke=Colour(rgb=(0.6, 0.7, 0.8)), width=pt(0.5)))
     st = Style(fill=WALL, stroke=INK, width=pt(0.4))
-    plan.add(box(s - e, 2 * s - WIDTH / 2, 5 * s + e, 2 * s + WIDTH / 2), st)
-    plan.add(box(3 * s - WIDTH / 2, -e + 0.5 * s - 0.5 * s, 3 * s + WIDTH / 2, 4 * s + e - 0.01), st)
-    plan.add(box(5 * s - WIDTH / 2, 2 * s - e, 5 * s + WIDTH / 2, 4 * s + e - 0.01), st)
-    plan.callout("crossing: laid over", (3 * s, 0.6 * s), -16, 0)
-    plan.callout("meeting: the ends overlap", (5 * s, 2 * s), 0, 12)
+    plan.add(box(s - e, 2 * s - WIDTH / 2, 5 * s + e, 2 * s + WIDTH / 2), st, part="strip")
+    plan.add(box(3 * s - WIDTH / 2, -e + 0.5 * s - 0.5 * s, 3 * s + WIDTH / 2, 4 * s + e - 0.01), st,
+             part="crossing strip")
+    plan.add(box(5 * s - WIDTH / 2, 2 * s - e, 5 * s + WIDTH / 2, 4 * s + e - 0.01), st, part="meeting strip")
+    plan.callout("crossing: laid over", (3 * s, 0.6 * s), -16, 0, part="crossing strip")
+    plan.callout("meeting: the ends overlap", (5 * s, 2 * s), 0, 12, part="meeting strip")
     return plan
 
 

@@ -3,7 +3,7 @@
 // Capitals' controls on the table page (the server's side is web.py): a card, then one of its walls
 // (those the referee accepts), or tap the wall's two ends.
 registerControls(function () {
-  const g = {hint: false, card: null, walls: [], plays: [], ends: [], zoom: 2.5};
+  const g = {hint: false, card: null, walls: [], plays: [], ends: [], zoom: 2.5, hands: null};
   g.render = (t) => {
     const c = t.controls;
     g.c = c;
@@ -29,11 +29,54 @@ registerControls(function () {
     }
     box.append(el("div", {class: "row"},
       el("button", {type: "button", class: "quiet small", onclick: () => setEntry("pass")}, "pass"),
-      el("button", {type: "button", class: "quiet small", onclick: () => setEntry("end " + c.players.map((p) => p + ":").join("; "))}, "end of play")));
+      el("button", {type: "button", class: "quiet small", id: "end-of-play",
+                    onclick: () => { g.hands = g.hands || Object.fromEntries(c.players.map((p) => [p, []])); endEntry(); g.render(table); }},
+         "end of play")));
+    if (g.hands) box.append(handsPicker(c));
   };
+  // The hands at the end of play, picked from the cards not played (searchable by country or
+  // capital), a list a player; the entry is written from them.
+  function handsPicker(c) {
+    const taken = new Set(Object.values(g.hands).flat());
+    const list = el("datalist", {id: "hand-list"});
+    for (const card of c.cards) {
+      if (!card.played && !taken.has(card.name)) list.append(el("option", {value: card.name}, card.capital));
+    }
+    const out = el("div", {class: "hands"}, list);
+    c.players.forEach((p, i) => {
+      const input = el("input", {type: "text", list: "hand-list", placeholder: "a card in " + p + "'s hand",
+                                 autocomplete: "off", "data-hand": p, "aria-label": p + "'s hand"});
+      const add = () => {
+        const card = findCard(input.value);
+        if (!card || card.played) return say($("message"), "no card " + JSON.stringify(input.value) + " left in the pack", "bad");
+        if (!taken.has(card.name)) g.hands[p].push(card.name);
+        endEntry(); g.render(table);
+        const again = document.querySelector("[data-hand='" + CSS.escape(p) + "']");
+        if (again) again.focus();
+      };
+      input.addEventListener("change", add);
+      const chips = el("div", {class: "row"});
+      for (const name of g.hands[p]) {
+        chips.append(el("button", {type: "button", class: "quiet small", "data-in-hand": name, "aria-label": "take " + name + " out",
+                                   onclick: () => { g.hands[p] = g.hands[p].filter((x) => x !== name); endEntry(); g.render(table); }},
+                        name + " \u00D7"));
+      }
+      const colour = c.colours[i];
+      const title = el("label", {}, colour ? swatch(colour) : null, p + "\u2019s hand (" + plural(g.hands[p].length, "card") + ")");
+      out.append(el("div", {}, title, el("div", {class: "row"}, el("div", {class: "grow"}, input),
+                   el("button", {type: "button", class: "small", "data-add-hand": p, onclick: add}, "Add")), chips));
+    });
+    return out;
+  }
+  function findCard(text) {
+    const t = text.trim().toLowerCase();
+    return g.c.cards.find((x) => x.name.toLowerCase() === t || x.capital.toLowerCase() === t);
+  }
+  function endEntry() {
+    setEntry("end " + g.c.players.map((p) => p + ": " + g.hands[p].join(", ")).join("; "));
+  }
   async function pick(text) {
-    const card = g.c.cards.find((x) => x.name.toLowerCase() === text.trim().toLowerCase() ||
-                                       x.capital.toLowerCase() === text.trim().toLowerCase());
+    const card = findCard(text);
     if (!card) return say($("message"), "no card " + JSON.stringify(text) + " in the pack", "bad");
     g.card = card;
     g.ends = [];
@@ -68,7 +111,7 @@ registerControls(function () {
     }
     drawOverlay();
   };
-  g.reset = () => { g.card = null; g.walls = []; g.plays = []; g.ends = []; };
+  g.reset = () => { g.card = null; g.walls = []; g.plays = []; g.ends = []; g.hands = null; };
   g.overlay = (svg) => {
     if (!g.c) return;
     const grid = g.c.grid;

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...referee.contract import RefereeRules, Refused, TurnReport, names, record_reference
+from ...referee.contract import RefereeRules, Refused, TurnReport, known_name, names, record_reference
 from ...spec import load_spec
 from ...errors import SpecError, show, plural
 from .deck import ContinuoDeck, load_deck
@@ -158,7 +158,7 @@ def apply(state: ContinuoState, entry: dict) -> tuple[ContinuoState, TurnReport]
         raise Refused("opening", f"the game opens with {plural(state.openings, 'unscored tile')} marked opening "
                                  f"({state.placed} so far)")
     player = None if opening else state.to_play
-    if "player" in entry and not opening and entry["player"] != player:
+    if "player" in entry and not opening and known_name(entry["player"], state.players) != player:
         raise Refused("turn order", f"it is {player}'s turn, not {entry['player']}'s")
     at = entry["at"]
     if not isinstance(at, (list, tuple)) or len(at) != 2:

@@ -69,6 +69,9 @@ def _chain_words(deck: ContinuoDeck, chains) -> str:
     return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 
 
+CARD_GUTTER = 1.4      # mm: the white between two cards of the example, on the page
+
+
 def draw_chains(deck: ContinuoDeck, count: int, width: float) -> Drawing:
     layout, scores = Layout(), []
     for p in deck.example[:count]:
@@ -90,8 +93,12 @@ def draw_chains(deck: ContinuoDeck, count: int, width: float) -> Drawing:
             _compartments(d, deck, rotate_tile(p.tile, p.rotation), 0, 0, cell, numbers=numbers)
     for n, p in enumerate(deck.example[:count]):
         x, y = ox + (p.col - c0) * cell, oy + (p.row - r0) * cell
-        d.rect(x, y, 4 * cell, 4 * cell, Style(stroke=WHITE, width=0.9))
-        d.rect(x, y, 4 * cell, 4 * cell, Style(stroke=INK, width=0.35))
+        # Where one card ends and the next begins: a white gutter on the edge, and each card's own
+        # thin edge inside it, so two cards side by side show two edges apart (a chain's outline
+        # is one thick black line).
+        d.rect(x, y, 4 * cell, 4 * cell, Style(stroke=WHITE, width=CARD_GUTTER))
+        inset = CARD_GUTTER / 2
+        d.rect(x + inset, y + inset, 4 * cell - 2 * inset, 4 * cell - 2 * inset, Style(stroke=INK, width=0.25))
         left = x + 2 * cell < width / 2
         lx, align = (ox - 1.8, "right") if left else (ox + cell * n_cols + 1.8, "left")
         d.text(lx, y + 2 * cell - 0.8, f"card {n + 1}", pt(7.5), INK, font="sans", align=align)

@@ -10,7 +10,9 @@ registerControls(function () {
     const box = $("controls");
     box.replaceChildren();
     const tiles = el("div", {class: "tiles"});
-    for (const tile of c.tiles) {
+    // the tiles still to play first, where the thumb is; the used ones after them
+    const order = c.tiles.filter((x) => !x.used).concat(c.tiles.filter((x) => x.used));
+    for (const tile of order) {
       const b = el("button", {type: "button", "data-tile": tile.number, disabled: tile.used,
                               class: g.tile === tile.number ? "on" : "", "aria-label": "tile " + tile.number,
                               onclick: () => { g.tile = tile.number; compose(); g.render(table); }},
@@ -75,7 +77,7 @@ function turn(rows, degrees) {
 }
 
 function tileSvg(rows, colours, degrees, size) {
-  const svg = svgEl("svg", {viewBox: "0 0 4 4", width: size || "", height: size || ""});
+  const svg = svgEl("svg", size ? {viewBox: "0 0 4 4", width: size, height: size} : {viewBox: "0 0 4 4"});
   const turned = turn(rows, degrees);
   for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) {
     svg.append(svgEl("rect", {x: c, y: r, width: 1, height: 1, fill: colours[turned[r][c]]}));

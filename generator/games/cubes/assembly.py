@@ -3,15 +3,16 @@ kit cuts (kit.py) or the nets the pieces print (foldups.py), at their sizes."""
 from __future__ import annotations
 
 from shapely import affinity
-from shapely.geometry import LineString, Point, box
+from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import unary_union
 
 from ...colour import Colour
 from ...draw import Style
-from ...layout.assembly import ACCENT, CARD, INK, WOOD, Assembly, Plan, Scene, Step
+from ...layout.assembly import ACCENT, CARD, INK, WHITE, WOOD, Assembly, Plan, Scene, Step
 from ...paper import Paper
 from ...units import pt
-from .kit import CROWN, Kit, cube_panels, cube_parts, pawn_plates, peg_marks
+from .dimensions import cup_lines, cup_offsets
+from .kit import CROWN, Kit, cube_panels, cube_parts, frame, pawn_plates, peg_marks
 
 MDF = Colour(rgb=(0.72, 0.6, 0.45))
 PLY = WOOD
@@ -56,57 +57,89 @@ def _cube_scene(kit: Kit, king: bool, spread: float) -> Scene:
     wall = panels["front"].h
     top_z = t + wall
     sc = Scene()
-    sc.plate(parts["bottom"].outline, (0, 0, 0), X, Y, t, PLY)
-    sc.plate(parts["back"].outline, (c, c + spread, top_z), NX, NZ, t, PLY, marks=parts["back"].score)
-    sc.plate(parts["left"].outline, (-spread, c, top_z), NY, NZ, t, PLY, marks=parts["left"].score)
-    sc.plate(parts["front"].outline, (0, -spread, top_z), X, NZ, t, PLY, marks=parts["front"].score)
-    sc.plate(parts["right"].outline, (c + spread, 0, top_z), Y, NZ, t, PLY, marks=parts["right"].score)
+
+    def name(p) -> str:
+        return p.label.replace(", face down", "")
+    sc.plate(parts["bottom"].outline, (0, 0, 0), X, Y, t, PLY, part=name(parts["bottom"]))
+    for side, origin, u in (("back", (c, c + spread, top_z), NX), ("left", (-spread, c, top_z), NY),
+                            ("front", (0, -spread, top_z), X), ("right", (c + spread, 0, top_z), Y)):
+        sc.plate(parts[side].outline, origin, u, NZ, t, PLY, marks=parts[side].score, part=name(parts[side]))
     lift = 1.2 * spread
     top = parts["top"]
-    sc.plate(top.outline, (0, 0, top_z - t + lift), X, Y, t, PLY, marks=top.score)
+    sc.plate(top.outline, (0, 0, top_z - t + lift), X, Y, t, PLY, marks=top.score, part=name(top))
     if king:
-        sc.plate(CROWN, (0, 0, top_z + lift + 0.01), X, Y, 0.0, Colour(rgb=(0.35, 0.25, 0.15)))
+        sc.plate(CROWN, (0, 0, top_z + lift + 0.01), X, Y, 0.0, Colour(rgb=(0.35, 0.25, 0.15)), part="crown")
     else:
         ring = parts["ring"]
-        sc.plate(ring.outline, (0, 0, top_z + 2 * lift), X, Y, kit.t("ring"), PLY)
+        sc.plate(ring.outline, (0, 0, top_z + 2 * lift), X, Y, kit.t("ring"), PLY, part="ring")
     return sc
 
 
 def _board_stack(kit: Kit, step: int) -> Scene:
-    """The board's layers, step 1 (cup layer onto the base) or step 3 (the frame round them)."""
-    o, i, w = kit.outer, kit.inner, kit.stop_w
+    """The board's layers, step 1 (cup layer onto the base, its grid drawn) or step 3 (the frame
+    round them, its cell names drawn: the letters along one edge, the numbers up the next)."""
+    o, i, w, m = kit.outer, kit.inner, kit.stop_w, kit.stop_margin
     sc = Scene()
     base = box(0, 0, o, o)
-    sc.plate(base, (0, 0, 0), X, Y, kit.t("base"), MDF)
+    sc.plate(base, (0, 0, 0), X, Y, kit.t("base"), MDF, part="base plate")
     up = 0.0 if step == 3 else 60.0
-    sc.plate(box(0, 0, i, i), (w, w, kit.t("base") + up), X, Y, kit.t("cup_layer"), PLY)
+    lines = [m + k * kit.cell for k in range(kit.grid + 1)]
+    grid = [LineString([(x, lines[0]), (x, lines[-1])]) for x in lines] + \
+        [LineString([(lines[0], y), (lines[-1], y)]) for y in lines]
+    sc.plate(box(0, 0, i, i), (w, w, kit.t("base") + up), X, Y, kit.t("cup_layer"), PLY, marks=grid,
+             mark_style=Style(stroke=INK, width=pt(0.3)), part="cup layer")
     if step == 1:
         sc.arrow((w + i / 2, w + i / 2, up - 5), (w + i / 2, w + i / 2, 12))
-        sc.callout("cup layer, grid up", (w + i, w + i / 2, up + 1), 6, -8)
+        sc.callout("cup layer, grid up", (w + i - m - kit.cell / 2, w + m + kit.cell, up + kit.t("base")
+                                          + kit.t("cup_layer")), 8, -8, part="cup layer")
         sc.callout("base plate", (o, o / 2, 1.5), 10, 6)
     else:
-        sc.plate(box(0, 0, i, i), (w, w, kit.t("base") + kit.t("cup_layer")), X, Y, kit.t("rail_layer"), FILM)
-        frame = box(0, 0, o, o).difference(box(w, w, o - w, o - w))
-        sc.plate(frame, (0, 0, kit.t("base") + 70), X, Y, kit.t("frame"), PLY)
-        sc.arrow((o / 2, o / 2 - 60, 62), (o / 2, o / 2 - 60, 12))
-        sc.callout("frame: letters along the bottom", (o, o / 2, kit.t("base") + 74), 6, -8)
+        sc.plate(box(0, 0, i, i), (w, w, kit.t("base") + kit.t("cup_layer")), X, Y, kit.t("rail_layer"), FILM,
+                 part="rail layer")
+        f = frame(kit)
+        names = [LineString(list(g.exterior.coords)) for piece in f.engrave
+                 for g in getattr(piece, "geoms", [piece]) if g.geom_type == "Polygon"]
+        top = kit.t("base") + 70
+        sc.plate(f.outline, (0, 0, top), X, Y, kit.t("frame"), PLY, marks=names,
+                 mark_style=Style(stroke=INK, width=pt(0.5)), part="frame")
+        # The arrow down at the left, the label at the right, on the letters (along y = o).
+        sc.arrow((w / 2, o / 2, top - 6), (w / 2, o / 2, 12))
+        sc.callout("frame: letters along the bottom", (o / 2, o - w / 2, top + kit.t("frame")), -4, 12,
+                   part="frame")
     return sc
 
 
 def _rail_detail(kit: Kit, board_parts: dict) -> Plan:
-    """One cell's corner of the cup layer with the rail layer on it, from the two parts."""
+    """One cell's corner of the cup layer with the rail layer on it, from the two parts: its cups
+    (the cup layer's holes), the rail dashes and the border."""
     m = kit.stop_margin
     win = box(m - 1, m - 1, m + 1.25 * kit.cell, m + 1.25 * kit.cell)
     plan = Plan(win.bounds)
-    plan.add(board_parts["cup layer"].outline.intersection(win), Style(fill=PLY, stroke=INK, width=pt(0.4)))
-    plan.add(board_parts["rail layer"].outline.intersection(win), Style(fill=FILM, stroke=Colour(rgb=(0.2, 0.35, 0.6)),
-                                                                        width=pt(0.5)))
-    cx, cy = m + kit.cell / 2, m + kit.cell / 2
+    cups = board_parts["cup layer"].outline
+    plan.add(cups.intersection(win), Style(fill=PLY, stroke=INK, width=pt(0.4)), part="cup layer")
+    holes = [Polygon(r) for g in getattr(cups, "geoms", [cups]) for r in g.interiors]
+    holes = [h for h in holes if h.intersects(win)]
+    for h in holes:
+        plan.add(h.intersection(win), Style(fill=WHITE, stroke=INK, width=pt(0.4)), part="cup")
+    rails = list(getattr(board_parts["rail layer"].outline, "geoms", [board_parts["rail layer"].outline]))
+    border = max(rails, key=lambda g: g.length)
+    style = Style(fill=FILM, stroke=Colour(rgb=(0.2, 0.35, 0.6)), width=pt(0.5))
+    plan.add(border.intersection(win), style, part="border")
+    dashes = [g for g in rails if g is not border and g.intersects(win)]
+    for g in dashes:
+        plan.add(g.intersection(win), style, part="rail dash")
     plan.add(LineString([(m + kit.cell, m), (m + kit.cell, win.bounds[3])]), Style(stroke=INK, width=pt(0.3),
-                                                                                   dash=(1.0, 1.0)))
-    plan.callout("cup", (cx + 3 * kit.cell / 8 - 3.4, cy - kit.cell / 8 - 1.2), 8, -7)
-    plan.callout("rail dash", (cx, m + kit.cell / 8 * 7 + 0.1), 0, 0)
-    plan.callout("border", (m + 10, m - 0.3), 0, 0)
+                                                                                   dash=(1.0, 1.0)),
+             part="cell edge")
+    cx, cy = m + kit.cell / 2, m + kit.cell / 2
+    # The cup nearest the cell's centre that lies whole in the window, and the dash nearest the cell's
+    # centre: each label on what it names.
+    cup = min((h for h in holes if win.contains(h)), key=lambda h: h.centroid.distance(Point(cx, cy)))
+    dash = min((g for g in dashes if win.contains(g)), key=lambda g: g.centroid.distance(Point(cx, cy)))
+    plan.callout("cup", (cup.centroid.x, cup.centroid.y), 7, -7)
+    plan.callout("rail dash", (dash.centroid.x, dash.centroid.y), 10, 9)
+    top = border.intersection(win).intersection(box(m + 5, win.bounds[1], win.bounds[2], m + kit.cell / 8))
+    plan.callout("border", (m + 10, top.centroid.y), 0, 0)
     return plan
 
 
@@ -115,20 +148,23 @@ def _bottom_plan(kit: Kit) -> Plan:
     parts = {p.name: p for p in cube_parts(kit)}
     bottom, peg = parts["bottom"], parts["peg"]
     plan = Plan()
-    plan.add(bottom.outline, Style(fill=PLY, stroke=INK, width=pt(0.6)))
-    for line in bottom.score:
-        plan.add(line, Style(stroke=Colour(rgb=(0.15, 0.3, 0.8)), width=pt(0.4)))
+    plan.add(bottom.outline, Style(fill=PLY, stroke=INK, width=pt(0.6)), part="bottom")
     c = kit.cube / 2
     r = kit.peg_d / 2
+    marks = [Point(c + dx, c + dy) for dx, dy in peg_marks(kit)]
+    for line in bottom.score:
+        plan.add(line, Style(stroke=Colour(rgb=(0.15, 0.3, 0.8)), width=pt(0.4)),
+                 part="mark" if any(line.distance(p) <= r for p in marks) else "score")
     for k, (dx, dy) in enumerate(peg_marks(kit)):
         if k == 0:
             continue                      # one mark left bare, to show what the peg covers
         moved = affinity.translate(peg.outline, c + dx - r, c + dy - r)
-        plan.add(moved, Style(fill=ACRYLIC, stroke=INK, width=pt(0.5)))
+        plan.add(moved, Style(fill=ACRYLIC, stroke=INK, width=pt(0.5)), part="peg")
         for g in peg.grooves:
-            plan.add(affinity.translate(g, c + dx - r, c + dy - r), Style(fill=Colour(rgb=(0.4, 0.5, 0.55))))
+            plan.add(affinity.translate(g, c + dx - r, c + dy - r), Style(fill=Colour(rgb=(0.4, 0.5, 0.55))),
+                     part="peg")
     dx, dy = peg_marks(kit)[1]
-    plan.callout("peg: notches along the cross", (c + dx, c + dy + r), 0, 7)
+    plan.callout("peg: notches along the cross", (c + dx, c + dy + r), 0, 7, part="peg")
     dx, dy = peg_marks(kit)[0]
     plan.callout("mark", (c + dx, c + dy - r), 0, -4)
     return plan
@@ -139,11 +175,11 @@ def _pawn_scene(kit: Kit) -> Scene:
     a, b = pawn_plates(kit, 1)
     H, D = kit.pawn_height, kit.pawn_d
     sc = Scene()
-    sc.plate(b.outline, (t / 2, -D / 2, H), Y, NZ, t, PLY)
-    sc.plate(a.outline, (-D / 2, -t / 2, H + 22), X, NZ, t, PLY)
+    sc.plate(b.outline, (t / 2, -D / 2, H), Y, NZ, t, PLY, part="pawn B")
+    sc.plate(a.outline, (-D / 2, -t / 2, H + 22), X, NZ, t, PLY, part="pawn A")
     sc.arrow((-D / 2 - 4, 0, H + 16), (-D / 2 - 4, 0, H + 2))
-    sc.callout("pawn A: slot from below", (D / 2, 0, H + 14), 10, -4)
-    sc.callout("pawn B: slot from above", (0, D / 2, H - 6), 10, 5)
+    sc.callout("pawn A: slot from below", (D / 2, 0, H + 14), 10, -4, part="pawn A")
+    sc.callout("pawn B: slot from above", (0, D / 2, H - 6), 10, 5, part="pawn B")
     return sc
 
 
@@ -154,10 +190,10 @@ def _rounding(kit: Kit, r: float) -> Plan:
     rounded = box(0, 0, s - r, s).union(box(0, 0, s, s - r)).union(Point(s - r, s - r).buffer(r, quad_segs=16))
     plan = Plan((-1, -1, s + 6, s + 6))
     plan.add(sharp, Style(fill=Colour(rgb=(0.93, 0.89, 0.82)), stroke=INK, width=pt(0.4), dash=(1.0, 0.8)))
-    plan.add(rounded, Style(fill=PLY, stroke=INK, width=pt(0.7)))
+    plan.add(rounded, Style(fill=PLY, stroke=INK, width=pt(0.7)), part="rounded corner")
     plan.add(Point(s - r, s - r).buffer(0.3), Style(fill=INK))
     plan.add(LineString([(s - r, s - r), (s - r + r * 0.7071, s - r + r * 0.7071)]), Style(stroke=ACCENT, width=0.3))
-    plan.callout(f"sand to a {r:g} mm radius", (s - 0.6, s - 0.6), 1, 4.5)
+    plan.callout(f"sand to a {r:g} mm radius", (s - 0.6, s - 0.6), 1, 4.5, part="rounded corner")
     return plan
 
 
@@ -165,13 +201,19 @@ def kit_assembly(spec, kit: Kit, board_parts: dict) -> Assembly:
     r = edge_radius(spec)
     plain = kit.cubes - kit.kings
     glue = "wood glue (PVA)"
+    # A cell's crossings of cup lines, and its cups, from the layers' geometry (the rail dashes
+    # stop short of every crossing).
+    lines = cup_lines(kit)
+    per_cell = sum(1 for x in lines if kit.stop_margin <= x < kit.stop_margin + kit.cell)
+    crossings, cups = per_cell ** 2, len(cup_offsets(kit.cell))
     steps = [
         Step(f"Board: glue the cup layer on the base plate, its engraved grid up, centred: {kit.stop_w:g} mm of "
              f"base shows all round for the frame. Weigh it down flat until dry.", _board_stack(kit, 1)),
         Step("Rails: the rail layer is kiss-cut (the liner whole). Weed the web away between the dashes, lay "
              "application tape over dashes and border, lift them off the liner together and lay the border edge "
-             "to edge on the cup layer, labelled corners together: every dash lies between two cups, along a "
-             "cup line. Rub down, peel the tape.", _rail_detail(kit, board_parts)),
+             "to edge on the cup layer, labelled corners together: the dashes run along the cup lines, one between "
+             f"each two crossings of the lines ({crossings} a cell, {cups} of them its cups), every crossing left "
+             "clear for the pegs. Rub down, peel the tape.", _rail_detail(kit, board_parts)),
         Step(f"Frame: glue the frame on the base round the cup layer, its letters along the bottom and its "
              f"numbers up the left, as the first player sees the board. It is the stop: {kit.t('frame'):g} mm high, "
              f"no cube can be pushed off.", _board_stack(kit, 3)),
@@ -226,10 +268,11 @@ def pieces_assembly(pp, paper: Paper) -> Assembly:
     stands = standing_height(k.pawn_d, pp.pawn_depth, face[3] - face[1])
     open_box = cuboid_scene(cube, k.cube, k.cube, k.cube, pp.cube_colour, top_open=True)
     open_box.arrow((k.cube / 2, k.cube * 0.2, k.cube * 1.9), (k.cube / 2, k.cube * 0.8, k.cube * 1.25))
-    open_box.callout("seam tab inside the last wall", (0, k.cube * 0.8, k.cube / 2), -10, 8)
+    # On the last wall's inside, near its top: seen over the near walls.
+    open_box.callout("seam tab inside the last wall", (0, k.cube * 0.5, k.cube * 0.85), -10, 8, part="wall 4")
     kings = cuboid_scene(king, k.cube, k.cube, k.king_height, pp.players[0][1])
     pawns = tent_scene(pawn, stands, pp.pawn_depth, pp.players[0][1])
-    pawns.callout("feet glued under", (0, 0, 0), 12, 6)
+    pawns.callout("feet glued under", (k.pawn_d * 0.3, -pp.pawn_depth * 0.3, 0.2), 12, 6, part="foot")
     steps = [
         Step(f"Cut out each piece on its solid line ({plain} cubes, {k.kings} king cubes, "
              f"{k.players * k.pawns_each} pawns). Score every dashed line along a ruler with a blunt knife or an "

@@ -46,19 +46,24 @@ def _cells_changed(state, before) -> set:
 
 
 def draw_position(state, header: dict | None = None, before=None) -> Drawing:
-    pos = state.position
-    n = pos.n
+    """The whole position: the frame (draw_background) with the game on it (draw_foreground)."""
+    d = _frame(state.position.n)
+    d.place(draw_foreground(state, header, before))
+    return d
+
+
+def draw_background(header: dict | None = None) -> Drawing:
+    """What no turn changes: the frame, its holes and the cell names round it, for the record's
+    grid. The page fetches it once and lays the cubes and pawns over it."""
+    from .referee import new_game
+    return _frame(new_game(header or {}, None).position.n)
+
+
+def _frame(n: int) -> Drawing:
     size = n * CELL + 2 * LABEL
     d = Drawing(size, size, least_text=0.0)   # for a screen, which zooms
     d.rect(0, 0, size, size, Style(fill=FRAME))
     d.rect(LABEL, LABEL, n * CELL, n * CELL, Style(fill=HOLE))
-    colours = player_colours(len(state.players))
-    changed = _cells_changed(state, before)
-
-    def xy(cell):    # the top-left corner of a cell; row 1 at the bottom
-        c, r = cell
-        return LABEL + c * CELL, LABEL + (n - 1 - r) * CELL
-
     for k in range(n):
         x = LABEL + (k + 0.5) * CELL
         d.fit_text(x - 3, 1.2, 6, 3.4, chr(ord("a") + k), WHITE, max_size=4.5)
@@ -66,6 +71,23 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
         y = LABEL + (n - 1 - k) * CELL + CELL / 2 - 1.7
         d.fit_text(0.3, y, LABEL - 0.6, 3.4, str(k + 1), WHITE, max_size=4.5)
         d.fit_text(size - LABEL + 0.3, y, LABEL - 0.6, 3.4, str(k + 1), WHITE, max_size=4.5)
+    return d
+
+
+def draw_foreground(state, header: dict | None = None, before=None) -> Drawing:
+    """What the turns made, on a clear ground the size of the frame: the cubes, the king cubes, the
+    pawns, and the cells the last turn changed, outlined."""
+    pos = state.position
+    n = pos.n
+    size = n * CELL + 2 * LABEL
+    d = Drawing(size, size, least_text=0.0)   # for a screen, which zooms
+    colours = player_colours(len(state.players))
+    changed = _cells_changed(state, before)
+
+    def xy(cell):    # the top-left corner of a cell; row 1 at the bottom
+        c, r = cell
+        return LABEL + c * CELL, LABEL + (n - 1 - r) * CELL
+
     for cell in sorted(pos.cubes):
         x, y = xy(cell)
         d.rect(x + 0.7, y + 0.7, CELL - 1.4, CELL - 1.4, Style(fill=CUBE, stroke=CUBE_EDGE, width=0.5), r=1.0)

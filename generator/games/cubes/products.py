@@ -47,7 +47,7 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
                 board_parts = {p.name: p for p in parts if p.material in BOARD_MATERIALS}
                 out.append(AssemblySheet(spec, f"kit-{tag}", kit_assembly(spec, kit, board_parts), variant=variant,
                                          what=f"Cubes kit, {kit.players} players: how to put it together (parts, "
-                                              "steps with drawings, the edges' rounding, checks)"))
+                                              "steps with drawings, the edges' rounding, checks)", with_laser=True))
                 out.append(Board(spec, paper_board(kit, *setup_position(spec, four)), f"paper-board-{tag}",
                                  f"Cubes board, {kit.grid} x {kit.grid}", variant=variant))
             if half in ("", "pieces"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..declaration import TablePage
 
-from .position import draw_position, grid, player_colours
+from .position import draw_background, draw_foreground, grid, player_colours
 from .rules import cell_name
 
 
@@ -22,4 +22,4 @@ def controls(state, header: dict) -> dict:
             "colours": colours, "player_colours": dict(zip(state.players, colours))}
 
 
-PAGE = TablePage(controls=controls, draw=draw_position)
+PAGE = TablePage(controls=controls, draw=draw_foreground, background=draw_background)

@@ -13,7 +13,7 @@ import io
 import re
 from dataclasses import dataclass, field
 
-from ...errors import SpecError, show
+from ...errors import SpecError, hidden_problem, show
 from ...inputs import decode_text, read_bytes
 
 MAX_CARDS = 2000              # cards in a deck (with their counts), as build.MAX_CARDS
@@ -23,6 +23,13 @@ MAX_CELL = 4000               # characters in one cell, as a spec's text
 MAX_CSV_BYTES = 8 * 1024 * 1024
 MAX_COUNT = 1000
 FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# The column that makes copies of a card, in any case: `count`, and what other tools and people
+# call it (Squib's default is `qty`; spreadsheets say Qty, Quantity, Copies).
+COUNT_NAMES = ("count", "qty", "quantity", "copies")
+# Columns that look like a count but are not one of COUNT_NAMES: an ordinary field, said in a note
+# where every cell is a whole number (the user may have meant copies).
+COUNTISH = ("number", "num", "nb", "no", "n", "amount", "cnt", "pcs", "pieces", "times", "multiplier", "copy",
+            "quantities", "counts", "qte", "anzahl", "cantidad", "nombre")
 
 
 @dataclass
@@ -35,6 +42,7 @@ class Card:
     line: int | None
     field_lines: dict[str, int | None] = field(default_factory=dict)
     path: tuple = ()                          # the card's path in the spec (("cards", 3)); () for a CSV row
+    count_name: str = "count"                 # the column its count came from (Qty, copies...)
 
     def label(self) -> str:
         """How messages name the card: its number, and its name where it has one."""
@@ -70,11 +78,13 @@ def cards_of_spec(spec) -> list[Card]:
     return cards
 
 
-def read_csv(path, display: str, delimiter: str = ",", problems=None) -> list[Card]:
+def read_csv(path, display: str, delimiter: str = ",", problems=None, notes=None) -> list[Card]:
     """The cards of a CSV file: a header row, then one card a row (blank rows skipped). A row's
     errors are added to `problems` (a list) and its card left out, so every bad row is reported;
-    what stops the reading (not UTF-8, a row the CSV reader cannot read, the header) is raised."""
+    what stops the reading (not UTF-8, a row the CSV reader cannot read, the header) is raised.
+    `notes` (a list) gets a line for a column that looks like a count but makes no copies."""
     problems = [] if problems is None else problems
+    notes = [] if notes is None else notes
     data = read_bytes(path, display, MAX_CSV_BYTES)
     try:
         text = decode_text(data, display)
@@ -99,7 +109,13 @@ def read_csv(path, display: str, delimiter: str = ",", problems=None) -> list[Ca
         if not any(cell.strip() for cell in row):
             continue                           # a blank line, or a row of empty cells
         if header is None:
-            header = _header(row, display, start)
+            header = _header(row, display, start, delimiter)
+            counts = [name for name in header if name.casefold() in COUNT_NAMES]
+            if len(counts) > 1:
+                raise SpecError(display, start, "", f"columns {show(counts[0])} and {show(counts[1])} both say how many "
+                                                    "copies of a card to make: keep one")
+            count_name = counts[0] if counts else None
+            header_line = start
             continue
         if len(cards) >= MAX_ROWS:
             raise SpecError(display, start, "", f"more than {MAX_ROWS:,} rows of cards (a deck has at most "
@@ -108,31 +124,44 @@ def read_csv(path, display: str, delimiter: str = ",", problems=None) -> list[Ca
         extra = [c for c in row[len(header):] if c.strip()]
         if extra:
             problems.append(SpecError(display, start, "", f"{len(row)} cells, but the header names {len(header)} "
-                                                          "columns (a comma inside a cell needs the cell in double "
-                                                          "quotes)"))
-        cells = {name: (row[k] if k < len(row) else "").strip() for k, name in enumerate(header)}
+                                                          f"columns ({DELIMITERS.get(delimiter, show(delimiter))} inside a "
+                                                          "cell needs the cell in double quotes)"))
+        # A cell on several lines ends them as the spreadsheet saved it (\r\n): a line break is \n.
+        cells = {name: (row[k] if k < len(row) else "").strip().replace("\r\n", "\n")
+                 for k, name in enumerate(header)}
         for name, value in cells.items():
             if len(value) > MAX_CELL:
                 problems.append(SpecError(display, start, name, f"expected at most {MAX_CELL:,} characters, got "
                                                                 f"{len(value):,}"))
+            elif (problem := hidden_problem(value)) is not None:
+                problems.append(SpecError(display, start, name, problem))
         count = 1
-        if "count" in cells and cells["count"] != "":
-            raw = cells["count"]
+        if count_name is not None and cells[count_name] != "":
+            raw = cells[count_name]
             if not re.fullmatch(r"[0-9]{1,4}", raw) or int(raw) > MAX_COUNT:
-                problems.append(SpecError(display, start, "count", f"expected a whole number from 0 to {MAX_COUNT} "
-                                                                   f"(copies of the card), got {show(raw)}"))
+                problems.append(SpecError(display, start, count_name, f"expected a whole number from 0 to {MAX_COUNT} "
+                                                                      f"(copies of the card), got {show(raw)}"))
             else:
                 count = int(raw)
         if len(problems) == before:
-            fields = {k: v for k, v in cells.items() if k != "count"}
-            cards.append(Card(0, fields, count, display, start))
+            fields = {k: v for k, v in cells.items() if k != count_name}
+            cards.append(Card(0, fields, count, display, start, count_name=count_name or "count"))
     if header is None:
         raise SpecError(display, 1, "", "an empty CSV: the first row names the fields (name,count,...), "
                                         "then one card a row")
+    for name in header if count_name is None else ():
+        values = [c.fields.get(name, "") for c in cards]
+        if name.casefold() in COUNTISH and cards and all(re.fullmatch(r"[0-9]{1,4}", v) for v in values):
+            notes.append(f"{display}:{header_line}: {name}: note: this column looks like a count of copies, but "
+                         f"only a column named {', '.join(COUNT_NAMES)} (in any case) makes copies: each card is "
+                         "made once")
     return cards
 
 
-def _header(row: list[str], display: str, line: int) -> list[str]:
+DELIMITERS = {",": "a comma", ";": "a semicolon", "\t": "a tab", "|": "a bar"}
+
+
+def _header(row: list[str], display: str, line: int, delimiter: str = ",") -> list[str]:
     names = [cell.strip() for cell in row]
     while names and names[-1] == "":
         names.pop()                             # trailing empty cells, as spreadsheets write them
@@ -143,8 +172,15 @@ def _header(row: list[str], display: str, line: int) -> list[str]:
         if not name:
             raise SpecError(display, line, "", f"column {k + 1} has no name in the header row")
         if not FIELD_NAME.match(name) or len(name) > 40:
+            # A spreadsheet saved with another delimiter (Excel in much of Europe writes ;) reads
+            # as one column whose name holds the others: say which option reads it.
+            other = next((d for d in DELIMITERS if d != delimiter and d in name), None)
+            hint = ""
+            if other:
+                written = '"\\t"' if other == "\t" else f'"{other}"'
+                hint = f" (the cells are separated by {DELIMITERS[other]}: add csv_delimiter: {written} to the spec)"
             raise SpecError(display, line, "", f"column {k + 1}: {show(name)} is not a field's name (letters, "
-                                               "digits and _, not starting with a digit, at most 40)")
+                                               f"digits and _, not starting with a digit, at most 40){hint}")
         if name in seen:
             raise SpecError(display, line, "", f"column {k + 1}: {show(name)} is also column {seen[name] + 1}")
         seen[name] = k

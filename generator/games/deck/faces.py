@@ -47,7 +47,7 @@ def draw_deck(deck: Deck, problems: Problems) -> DeckDrawn:
     shared: dict = {}
     for card in deck.cards:
         values = dict(card.fields)
-        values["count"] = str(card.count)
+        values["count"] = values[card.count_name] = str(card.count)
         face = back = None
         sizes: dict[str, float] = {}
         for side, template in (("layout", deck.face_template), ("back", deck.back_template)):

@@ -17,6 +17,7 @@ def load_deck(spec) -> Deck:
 
 
 def _load(spec) -> Deck:
+    spec.notes.clear()          # what this reading finds (a Spec is shared while its bytes are the same)
     problems = Problems()
     deck = read_deck(spec, problems)
     deck.art = draw_deck(deck, problems)

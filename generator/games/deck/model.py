@@ -269,7 +269,9 @@ def _cards(deck: Deck, problems: Problems) -> None:
             path = confined(deck.folder, rel)
             display = str(Path(spec.file).parent / rel)
             rows: list[SpecError] = []
-            cards += read_csv(path, display, spec.data.get("csv_delimiter", ","), rows)
+            notes: list[str] = []
+            cards += read_csv(path, display, spec.data.get("csv_delimiter", ","), rows, notes)
+            spec.notes.update(dict.fromkeys(notes))
             for error in rows:
                 problems.add(error)
             if rows:
@@ -295,7 +297,7 @@ def _cards(deck: Deck, problems: Problems) -> None:
     elif total == 0:
         problems.add(spec.error(("csv",) if "csv" in spec.data else ("cards",), "every card's count is 0"))
     deck.cards = [c for c in cards if c.count > 0]
-    deck.known = {"count"} | {k for c in cards for k in c.fields}
+    deck.known = {"count"} | {c.count_name for c in cards} | {k for c in cards for k in c.fields}
 
 
 # ---------------------------------------------------------------- layouts

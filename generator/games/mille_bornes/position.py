@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from ...colour import Colour
 from ...draw import Drawing, Style, compose, scale, translate
+from ...draw.drawing import fit_size
+from ...draw.fonts import get_font
 from .rules import DEALT, SAFETIES, Tableau, cards_left
 from .symbols import NUMBERED_SYMBOLS, SYMBOLS
 
@@ -13,6 +15,8 @@ WIDTH = 120.0
 BAND = 44.0         # mm a team
 HEAD = 11.0         # mm for the hand's line at the top
 CARD_W, CARD_H = 16.0, 22.0
+NAME_CAP, NAME_MAX = 5.4, 7.5   # mm: a team's name, its capitals' height and its largest size
+NAME_LEAST = 5.0               # mm: a name with its members set smaller than this drops them
 PAPER = Colour(rgb=(1, 1, 1))
 INK = Colour(rgb=(0.1, 0.1, 0.1))
 GREY = Colour(rgb=(0.55, 0.55, 0.55))
@@ -66,15 +70,19 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
         members = [p for p in state.seats if state.team_of[p] == tm]
         playing = to_move in members
         d.rect(1, y, WIDTH - 2, BAND - 2, Style(fill=TURN if playing else PAPER, stroke=INK, width=0.3), r=2)
-        name = tm + (f" ({', '.join(members)})" if members != [tm] else "")
-        if playing and members != [to_move]:
-            name += f": {to_move} to play"
         x = 4
         if playing:     # the team to play: a pointer before its name
-            d.polygon([(4, y + 2.6), (8, y + 4.8), (4, y + 7.0)], Style(fill=INK))
-            x = 10
-        d.fit_text(x, y + 2.5, WIDTH - 36 - x, 4.4, name, INK, align="left", max_size=5.2)
-        d.fit_text(WIDTH - 34, y + 2.5, 30, 4.4, f"{totals[tm]} pts", INK, align="right", max_size=5.2)
+            d.polygon([(4, y + 2.2), (8.5, y + 4.7), (4, y + 7.2)], Style(fill=INK))
+            x = 10.5
+        # The team's name as large as the band allows (a phone shows this drawing about 3 px a mm):
+        # its members too where they fit at a readable size, else the name and who plays.
+        room, font = WIDTH - 30 - x, get_font("sans-bold")
+        to_play = f": {to_move} to play" if playing and members != [to_move] else ""
+        name = tm + (f" ({', '.join(members)})" if members != [tm] else "") + to_play
+        if fit_size(name, font, room, NAME_CAP, NAME_MAX, least=0) < NAME_LEAST:
+            name = tm + to_play
+        d.fit_text(x, y + 2.0, room, NAME_CAP, name, INK, align="left", max_size=NAME_MAX)
+        d.fit_text(WIDTH - 28, y + 2.0, 25, NAME_CAP, f"{totals[tm]} pts", INK, align="right", max_size=NAME_MAX)
         trip = hand.trip if hand is not None else 1000
         bar = WIDTH - 42
         d.rect(4, y + 9.5, bar, 4.0, Style(fill=BAR_BACK), r=1.5)

@@ -44,5 +44,5 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
                            stock={"panels": shoe.material}))
             out.append(AssemblySheet(spec, "shoe", shoe_assembly(shoe, shoe.n_cards),
                                      what="The card shoe: how to put it together (parts, steps with drawings, "
-                                          "checks)"))
+                                          "checks)", with_laser=True))
     return out

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from ...errors import SpecError, plural, show
-from ...referee.contract import RefereeRules, Refused, TurnReport, match_name, names, record_reference
+from ...referee.contract import RefereeRules, Refused, TurnReport, known_name, match_name, names, record_reference
 from ...spec import load_spec
 from .deck import MilleBornesDeck, load_deck
 from .rules import (DEALT, DeckFacts, Hand, HandResult, Tableau, cards_left, check_tallies, exact_flag,
@@ -80,9 +80,10 @@ def new_game(header: dict, record_path: Path | None) -> MBGame:
     teams = header.get("teams") or {p: [p] for p in seats}
     team_of = {}
     for name, members in teams.items():
-        for m in members:
-            if m not in seats:
-                raise Refused("teams", f"{m} is not among the players")
+        for given in members:
+            m = known_name(given, seats)           # as the notation matches names: without regard to case
+            if m is None:
+                raise Refused("teams", f"{given} is not among the players")
             if m in team_of:
                 raise Refused("teams", f"{m} is in two teams ({team_of[m]} and {name})")
             team_of[m] = name
@@ -188,9 +189,10 @@ def apply(state: MBGame, entry: dict) -> tuple[MBGame, TurnReport]:
             nxt = _close(state, result)
             return nxt, _report(nxt, f"hand {result.number} ends", result)
         raise Refused("event", f"no event {show(entry['event'])} (draw-pile-empty, end-of-hand)")
-    player = entry.get("player")
-    if not isinstance(player, str) or player not in state.team_of:
-        raise Refused("player", f"{show(player)} is not playing ({', '.join(state.seats)})")
+    player = known_name(entry.get("player"), state.seats)      # without regard to case, as names are matched
+    if player is None:
+        raise Refused("player", f"{show(entry.get('player'))} is not playing ({', '.join(state.seats)})")
+    entry = {**entry, "player": player}
     seats = list(state.seats)
     seat = seats.index(player)
     if form == "pass":

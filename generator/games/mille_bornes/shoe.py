@@ -245,7 +245,8 @@ def long_wall_pieces(s: Shoe) -> list[Part]:
     pieces = sorted(wall.geoms, key=lambda g: g.bounds[0])
     parts = []
     for k, g in enumerate(pieces):
-        name = "wall, reserve end" if k == 0 else "wall"
+        # One name for one part: the parts list's, the drawings' and the label scored on it.
+        name = "reserve wall" if k == 0 else "long wall"
         x0, _, x1, _ = g.bounds
         if k == 0:      # a narrow piece: its label reads up it
             def place(p, text, g=g, x0=x0, x1=x1):
@@ -253,7 +254,7 @@ def long_wall_pieces(s: Shoe) -> list[Part]:
         else:           # beyond the partition's mortises, in the discard half
             def place(p, text, g=g):
                 return fitted_label(text, g, ((s.a + s.t + s.length) / 2, H / 2), 3.5)
-        parts += copies(Part(name, g, material="panels"), 2, "reserve wall" if k == 0 else "long wall", place)
+        parts += copies(Part(name, g, material="panels"), 2, name, place)
     return parts
 
 
@@ -294,7 +295,7 @@ def end_panel(s: Shoe, reserve: bool) -> list[Part]:
     parts = []
     for g in pieces:
         mine = [c for c in cuts if g.contains(c)]
-        name = "end, reserve (half)" if reserve else "end, discard"
+        name = "reserve end" if reserve else "discard end"
         gx0 = g.bounds[0]
         slits = MultiLineString([list(c.coords) for c in mine]) if mine else None
 
@@ -307,7 +308,7 @@ def end_panel(s: Shoe, reserve: bool) -> list[Part]:
             return fitted_label(text, g, (end_x, H / 2), 2.2, upright=False, keep_out=slits)
         base = Part(name, g, material="panels", cuts=mine)
         # The reserve end is cut in two halves, one drawing cut twice.
-        parts += copies(base, 2, "reserve end", place) if reserve else copies(base, 1, "discard end", place)
+        parts += copies(base, 2 if reserve else 1, name, place)
     return parts
 
 
@@ -322,7 +323,7 @@ def ribs(s: Shoe, reserve: bool) -> list[Part]:
         rib = rib.difference(box(-s.sagitta - 1, W / 2 - s.notch_w / 2, 1.0, W / 2 + s.notch_w / 2))
     pieces = list(rib.geoms) if hasattr(rib, "geoms") else [rib]
     pieces = [g for g in pieces if g.area > 1.0][:1]
-    name = "rib, reserve (half)" if reserve else "rib, discard"
+    name = "reserve rib" if reserve else "discard rib"
     out = []
     for g in pieces:
         # Along the rib's middle, reading up it: the three ribs are told apart by their labels.
@@ -330,8 +331,7 @@ def ribs(s: Shoe, reserve: bool) -> list[Part]:
                                (g.bounds[1] + g.bounds[3]) / 2 + 0.5)).centroid
         def place(p, text, g=g, c=c):
             return fitted_label(text, g, (c.x, c.y), 2.2, upright=False)
-        out += copies(Part(name, g, material="panels"), 2, "reserve rib", place) if reserve else \
-            copies(Part(name, g, material="panels"), 1, "discard rib", place)
+        out += copies(Part(name, g, material="panels"), 2 if reserve else 1, name, place)
     return out
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from shapely import affinity
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import LineString, Point, Polygon
+from shapely.ops import nearest_points
 
 from ...colour import Colour
 from ...draw import Style
@@ -28,13 +29,15 @@ def parts_list(s: Shoe) -> list[tuple[str, str, str]]:
 def _walls(sc: Scene, s: Shoe, lift: float = 0.0, spread: float = 0.0) -> None:
     H, t, W = s.height, s.t, s.width
     for piece in long_wall_pieces(s):
-        sc.plate(piece.outline, (0, -spread, H + lift), X, NZ, t, WOOD, marks=piece.score)
-        sc.plate(piece.outline, (0, W - t + spread, H + lift), X, NZ, t, WOOD)
+        sc.plate(piece.outline, (0, -spread, H + lift), X, NZ, t, WOOD, marks=piece.score, part=piece.name)
+        sc.plate(piece.outline, (0, W - t + spread, H + lift), X, NZ, t, WOOD, part=piece.name)
 
 
 def _partition(sc: Scene, s: Shoe, lift: float = 0.0) -> None:
     p = partition(s)
-    sc.plate(p.outline, (s.a + s.t, 0, s.height + lift), Y, NZ, s.t, DARK, marks=p.score)
+    # Its scored face towards the viewer (the part is symmetric across the shoe): from y = W along -y.
+    sc.plate(p.outline, (s.a, s.width, s.height + lift), (0.0, -1.0, 0.0), NZ, s.t, DARK, marks=p.score,
+             part="partition")
 
 
 def _end_quads(s: Shoe, right: bool, lift: float = 0.0) -> list[list[list]]:
@@ -65,33 +68,35 @@ def _end_quads(s: Shoe, right: bool, lift: float = 0.0) -> list[list[list]]:
 def _shoe_scene(s: Shoe, step: int) -> Scene:
     sc = Scene()
     b = base(s)
-    sc.plate(b.outline, (0, 0, 0), X, Y, s.t, WOOD, marks=b.score)
+    sc.plate(b.outline, (0, 0, 0), X, Y, s.t, WOOD, marks=b.score, part="base")
     if step == 1:
         _walls(sc, s)
         for y in (s.t / 2, s.width - s.t / 2):
             sc.arrow((s.a * 1.5, y, s.height + 22), (s.a * 1.5, y, s.height + 3))
         sc.callout("long wall", (s.length * 0.8, 0, s.height), 4, -8)
-        sc.callout("its reserve-end piece", (s.a * 0.25, s.width, s.height), -6, -8)
+        sc.callout("its reserve-end piece", (s.a * 0.25, s.width, s.height), -6, -8, part="reserve wall")
         sc.callout("base", (s.length + s.sagitta * 0.6, s.width / 2, s.t), 10, 6)
         return sc
     _walls(sc, s)
     if step == 2:
         _partition(sc, s, lift=34.0)
-        sc.arrow((s.a + s.t / 2, s.width / 2, 30), (s.a + s.t / 2, s.width / 2, s.height + 4))
-        sc.callout("partition: tabs into the mortises", (s.a, s.width * 0.8, s.height + 34), 6, -7)
+        # Down from the partition held above to where its tabs go, in the walls' mortises and the base's.
+        sc.arrow((s.a + s.t / 2, s.width / 2, 30), (s.a + s.t / 2, s.width / 2, s.t + 4))
+        sc.callout("partition: tabs into the mortises", (s.a, s.width * 0.8, s.height + 34), 6, -7,
+                   part="partition")
         return sc
     _partition(sc, s)
     for right in (False, True):
         for half in _end_quads(s, right):
-            sc.surface(half, WOOD)
+            sc.surface(half, WOOD, part="discard end" if right else "reserve end")
     # A card drawn from the reserve: gripped through the notches, lifted clear.
     lift = s.height + 10
     card = Polygon([(0, 0), (s.card_w, 0), (s.card_w, s.card_h), (0, s.card_h)])
     sc.plate(card, ((s.a - s.card_w) / 2, (s.width - s.card_h) / 2, lift), X, Y, 0.3,
-             Colour(rgb=(0.95, 0.95, 0.97)))
+             Colour(rgb=(0.95, 0.95, 0.97)), part="card")
     sc.arrow((s.a / 2, s.width / 2, s.height - 6), (s.a / 2, s.width / 2, lift - 2))
-    sc.callout("a card drawn from the reserve", (s.a / 2, s.width * 0.1, lift), -4, -7)
-    sc.callout("discard", (s.a * 1.6, s.width / 2, s.t), 14, 9)
+    sc.callout("a card drawn from the reserve", (s.a / 2, s.width * 0.1, lift), -4, -7, part="card")
+    sc.callout("discard", (s.a * 1.6, s.width / 2, s.t), 14, 9, part="base")       # the compartment's floor
     return sc
 
 
@@ -102,17 +107,20 @@ def _rib_plan(s: Shoe) -> Plan:
     b = base(s)
     window = Polygon([(-s.sagitta - s.t - 2, -2), (s.a * 0.45, -2), (s.a * 0.45, s.width + 2),
                       (-s.sagitta - s.t - 2, s.width + 2)])
-    plan.add(b.outline.intersection(window), Style(fill=WOOD, stroke=INK, width=pt(0.5)))
+    plan.add(b.outline.intersection(window), Style(fill=WOOD, stroke=INK, width=pt(0.5)), part="base")
     for half in _end_quads(s, False):
         line = LineString([(q[0][0], q[0][1]) for q in half] + [(half[-1][1][0], half[-1][1][1])])
-        plan.add(line.buffer(s.t / 2, cap_style="flat"), Style(fill=DARK, stroke=INK, width=pt(0.4)))
+        plan.add(line.buffer(s.t / 2, cap_style="flat"), Style(fill=DARK, stroke=INK, width=pt(0.4)),
+                 part="reserve end")
     rib = ribs(s, True)[0]
-    plan.add(rib.outline, Style(fill=Colour(rgb=(0.95, 0.85, 0.6)), stroke=INK, width=pt(0.6)))
+    plan.add(rib.outline, Style(fill=Colour(rgb=(0.95, 0.85, 0.6)), stroke=INK, width=pt(0.6)), part="reserve rib")
     mirrored = affinity.scale(rib.outline, 1, -1, origin=(0, s.width / 2))
-    plan.add(mirrored, Style(fill=Colour(rgb=(0.95, 0.85, 0.6)), stroke=INK, width=pt(0.6)))
+    plan.add(mirrored, Style(fill=Colour(rgb=(0.95, 0.85, 0.6)), stroke=INK, width=pt(0.6)), part="reserve rib")
     c = rib.outline.representative_point()
-    plan.callout("rib, inside the top", (c.x, c.y), 16, -4)
-    plan.callout("notch", (-s.sagitta, s.width / 2), 14, 0)
+    plan.callout("rib, inside the top", (c.x, c.y), 16, -4, part="reserve rib")
+    # The notch: the gap between the end's halves, down into the base's excision; the leader on its edge.
+    edge = nearest_points(b.outline.exterior, Point(-s.sagitta, s.width / 2))[0]
+    plan.callout("notch", (edge.x, edge.y), 14, 0, part="base")
     return plan
 
 
@@ -120,10 +128,12 @@ def _end_plan(s: Shoe) -> Plan:
     """The discard end flat, as cut: the slits of its living hinge."""
     p = end_panel(s, False)[0]
     plan = Plan()
-    plan.add(p.outline, Style(fill=WOOD, stroke=INK, width=pt(0.5)))
+    plan.add(p.outline, Style(fill=WOOD, stroke=INK, width=pt(0.5)), part="discard end")
     for c in p.cuts:
-        plan.add(c, Style(stroke=Colour(rgb=(0.75, 0.1, 0.1)), width=pt(0.35)))
-    plan.callout("slits: bend across them, slowly", (p.outline.bounds[2] * 0.5, s.height * 0.5), 0, 0)
+        plan.add(c, Style(stroke=Colour(rgb=(0.75, 0.1, 0.1)), width=pt(0.35)), part="slits")
+    middle = Point(p.outline.bounds[2] * 0.5, s.height * 0.5)
+    on = min(p.cuts, key=lambda c: c.distance(middle)).interpolate(0.5, normalized=True)
+    plan.callout("slits: bend across them, slowly", (on.x, on.y), 0, 0, part="slits")
     return plan
 
 

@@ -203,13 +203,20 @@ def draw_board(spec: Spec, centre: bool = True, start_label: bool = True) -> Dra
         return out
     # the central spaces for the pack and the turned-up cards
     mid = size / 2
-    cw, ch = 63 + 6, 88 + 6
-    for k, label in enumerate(("PACK", "TURNED UP")):
-        x = mid - cw - 6 + k * (cw + 12)
-        out.rect(x, mid - ch / 2, cw, ch, Style(stroke=ink, width=0.6, dash=(3, 2)), r=3)
-        out.fit_text(x + 5, mid + ch / 2 + 3, cw - 10, 4, label, ink)
+    for label, (x, y, cw, ch) in card_spaces(size).items():
+        out.rect(x, y, cw, ch, Style(stroke=ink, width=0.6, dash=(3, 2)), r=3)
+        out.fit_text(x + 5, y + ch + 3, cw - 10, 4, label, ink)
+    ch = card_spaces(size)["PACK"][3]
     out.fit_text(mid - 70, mid - ch / 2 - 26, 140, 16, spec.data["title"].upper(), colour[g.sides[0].name])
     return out
+
+
+def card_spaces(size: float) -> dict:
+    """The board's central spaces, PACK and TURNED UP: (x, y, width, height) in mm, a card (63 x 88 mm)
+    and 3 mm round it, side by side in the middle of a board `size` mm square."""
+    mid = size / 2
+    cw, ch = 63 + 6, 88 + 6
+    return {label: (mid - cw - 6 + k * (cw + 12), mid - ch / 2, cw, ch) for k, label in enumerate(("PACK", "TURNED UP"))}
 
 
 def _arrow(cx, cy, dx, dy, r):

@@ -128,10 +128,11 @@ def men_assembly(men: Men, title: str, paper: Paper):
     face = net.face("front").region.bounds
     stands = standing_height(men.width, men.depth, face[3] - face[1])
     name, colour = men.colours[0]
-    folded = tent_scene(net, stands, men.depth, colour)
-    folded.callout("the head: a fold", (0, 0, stands), 10, -5)
+    folded = tent_scene(net, stands, men.depth, colour, feet_in=False)      # the feet not folded yet
+    folded.callout("the head: a fold", (0, 0, stands), 10, -5, part="face")
     glued = tent_scene(net, stands, men.depth, colour)
-    glued.callout("feet glued one on the other", (0, 0, 0), 14, 6)
+    # The leader to the floor where it shows between the faces.
+    glued.callout("feet glued one on the other", (men.width * 0.3, -men.depth * 0.3, 0.2), 14, 6, part="foot")
     n = MEN_PER_COLOUR * len(men.colours)
     steps = [
         Step(f"Cut round each man on his solid line ({n} men, {MEN_PER_COLOUR} of each colour). Score the three "

@@ -14,7 +14,7 @@ from ...draw.fonts import get_font
 from ...inputs import MadeFromFiles
 from ...referee.contract import record_reference
 from ...spec import load_spec
-from .board import INWARD, cell_of, draw_board, home_spot, side_colours, start_spot
+from .board import INWARD, card_spaces, cell_of, draw_board, home_spot, load_geometry, side_colours, start_spot
 
 BOARD = "boards/sorry.yaml"
 WHITE = Colour(rgb=(1, 1, 1))
@@ -66,28 +66,46 @@ def _man(d: Drawing, x: float, y: float, r: float, colour: Colour, ring: bool, l
 
 
 def draw_position(state, header: dict | None = None, before=None) -> Drawing:
-    """`before`: the state before the last turn; the men it moved (or sent back) are ringed."""
+    """The whole position: the board (draw_background) with the men on it (draw_foreground)."""
+    d = draw_background(header)
+    d.place(draw_foreground(state, header, before))
+    return d
+
+
+def draw_background(header: dict | None = None) -> Drawing:
+    """What no turn changes: the board, and every division's number (a man standing on one covers
+    it). The page fetches it once (it is most of the drawing's weight) and lays the men over it."""
     spec, board, colours = _board(str(board_spec_path(header)))
-    moved = _moved(state, before)
-    g = state.g
+    g = load_geometry(spec)
     q, margin = spec.data["square"], spec.data.get("margin", 10)
     d = Drawing(board.width, board.height, least_text=0.0)   # for a screen, which zooms
     d.place(board)
-
-    def centre(col, row):
-        return margin + col * q + q / 2, margin + row * q + q / 2
-
-    taken = {m[1] for men in state.position.men.values() for m in men if m[0] == "track"}
     font = get_font("sans-bold")
     for i in range(g.track):
-        if i in taken:
-            continue
-        x, y = centre(*cell_of(g, i))
+        x, y = margin + cell_of(g, i)[0] * q + q / 2, margin + cell_of(g, i)[1] * q + q / 2
         # on a small paper label, so that it reads over a slide's bar too
         w = font.width(str(i + 1), NUMBER) + NUMBER * 0.3
         h = NUMBER * 0.95
         d.rect(x - w / 2, y - h / 2, w, h, Style(fill=PAPER, stroke=NUMBER_INK, width=0.35), r=h * 0.2)
         d.text(x, y + NUMBER * 0.36, str(i + 1), NUMBER, NUMBER_INK, font="sans-bold", align="centre")
+    return d
+
+
+def draw_foreground(state, header: dict | None = None, before=None) -> Drawing:
+    """What the turns made, on a clear ground the size of the board: the men (`before`: the state
+    before the last turn; the men it moved, or sent back, are ringed) and the card last turned up,
+    in its space."""
+    spec, board, colours = _board(str(board_spec_path(header)))
+    moved = _moved(state, before)
+    g = state.g
+    q, margin = spec.data["square"], spec.data.get("margin", 10)
+    d = Drawing(board.width, board.height, least_text=0.0)   # for a screen, which zooms
+
+    def centre(col, row):
+        return margin + col * q + q / 2, margin + row * q + q / 2
+
+    if state.turned_up:
+        _turned_up(d, card_spaces(board.width)["TURNED UP"], state.turned_up, colours[state.turned_up[0]])
     names = [s.name for s in g.sides]
     for colour, men in state.position.men.items():
         k = names.index(colour)
@@ -113,6 +131,16 @@ def draw_position(state, header: dict | None = None, before=None) -> Drawing:
                 ox, oy = (-1 if i % 2 == 0 else 1) * q * 0.45, (-1 if i < 2 else 1) * q * 0.45
                 _man(d, cx + ox, cy + oy, q * 0.34, paint, ring)
     return d
+
+
+def _turned_up(d: Drawing, space, turned, paint: Colour) -> None:
+    """The card last turned up, in the board's TURNED UP space, edged in the colour of who turned it."""
+    colour, card = turned
+    x, y, w, h = space
+    d.rect(x + 3, y + 3, w - 6, h - 6, Style(fill=WHITE, stroke=paint, width=2.5), r=3)
+    label = "Sorry!" if card == "sorry" else card
+    d.fit_text(x + 8, y + h / 2 - 14, w - 16, 28, label, INK, font="sans-bold", max_size=40)
+    d.fit_text(x + 8, y + h - 18, w - 16, 8, colour, paint, font="sans-bold", max_size=8)
 
 
 def _name(loc) -> str:

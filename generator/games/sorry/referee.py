@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...errors import SpecError, show, plural
-from ...referee.contract import RefereeRules, Refused, TurnReport, names, record_reference
+from ...referee.contract import RefereeRules, Refused, TurnReport, known_name, names, record_reference
 from ...referee.prompt import record_command
 from ...spec import load_spec
 from .board import Geometry, load_geometry
@@ -42,6 +42,7 @@ class SorryGame:
     winner: str | None = None
     lost: bool = False
     turn: int = 0
+    turned_up: tuple[str, str] | None = None     # (colour, card) of the last turn: the card in its space
 
 
 def _card(c) -> str:
@@ -60,20 +61,22 @@ def new_game(header: dict, record_path: Path | None) -> SorryGame:
     names = [s.name for s in g.sides]
     variant = header.get("variant", "standard")
     default = [names[0], names[2]] if variant == "solitaire" else names
-    players = tuple(header.get("players") or default)
+    given = tuple(header.get("players") or default)
+    for p in given:
+        if known_name(p, names) is None:
+            raise Refused("players", f"{show(p)} is not a colour of the board ({', '.join(names)})")
+    players = tuple(known_name(p, names) for p in given)     # "Red", as a phone capitalises it, is red
     if len(set(players)) != len(players):
         raise Refused("players", "each colour plays once")
-    for p in players:
-        if p not in names:
-            raise Refused("players", f"{show(p)} is not a colour of the board ({', '.join(names)})")
     if variant == "solitaire" and (len(players) != 2 or (names.index(players[0]) - names.index(players[1])) % 2):
         raise Refused("solitaire", "the solitaire game moves two opposite colours")
     pos = initial_position(players)
     if "position" in header:
         men = {}
-        for colour, locs in header["position"].items():
-            if colour not in players:
-                raise Refused("position", f"{colour} is not playing")
+        for given, locs in header["position"].items():
+            colour = known_name(given, players)
+            if colour is None:
+                raise Refused("position", f"{given} is not playing")
             try:
                 men[colour] = tuple(parse_loc(x, g) for x in locs)
             except ValueError as exc:
@@ -89,9 +92,9 @@ def new_game(header: dict, record_path: Path | None) -> SorryGame:
         if "hands" not in header:
             raise Refused("hands", "the dealt-hand game lists each player's cards under hands:")
         hands = {c: tuple(_card(x) for x in header["hands"].get(c, [])) for c in players}
-    if "to_move" in header and header["to_move"] not in players:
+    if "to_move" in header and known_name(header["to_move"], players) is None:
         raise Refused("to_move", f"{show(header['to_move'])} is not playing ({', '.join(players)})")
-    to_move = players.index(header["to_move"]) if "to_move" in header else 0
+    to_move = players.index(known_name(header["to_move"], players)) if "to_move" in header else 0
     return SorryGame(g, pos, players, to_move, variant, hands)
 
 
@@ -112,7 +115,7 @@ def apply(state: SorryGame, entry: dict) -> tuple[SorryGame, TurnReport]:
     if state.winner or state.lost:
         raise Refused("game over", "the game is over")
     colour = state.players[state.to_move]
-    if "player" in entry and entry["player"] != colour:
+    if "player" in entry and known_name(entry["player"], state.players) != colour:
         raise Refused("turn order", f"it is {colour}'s turn, not {entry['player']}'s")
     card = _card(entry["card"])
     hands = state.hands
@@ -129,7 +132,8 @@ def apply(state: SorryGame, entry: dict) -> tuple[SorryGame, TurnReport]:
     # unless it ended the game.
     again = card == "2" and not (winner or lost)
     nxt_player = state.to_move if again else (state.to_move + 1) % len(state.players)
-    nxt = replace(state, position=pos, to_move=nxt_player, hands=hands, winner=winner, lost=lost, turn=state.turn + 1)
+    nxt = replace(state, position=pos, to_move=nxt_player, hands=hands, winner=winner, lost=lost, turn=state.turn + 1,
+                  turned_up=(colour, card))
     effects = fx.text()
     text = f"{nxt.turn:3d}. {colour}: {card} {entry['move']}" + (f": {effects}" if effects else "")
     if again:

@@ -3,6 +3,8 @@ the corner diagram: a window of the board as board.py draws it, with men before 
 that the referee's own rules play (rules.play), so the picture can never show an illegal move."""
 from __future__ import annotations
 
+import math
+
 from ...layout.markup import counted
 from ...colour import Colour, WHITE
 from ...draw import Drawing, Path, PathBuilder, Style, compose, scale, translate
@@ -175,16 +177,20 @@ class Corner:
         # Each move: the squares stepped on, then the slide (a dashed arrow along the slide's outer
         # edge), and the move's number where it began.
         # Every man before and after, and every slide's marks: what a move's badge must not cover.
-        busy = [at(*self._centre(c, loc, k)) for c, locs in self.men.items() for k, loc in enumerate(locs)
-                if loc[0] != "start"]
-        busy += [at(*self._centre(c, loc, k)) for c, locs in finals.items() for k, loc in enumerate(locs)
-                 if loc[0] != "start"]
-        busy += [at(*self._centre(side0.name, ("track", i))) for sl in g.slides for i in sl.squares(g.track)]
+        # Each as (x, y, how far a badge's edge keeps from it).
+        badge_r = cell * 0.19
+        busy = [(*at(*self._centre(c, loc, k)), r + badge_r) for c, locs in self.men.items()
+                for k, loc in enumerate(locs) if loc[0] != "start"]
+        busy += [(*at(*self._centre(c, loc, k)), r + badge_r) for c, locs in finals.items()
+                 for k, loc in enumerate(locs) if loc[0] != "start"]
+        busy += [(*at(*self._centre(side0.name, ("track", i))), cell * 0.3 + badge_r) for sl in g.slides
+                 for i in sl.squares(g.track)]
         for i in range(g.track):                        # the division numbers, at each square's foot
             col, row = cell_of(g, i)
             if col < self.columns and row < self.rows and (row == 0 or col == 0):
                 x, y = at(col, row)
-                busy.append((x + cell * 0.2, y + cell * 0.85))
+                busy.append((x + cell * 0.2, y + cell * 0.85, cell * 0.12 + badge_r))
+        badges = []
         for n, (c, card, text, path, fx, before) in enumerate(self.moves, 1):
             pts = [at(*self._centre(c, loc)) for loc in path]
             pb = PathBuilder().move(*pts[0])
@@ -199,7 +205,7 @@ class Corner:
             d.path(pb, Style(stroke=WHITE, width=1.3))
             d.path(pb, Style(stroke=shade, width=0.6))
             _arrow_head(d, pts[-2], end, shade, cell * 0.26)
-            busy += pts
+            busy += [(x, y, badge_r + 0.6) for x, y in _along(pts[:-1] + [end], cell * 0.1)]
             for a, b, sent in fx.slides:
                 la, lb = parse_loc(a, g), parse_loc(b, g)
                 pa, pe = at(*self._centre(c, la)), at(*self._centre(c, lb))
@@ -209,16 +215,19 @@ class Corner:
                 b2 = _short(a2, (pe[0] + ox * off, pe[1] + oy * off), r * 0.6)
                 d.line(*a2, *b2, Style(stroke=ink, width=0.5, dash=(1.0, 0.7)))
                 _arrow_head(d, a2, b2, ink, cell * 0.24)
-            # The move's number beside where it began, where it is farthest from men, paths and
-            # slides (a badge on a slide's triangle reads as part of the board).
-            bx, by = pts[0]
-            around = [(bx + cell * 0.5 * u, by + cell * 0.5 * v) for u, v in
-                      ((-1, -1), (1, -1), (-1, 1), (1, 1), (0, -1.3), (-1.3, 0), (1.3, 0), (0, 1.3))]
+                busy += [(x, y, badge_r + 0.6) for x, y in _along([a2, b2], cell * 0.1)]
+            badges.append((n, pts[0]))
+        # Each move's number beside where it began, where it is farthest from men, paths and slides'
+        # arrows, every move's (a badge on a slide's triangle reads as part of the board; one on an
+        # arrow hides which way it goes).
+        for n, (bx, by) in badges:
+            around = [(bx + cell * f * math.cos(a), by + cell * f * math.sin(a)) for f in (0.55, 0.7, 0.85)
+                      for a in (k * math.pi / 8 for k in range(16))]
             inside = [p for p in around if cell * 0.2 <= p[0] <= d.width - cell * 0.2
                       and cell * 0.2 <= p[1] <= d.height - cell * 0.2] or around
-            badge = max(inside, key=lambda p: min(((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5 for q in busy))
-            busy.append(badge)
-            d.circle(*badge, cell * 0.19, Style(fill=ink, stroke=WHITE, width=0.3))
+            badge = max(inside, key=lambda p: min(math.hypot(p[0] - x, p[1] - y) - reach for x, y, reach in busy))
+            busy.append((*badge, 2 * badge_r + 0.3))
+            d.circle(*badge, badge_r, Style(fill=ink, stroke=WHITE, width=0.3))
             d.text(badge[0], badge[1] + pt(7) * 0.36, str(n), pt(7), WHITE, font="sans-bold", align="centre")
         # The men after the moves; a man sent back to start is crossed out where he stood.
         for c, locs in finals.items():
@@ -237,6 +246,15 @@ class Corner:
                 d.circle(x, y, r, Style(fill=colour[c], stroke=ink, width=0.3))
                 d.circle(x - r * 0.3, y - r * 0.3, r * 0.28, Style(fill=WHITE.mix(colour[c], 0.35)))
         return d
+
+
+def _along(points, step: float) -> list:
+    """Points every `step` mm along a polyline (what a badge must keep clear of)."""
+    out = [points[0]]
+    for a, b in zip(points, points[1:]):
+        n = max(1, int(((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5 / step))
+        out += [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(1, n + 1)]
+    return out
 
 
 def _short(a, b, by: float):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..declaration import TablePage
 
-from .position import board_colours, draw_position
+from .position import board_colours, draw_background, draw_foreground
 from .referee import moves_text
 from .rules import CARDS
 
@@ -24,4 +24,4 @@ def moves(state, header: dict, arg: str) -> dict:
             "moves": [{"move": m["move"], "does": m["does"], "entry": f"{card} {m['move']}"} for m in found]}
 
 
-PAGE = TablePage(controls=controls, draw=draw_position, hints={"moves": moves})
+PAGE = TablePage(controls=controls, draw=draw_foreground, background=draw_background, hints={"moves": moves})

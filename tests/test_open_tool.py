@@ -1,0 +1,491 @@
+"""Every input is a stranger, round three (issue 32), the open tool: two products never share a file
+name; text from a spec that would reach a terminal, a print list, a PDF's metadata or a file name
+raw is refused at its line by one check; PNP_GAMES_PATH runs code only when a command needs the
+games, from absolute folders only, and a package that is no game is one line; a spec is what its
+`kind:` says and records never crowd specs out; watch, new, copy and settings; and the messages a
+user's deck gets (our captions never fail it, count columns by other names, small decks, a CSV
+saved with semicolons, the settings line)."""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, pnp_here
+
+STARTER = ROOT / "generator" / "games" / "deck" / "starter"
+
+
+def new_deck(folder: Path, name: str = "d") -> Path:
+    """The starter deck written into folder as NAME.yaml (pnp new deck NAME)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    r = pnp_here("new", "deck", name, cwd=folder)
+    assert r.returncode == 0, r.stderr
+    return folder / f"{name}.yaml"
+
+
+def one_line_error(r) -> str:
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    return lines[0]
+
+
+# ---------------------------------------------------------------- 1. two products, one file name
+
+@pytest.mark.parametrize("names", [("Deck", "deck"), ("Straße", "STRASSE"), ("ｄｅｃｋ", "deck"), ("Décor", "decor"),
+                                   ("ﬁre", "fire")])
+def test_two_specs_that_make_one_file_name_are_refused_naming_both(tmp_path, names):
+    first = new_deck(tmp_path, "a")
+    (tmp_path / "decks").mkdir()
+    for name in names:
+        (tmp_path / "decks" / f"{name}.yaml").write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "decks" / "a.csv").write_bytes((tmp_path / "a.csv").read_bytes())
+    shutil.copytree(tmp_path / "icons", tmp_path / "decks" / "icons")
+    first.unlink()
+    for command in ("validate", "build"):
+        r = pnp_here(command, cwd=tmp_path)
+        line = one_line_error(r)
+        assert r.returncode == 1
+        assert f"decks/{names[0]}.yaml" in line and f"decks/{names[1]}.yaml" in line and "would both write" in line, line
+    assert not (tmp_path / "output").exists()              # nothing written
+
+
+def test_a_deck_at_the_top_and_one_in_decks_of_one_name_are_refused_and_the_output_kept(tmp_path):
+    spec = new_deck(tmp_path, "cards")
+    r = pnp_here("build", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    before = {p: p.read_bytes() for p in (tmp_path / "output").rglob("*") if p.is_file()}
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "Cards.yaml").write_text(spec.read_text())
+    shutil.copy(tmp_path / "cards.csv", tmp_path / "decks")
+    shutil.copytree(tmp_path / "icons", tmp_path / "decks" / "icons")
+    r = pnp_here("build", cwd=tmp_path)
+    assert r.returncode == 1 and "cards.yaml and decks/Cards.yaml would both write" in r.stderr, r.stderr
+    assert {p: p.read_bytes() for p in (tmp_path / "output").rglob("*") if p.is_file()} == before
+
+
+def test_file_names_fold_compatibility_forms_and_accents():
+    from generator.outputs import name_key, safe_name
+    assert safe_name("Ｄécor ﬁle") == "decor-file" and safe_name("Straße") == "strasse"
+    assert name_key("deck/Deck-sheet.pdf") == name_key("deck/deck-sheet.pdf")
+    assert name_key("deck/ｄeck.pdf") == name_key("deck/deck.pdf")
+
+
+def test_a_plan_refuses_two_products_that_differ_only_in_case():
+    from generator.outputs import Plan, UnsafeName
+    plan = Plan().sub("deck")
+    plan.add_bytes("Deck.pdf", lambda: b"")
+    with pytest.raises(UnsafeName):
+        plan.add_bytes("deck.pdf", lambda: b"")
+
+
+# ---------------------------------------------------------------- 2. text that reaches a terminal or a file raw
+
+HOSTILE = ["\x1b]0;pwned\x07", "\x1b[31mred", "\u202eevil", "a\u2066b\u2069", "nul\x00", "del\x7f", "c1\x85",
+           "a\u2028b", "\u202aembed\u202c"]
+
+
+@pytest.mark.parametrize("bad", HOSTILE, ids=repr)
+def test_a_title_with_control_or_bidi_characters_is_refused_at_its_line(tmp_path, bad):
+    spec = new_deck(tmp_path)
+    escaped = bad.encode("unicode_escape").decode()       # YAML's double quotes read \x1b, \u202e alike
+    text = spec.read_text(encoding="utf-8").replace('title: "d"', f'title: "{escaped}"')
+    spec.write_text(text, encoding="utf-8")
+    line_no = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("title:"))
+    r = pnp_here("validate", "d.yaml", cwd=tmp_path)
+    line = one_line_error(r)
+    assert line.startswith(f"d.yaml:{line_no}: title: "), line
+    assert not any(c in line for c in bad if not c.isprintable()), repr(line)     # shown escaped
+    r = pnp_here("build", "d.yaml", cwd=tmp_path)
+    assert r.returncode == 1 and not (tmp_path / "output").exists()
+
+
+def test_every_key_and_value_of_a_spec_passes_the_one_check(tmp_path):
+    spec = new_deck(tmp_path)
+    text = spec.read_text(encoding="utf-8")
+    for changed, field in ((text.replace("\n  attack:", '\n  "att\\u202eack":', 1), "layouts"),
+                           (text.replace('text: "{text}"', 'text: "{text}\\e[2J"', 1), "text"),
+                           (text.replace("palette: {paper:", 'palette: {"pa\\x1bper":', 1), "palette")):
+        spec.write_text(changed, encoding="utf-8")
+        line = one_line_error(pnp_here("validate", "d.yaml", cwd=tmp_path))
+        assert line.startswith("d.yaml:") and field in line and ("\\u202e" in line or "\\x1b" in line), line
+
+
+def test_a_csv_cell_with_a_control_character_is_refused_at_its_row_and_column(tmp_path):
+    new_deck(tmp_path)
+    csv = tmp_path / "d.csv"
+    csv.write_text(csv.read_text().replace("Deal 2 damage.", "Deal 2 \x1b[8mdamage."), encoding="utf-8")
+    line = one_line_error(pnp_here("validate", "d.yaml", cwd=tmp_path))
+    assert line.startswith("d.csv:2: text: a control character (\\x1b)"), line
+
+
+@pytest.mark.parametrize("title", ["שלום עולם", "مرحبا بالعالم", "日本語のデッキ", "Ελληνικά", "Кириллица",
+                                   "👩‍💻 deck", "עברית\u200f.", "ZWNJ\u200cفارسی"])
+def test_letters_of_every_script_and_the_joiners_pass(tmp_path, title):
+    from generator.errors import hidden_character
+    from generator.spec import load_spec
+    assert hidden_character(title) is None
+    spec = new_deck(tmp_path)
+    spec.write_text(spec.read_text(encoding="utf-8").replace('title: "d"', f'title: "{title}"'), encoding="utf-8")
+    assert load_spec(spec).data["title"] == title
+
+
+def test_names_and_specs_share_one_check():
+    from generator.errors import hidden_character
+    from generator.referee.contract import name_problem
+    for bad in HOSTILE:
+        assert hidden_character(bad) is not None and name_problem(bad) is not None, repr(bad)
+    # a name, shown alone and typed in a notation, is stricter: no zero-width or private-use character
+    assert hidden_character("a\u200bb") is None and name_problem("a\u200bb") is not None
+    assert hidden_character("line\nbreak") is None and hidden_character("line\nbreak", lines=False) == "\n"
+
+
+def test_a_title_on_two_lines_is_refused(tmp_path):
+    spec = new_deck(tmp_path)
+    spec.write_text(spec.read_text(encoding="utf-8").replace('title: "d"', 'title: "one\\ntwo"'), encoding="utf-8")
+    line = one_line_error(pnp_here("validate", "d.yaml", cwd=tmp_path))
+    assert line.startswith("d.yaml:4: title: ") and "one line" in line, line
+
+
+def test_the_settings_file_passes_the_check(tmp_path):
+    (tmp_path / "pnp-settings.yaml").write_text('paper: "a4\\u202e"\n')
+    line = one_line_error(pnp_here("validate", cwd=tmp_path))
+    assert line.startswith("pnp-settings.yaml:1: paper: a bidi control (\\u202e"), line
+
+
+# ---------------------------------------------------------------- 4. code loaded from a path
+
+def _env(**extra):
+    env = {k: v for k, v in os.environ.items() if k != "PNP_GAMES_PATH"}
+    env.update(extra)
+    return env
+
+
+def run_pnp(*args, cwd, env):
+    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+
+
+def test_games_path_code_runs_only_for_commands_that_need_the_games(tmp_path):
+    games = tmp_path / "games" / "spy"
+    games.mkdir(parents=True)
+    ran = tmp_path / "ran"
+    (games / "__init__.py").write_text(f"open({str(ran)!r}, 'a').write('x')\n")
+    env = _env(PNP_GAMES_PATH=str(tmp_path / "games"))
+    for args in (["--version"], ["calibrate", "--out", tmp_path / "c.pdf"], ["new", "deck", "x"]):
+        r = run_pnp(*args, cwd=tmp_path, env=env)
+        assert r.returncode == 0, r.stderr
+        assert not ran.exists(), args
+    r = run_pnp("validate", cwd=tmp_path, env=env)            # a command that needs the games
+    assert ran.exists()
+    line = one_line_error(r)
+    assert r.returncode == 2 and line.startswith(f"pnp: {games}: not a game package"), line
+
+
+@pytest.mark.parametrize("body, why", [("GAMES = 3\n", "declares its games as GAMES"),
+                                       ("import nosuchmodule_at_all\n", "ModuleNotFoundError"),
+                                       ("def f(:\n", "SyntaxError"),
+                                       ("raise SystemExit(3)\n", "SystemExit")])
+def test_a_package_that_is_no_game_is_one_line_naming_it(tmp_path, body, why):
+    (tmp_path / "games" / "junk").mkdir(parents=True)
+    (tmp_path / "games" / "junk" / "__init__.py").write_text(body)
+    r = run_pnp("build", "sorry", "--out", tmp_path / "out", cwd=tmp_path, env=_env(PNP_GAMES_PATH=str(tmp_path / "games")))
+    line = one_line_error(r)
+    assert r.returncode == 2 and str(tmp_path / "games" / "junk") in line and why in line, line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_relative_games_path_entry_is_refused(tmp_path):
+    (tmp_path / "games" / "spy").mkdir(parents=True)
+    (tmp_path / "games" / "spy" / "__init__.py").write_text(f"open({str(tmp_path / 'ran')!r}, 'w')\n")
+    r = run_pnp("build", "sorry", "--out", tmp_path / "out", cwd=tmp_path, env=_env(PNP_GAMES_PATH="games"))
+    line = one_line_error(r)
+    assert r.returncode == 2 and '"games" is not an absolute path' in line, line
+    assert not (tmp_path / "ran").exists()
+
+
+# ---------------------------------------------------------------- 7. the folder's own view
+
+def test_a_deck_named_like_a_games_spec_builds_as_the_deck(tmp_path):
+    spec = new_deck(tmp_path)
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "sorry.yaml").write_text(spec.read_text())
+    shutil.copy(tmp_path / "d.csv", tmp_path / "decks")
+    shutil.copytree(tmp_path / "icons", tmp_path / "decks" / "icons")
+    spec.unlink()
+    r = pnp_here("validate", cwd=tmp_path)
+    assert r.returncode == 0 and "1 spec valid" in r.stdout, r.stderr
+    r = pnp_here("build", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    built = {Path(p).relative_to("output").as_posix() for p in r.stdout.split()}
+    assert "deck/sorry-sheet-a4.pdf" in built and not any(p.startswith("sorry/") for p in built), built
+    # Sorry itself cannot be built here while the deck holds its spec's name: one line saying why
+    line = one_line_error(pnp_here("build", "sorry", cwd=tmp_path))
+    assert line.startswith("decks/sorry.yaml:3: kind: a deck spec where Sorry reads its own"), line
+
+
+def test_records_never_crowd_specs_out(tmp_path):
+    new_deck(tmp_path, "zz")
+    record = (ROOT / "tests" / "records" / "sorry_game.yaml")
+    text = record.read_text() if record.exists() else "game: sorry\nplayers: [a, b]\nentries: []\n"
+    for i in range(250):
+        (tmp_path / f"a{i:03}.yaml").write_text(text)
+    r = pnp_here("validate", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.strip() == "1 spec valid", (r.stdout, r.stderr[:300])
+    from generator.paths import top_specs
+    assert [p.name for p in top_specs(tmp_path)] == ["zz.yaml"]
+
+
+def test_a_record_kept_in_decks_is_no_spec(tmp_path):
+    new_deck(tmp_path)
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "tuesday.yaml").write_text("game: sorry\nplayers: [a, b]\nentries: []\n")
+    r = pnp_here("validate", cwd=tmp_path)
+    assert r.returncode == 0 and "1 spec valid" in r.stdout, r.stderr
+
+
+# ---------------------------------------------------------------- 8. watch, new, copy, settings
+
+@pytest.mark.parametrize("blocker", ["boards", "decks", "icons"])
+def test_a_file_where_a_folder_goes_stops_new_and_copy_before_anything_is_written(tmp_path, blocker):
+    (tmp_path / blocker).write_text("not a folder")
+    command = ["new", "deck", "mine"] if blocker == "icons" else ["copy", "sorry"]
+    r = pnp_here(*command, cwd=tmp_path)
+    line = one_line_error(r)
+    assert r.returncode == 2 and f"{blocker} is here and is a file, not a folder" in line, line
+    assert sorted(p.name for p in tmp_path.iterdir()) == [blocker]           # nothing written
+    (tmp_path / blocker).unlink()
+    r = pnp_here(*command, cwd=tmp_path)                                        # and the retry works
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("name", ["123", "yes", "null", "0x1F", "1e3", "true", "0o17", "1_000", "NaN", "Off"])
+def test_a_new_deck_whose_name_yaml_would_type_validates(tmp_path, name):
+    if not name.replace("_", "").isalnum():
+        pytest.skip("not a name new deck takes")
+    new_deck(tmp_path, name)
+    r = pnp_here("validate", f"{name}.yaml", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    from generator.spec import load_spec
+    spec = load_spec(tmp_path / f"{name}.yaml")
+    assert spec.data["title"] == name and spec.data["csv"] == f"{name}.csv"
+
+
+def test_settings_read_back_equal_to_what_was_written(tmp_path):
+    from generator.project import read_settings, write_settings
+    rng = random.Random(32)
+    values = [0.00001, -0.00001, 1e-9, 20.0, -20.0, 0.0, -0.0, 0.1, 1 / 3, 19.999999999999996, 5e-324]
+    values += [rng.uniform(-20, 20) * 10 ** -rng.randint(0, 15) for _ in range(300)]
+    for x in values:
+        y = rng.choice(values)
+        paper, flip = rng.choice(["a4", "letter"]), rng.choice(["long", "short"])
+        write_settings(tmp_path, paper, flip, (x, y))
+        got = read_settings(tmp_path)
+        assert (got.paper, got.flip, got.back_offset) == (paper, flip, (x, y))
+
+
+def test_a_tiny_back_offset_saved_keeps_every_later_command_working(tmp_path):
+    r = pnp_here("calibrate", "--back-offset", "0.00001,0", "--save", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "back_offset: [0.00001, 0.0]" in (tmp_path / "pnp-settings.yaml").read_text()
+    r = pnp_here("calibrate", "--back-offset", "0.5,0", "--save", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+
+
+def test_calibrate_save_mends_a_settings_file_that_cannot_be_read(tmp_path):
+    (tmp_path / "pnp-settings.yaml").write_text("back_offset: [1e-05, 0]\n")       # as an old pnp wrote it
+    assert pnp_here("validate", cwd=tmp_path).returncode == 1
+    r = pnp_here("calibrate", "--back-offset", "0.1,0", "--save", cwd=tmp_path)
+    assert r.returncode == 0 and "is replaced" in r.stderr, r.stderr
+    assert "back_offset: [0.1, 0.0]" in (tmp_path / "pnp-settings.yaml").read_text()
+
+
+def test_calibrate_save_with_a_refused_out_writes_no_settings(tmp_path):
+    (tmp_path / "adir").mkdir()
+    r = pnp_here("calibrate", "--save", "--back-offset", "1,1", "--out", tmp_path / "adir", cwd=tmp_path)
+    assert r.returncode == 2 and "not a regular file" in r.stderr, r.stderr
+    assert not (tmp_path / "pnp-settings.yaml").exists()
+
+
+# ---------------------------------------------------------------- 9. messages
+
+@pytest.mark.parametrize("size", [(20, 63), (63, 20), (20, 20), (100, 20), (20, 100)])
+def test_our_captions_never_fail_a_users_spec(tmp_path, size):
+    spec = new_deck(tmp_path)
+    spec.write_text(spec.read_text().replace("card: {width: 63, height: 88, bleed: 3}",
+                                             f"card: {{width: {size[0]}, height: {size[1]}, bleed: 3}}"))
+    r = pnp_here("validate", "d.yaml", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+
+
+def test_a_long_title_is_cut_short_on_the_sheet_and_box_never_refused(tmp_path):
+    spec = new_deck(tmp_path)
+    spec.write_text(spec.read_text().replace('title: "d"', 'title: "' + "Wide title " * 9 + '"')
+                    .replace("card: {width: 63, height: 88, bleed: 3}", "card: {width: 25, height: 35, bleed: 3}"))
+    r = pnp_here("validate", "d.yaml", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+
+
+def test_the_caption_moves_to_the_side_when_no_column_has_room():
+    from generator.draw import Text
+    from generator.layout.cards import CardSize, impose_cards, sheet_pages
+    from generator.draw import Drawing
+    from conftest import drawn_items
+    card = CardSize(20, 63, 3)
+    layout = impose_cards(card, 210, 297)
+    face = Drawing(20, 63)
+    front = sheet_pages([face], face, layout, "long", (0, 0), "A deck")[0]
+    texts = [(item, m) for item, m in drawn_items(front.root) if isinstance(item, Text)]
+    flip = [(t, m) for t, m in texts if t.text.endswith("flip on long edge") or "flip on long edge" in t.text]
+    assert flip, [t.text for t, _ in texts]
+    (t, m), = flip
+    assert abs(m[0]) < 1e-9 and abs(m[1] + 1) < 1e-9          # turned a quarter: it reads upwards
+    assert t.size * 72 / 25.4 >= 6
+
+
+@pytest.mark.parametrize("column", ["count", "Count", "COUNT", "qty", "Qty", "quantity", "Quantity", "copies", "Copies"])
+def test_the_count_column_in_any_case_and_its_aliases_make_copies(tmp_path, column):
+    new_deck(tmp_path)
+    csv = tmp_path / "d.csv"
+    csv.write_text(csv.read_text().replace("name,kind,count,", f"name,kind,{column},"))
+    from generator.games.deck.load import load_deck
+    from generator.spec import load_spec
+    deck = load_deck(load_spec(tmp_path / "d.yaml"))
+    assert sum(c.count for c in deck.cards) == 1 + 10 + 4 + 6 + 1
+    assert all(column not in c.fields for c in deck.cards)
+
+
+def test_a_column_that_looks_like_a_count_but_is_not_one_says_so(tmp_path):
+    new_deck(tmp_path)
+    csv = tmp_path / "d.csv"
+    csv.write_text(csv.read_text().replace("name,kind,count,", "name,kind,number,"))
+    r = pnp_here("validate", "d.yaml", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.startswith("d.csv:1: number: note: this column looks like a count of copies"), r.stderr
+    assert len(r.stderr.splitlines()) == 1
+
+
+def test_two_count_columns_are_refused(tmp_path):
+    new_deck(tmp_path)
+    csv = tmp_path / "d.csv"
+    csv.write_text(csv.read_text().replace("name,kind,count,cost,text", "name,kind,count,cost,Qty")
+                   .replace("Deal 2 damage.", "3"))
+    line = one_line_error(pnp_here("validate", "d.yaml", cwd=tmp_path))
+    assert line.startswith('d.csv:1: columns "count" and "Qty" both say how many copies'), line
+
+
+@pytest.mark.parametrize("sep, shown", [(";", '";"'), ("\t", '"\\t"'), ("|", '"|"')])
+def test_a_csv_saved_with_another_delimiter_names_the_option(tmp_path, sep, shown):
+    new_deck(tmp_path)
+    csv = tmp_path / "d.csv"
+    csv.write_text("name;kind;count\nStrike;attack;3\n".replace(";", sep))
+    line = one_line_error(pnp_here("validate", "d.yaml", cwd=tmp_path))
+    assert line.startswith("d.csv:1: ") and f"add csv_delimiter: {shown} to the spec" in line, line
+
+
+@pytest.mark.parametrize("cards", [1, 2, 5, 12])
+def test_a_small_deck_gets_a_thin_box(tmp_path, cards):
+    new_deck(tmp_path)
+    (tmp_path / "d.csv").write_text(f"name,kind,count,cost,text\nStrike,attack,{cards - 1},1,Hit.\n")
+    r = pnp_here("build", "d.yaml", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    box = tmp_path / "output" / "deck" / "d-tuckbox-a4.pdf"
+    assert box.is_file()
+    listing = (tmp_path / "output" / "deck" / "README.txt").read_text()
+    assert "x 4.7 mm" in listing or "x 4.7 mm)" in listing, listing
+
+
+def test_the_settings_line_only_when_settings_set_something(tmp_path):
+    (tmp_path / "pnp-settings.yaml").write_text("# nothing set\n")
+    r = pnp_here("build", "continuo", "--out", tmp_path / "o", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "pnp-settings.yaml" not in r.stderr, r.stderr
+    (tmp_path / "pnp-settings.yaml").write_text("paper: a4\n")
+    r = pnp_here("build", "continuo", "--out", tmp_path / "o", "--paper", "a4", cwd=tmp_path)
+    assert "(the command line over pnp-settings.yaml)" in r.stderr, r.stderr
+
+
+def test_watch_sees_every_file_the_build_read_whatever_its_case_and_never_builds_every_game(tmp_path):
+    import signal
+    import time
+    from conftest import default_signals
+    spec = new_deck(tmp_path)
+    os.rename(tmp_path / "icons" / "star.svg", tmp_path / "icons" / "STAR.SVG")
+    import csv
+    rows = list(csv.reader((tmp_path / "d.csv").read_text().splitlines()))
+    (tmp_path / "cards.tsv").write_text("".join("\t".join(row) + "\n" for row in rows))
+    (tmp_path / "d.csv").unlink()
+    spec.write_text(spec.read_text().replace('csv: "d.csv"', 'csv: cards.tsv\ncsv_delimiter: "\\t"')
+                    .replace("icons/star.svg", "icons/STAR.SVG"))
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "build", "--watch"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
+    try:
+        first = proc.stdout.readline()
+        assert " built: " in first and "files written" in first, (first, proc.stderr.readline())
+        time.sleep(1.0)
+        tsv = tmp_path / "cards.tsv"
+        tsv.write_text(tsv.read_text().replace("Strike", "Smite"))
+        line = proc.stdout.readline()
+        assert "cards.tsv changed: " in line and "files written" in line, line
+        star = tmp_path / "icons" / "STAR.SVG"
+        star.write_text(star.read_text().replace("<svg", "<svg data-x='1'", 1))
+        line = proc.stdout.readline()
+        assert "icons/STAR.SVG changed: " in line and "files written" in line, line
+        spec.rename(tmp_path / "d.yaml.moved")                 # the spec moved away
+        line = proc.stdout.readline()
+        assert "failed (exit 2)" in line, line
+        assert sorted(p.name for p in (tmp_path / "output").iterdir() if not p.name.startswith(".")) == ["deck"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "no specs in" in err, err
+
+
+def test_a_box_the_spec_did_not_ask_for_that_cannot_be_made_is_left_out_with_a_note(tmp_path):
+    spec = new_deck(tmp_path)
+    (tmp_path / "d.csv").write_text("name,kind,count,cost,text\nStrike,attack,900,1,Hit.\n")
+    r = pnp_here("validate", "d.yaml", cwd=tmp_path)
+    assert r.returncode == 0 and r.stderr.startswith("d.yaml: note: no tuck box (the tuck box"), r.stderr
+    assert len(r.stderr.splitlines()) == 1
+    spec.write_text(spec.read_text() + "tuck_box: {caliper: 0.3}\n")          # asked for: the spec's error
+    line = one_line_error(pnp_here("validate", "d.yaml", cwd=tmp_path))
+    assert line.startswith("d.yaml:") and "tuck_box: the tuck box" in line, line
+
+
+def test_the_one_check_refuses_exactly_controls_bidi_controls_separators_and_surrogates():
+    """hidden_character reads text with one regular expression: it is checked here against the
+    definition, for every code point."""
+    import unicodedata
+    from generator.errors import BIDI_CONTROLS, hidden_character
+    for cp in range(0x110000):
+        c = chr(cp)
+        category = unicodedata.category(c)
+        refused = (category == "Cc" and c not in "\n\t") or c in BIDI_CONTROLS or category in ("Cs", "Zl", "Zp")
+        assert (hidden_character(f"a{c}b") == c) == refused, hex(cp)
+        assert (hidden_character(c, lines=False) == c) == (refused or c in "\n\t"), hex(cp)
+
+
+def test_products_path_follows_the_same_rules(tmp_path):
+    """PNP_PRODUCTS_PATH is code on a path too (paths.code_folders, paths.import_file): imported only
+    by build and validate, absolute entries only, a module that cannot be imported one line."""
+    folder = tmp_path / "products"
+    folder.mkdir()
+    ran = tmp_path / "ran"
+    (folder / "spy.py").write_text(f"open({str(ran)!r}, 'a').write('x')\n")
+    env = _env(PNP_PRODUCTS_PATH=str(folder))
+    for args in (["--version"], ["calibrate", "--out", tmp_path / "c.pdf"], ["referee", "sorry", "--help"]):
+        r = run_pnp(*args, cwd=tmp_path, env=env)
+        assert r.returncode == 0, r.stderr
+        assert not ran.exists(), args
+    (folder / "spy.py").write_text("raise ImportError('no such thing')\n")
+    line = one_line_error(run_pnp("build", "sorry", "--out", tmp_path / "o", cwd=tmp_path, env=env))
+    assert line.startswith("pnp: not a product: ") and "spy.py" in line and "ImportError" in line, line
+    line = one_line_error(run_pnp("validate", cwd=tmp_path, env=_env(PNP_PRODUCTS_PATH="products")))
+    assert '"products" is not an absolute path' in line, line
