@@ -412,6 +412,7 @@ def _draw_line_in_order(d: Drawing, deck: Deck, measure: Measure, placed: list, 
             ih = measure.icon_height(s)
             d.image(x, baseline - measure.cap * s / 2 - ih / 2, width, ih, deck.icons[icon])
         elif font is not None:
-            d.add(Text(x, baseline, text, get_font(font), s, colour, direction="rtl" if level % 2 else "ltr"))
+            # (a left-to-right run is left to resolve itself: Latin in a Hebrew line stays text in the PDF)
+            d.add(Text(x, baseline, text, get_font(font), s, colour, direction="rtl" if level % 2 else None))
         x += width
 
