@@ -266,3 +266,12 @@ def test_a_japanese_title_in_every_product_with_the_decks_font(tmp_path):
     text = subprocess.run([need("pdftotext"), str(out / "deck" / "print-list.pdf"), "-"], capture_output=True,
                           text=True, check=True).stdout
     assert "日本語のデッキ" in text and "?" not in text.split("日本語のデッキ")[1][:5]
+
+
+def test_a_long_arabic_title_shortened_on_the_tuck_box_in_the_decks_font(tmp_path):
+    """Found by the scripts fuzz family: a title too long for a box's panel is shortened to fit,
+    and was measured in the shipped font alone (refused: no letter for it)."""
+    title = "طويل مرحبا عربي عربي brown بالعالم **“quoted”** “quoted”"
+    spec = make_deck(tmp_path / "d", title=f'"{title}"', box="{}", cjk=False)
+    r = pnp_here("validate", spec)
+    assert r.returncode == 0, r.stderr
