@@ -25,6 +25,10 @@ text" (control, bidi and separator characters, and letters of every script, in a
 keys and CSV cells), "spreadsheet exports" (, ; tab | with and without csv_delimiter, BOMs, CRLF,
 count columns by other names), "own folders" (file names that fold to one, decks named like a
 game's spec, records mixed in) and "settings, new and copy".
+Issue 32's families of a deck's own files are tests/fuzzing_scripts.py's (--cases N each): `pictures`
+(every PNG colour type and bit depth, JPEG variants, some damaged), `fonts` (every OS/2 fsType,
+some damaged), `scripts` (text in Latin, Greek, Cyrillic, Hebrew, Arabic, CJK and emoji on a card,
+as a deck's title and as a card's name).
 """
 from __future__ import annotations
 
@@ -338,8 +342,38 @@ def family_wrong_kinds(work: Path, cases: int, seed: str, pipeline, real_run_job
     return runs, found
 
 
+def family_strangers(name: str):
+    """A family of issue 32's pictures, fonts and scripts (tests/fuzzing_scripts.py): each case a
+    deck of one's own in a folder of its own, validated (and now and then built), checked as every
+    case is and for the family's own property."""
+    def run(work: Path, cases: int, seed: str, pipeline, real_run_jobs) -> tuple[int, int]:
+        from fuzzing_scripts import case
+        saved, pipeline.run_jobs = pipeline.run_jobs, real_run_jobs
+        rng = random.Random(f"{seed}:{name}")
+        codes, slowest, runs, found = collections.Counter(), 0.0, 0, 0
+        try:
+            for i in range(cases):
+                what, results, own = case(name, work / "strangers" / name, rng, run_cli)
+                for code, _, err, seconds in results:
+                    runs += 1
+                    codes[code] += 1
+                    slowest = max(slowest, seconds)
+                    for problem in problems(code, err, seconds):
+                        found += 1
+                        print(f"  PROBLEM {name} case {i} ({what}): {problem}")
+                for problem in own:
+                    found += 1
+                    print(f"  PROBLEM {name} case {i} ({what}): {problem}")
+        finally:
+            pipeline.run_jobs = saved
+        _report(name, "decks of one's own", codes, slowest)
+        return runs, found
+    return run
+
+
 NEW_FAMILIES = {"derived-size extremes": family_derived_extremes, "merge keys": family_merge_keys,
-                "wrong-kind references": family_wrong_kinds}
+                "wrong-kind references": family_wrong_kinds, "pictures": family_strangers("pictures"),
+                "fonts": family_strangers("fonts"), "scripts": family_strangers("scripts")}
 assert set(RECORD_REFERENCES) <= {"sorry", "mille-bornes", "continuo", "cubes", "capitals"}
 WORLD_FAMILIES = {"world": campaign_world, "concurrent": campaign_concurrent}
 OPEN_FAMILIES = ("hostile text", "spreadsheet exports", "own folders", "settings, new and copy")

@@ -10,13 +10,17 @@ build sweeps), a build that would not end, a worker left running.
 
 Then every command, at any moment, whatever it computes: `validate` and `build` of the heaviest
 specs within the bounds (a Cubes kit of 26 x 26 cells, a Capitals map of 100,000 points of land:
-seconds of geometry in C, where a process does not run its signal handlers), `validate` of every
+seconds of geometry in C, where a process does not run its signal handlers; decks of one's own with
+the most text, pictures and SVG their bounds allow), `validate` of every
 spec, a referee's `score`, Continuo's `best`, `play` waiting at its prompt, `calibrate`, `serve`:
 SIGINT or SIGTERM at a random moment of its run, to the command or to its process group. Each
 must end within 2 s of the signal (the time is printed: the worst of each command), with 128 + the
 signal and one line, no traceback, and no process of its group left.
 
-    python benchmarks/interrupts.py [RUNS_PER_SIGNAL] [SEED] [--builds | --commands]
+    python benchmarks/interrupts.py [RUNS_PER_SIGNAL] [SEED] [--builds | --commands] [--only=TEXT]
+
+--only=TEXT signals only the commands whose name holds TEXT (`--only=deck`: the decks of one's own
+at their bounds).
 """
 from __future__ import annotations
 
@@ -116,13 +120,16 @@ STOP_WITHIN_S = 2.0
 
 def heavy_project(project: Path) -> None:
     """The specs, and the heaviest within their bounds (benchmarks/spec_extremes.py's worst cases):
-    a Cubes kit of 26 x 26 cells and 200 cubes, the Capitals land at 100,000 points."""
+    a Cubes kit of 26 x 26 cells and 200 cubes, the Capitals land at 100,000 points, and decks of
+    one's own at their bounds (the most text in every script, the most picture bytes, the most SVG
+    elements)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from spec_extremes import worst_cases
     shutil.copytree(ROOT / "decks", project / "decks")
     shutil.copytree(ROOT / "boards", project / "boards")
     for spec, what, make in worst_cases():
-        if what.startswith(("26 x 26", "land of 5,000 polygons")):
+        if what.startswith(("26 x 26", "land of 5,000 polygons", "a deck's most text in", "a deck's most pictures",
+                            "a deck's most SVG: of 20,000 and 10,000 elements")):
             make(project)
 
 
@@ -152,6 +159,10 @@ def commands_answer_signals(runs: int, rng: random.Random) -> list[str]:
         ("validate the 100,000-point map", ["validate", "boards/capitals_world_map.yaml"], 5.0, None),
         ("build the heavy Cubes kit", ["build", "cubes", "--force"], 12.0, None),
         ("build the 100,000-point map", ["build", "capitals", "--force"], 10.0, None),
+        ("validate a deck's most text, in every script", ["validate", "decks/own_scripts.yaml"], 6.0, None),
+        ("validate a deck's most pictures", ["validate", "decks/own_pictures.yaml"], 4.0, None),
+        ("validate a deck's most SVG", ["validate", "decks/own_svgs.yaml"], 5.0, None),
+        ("build a deck's most SVG", ["build", "decks/own_svgs.yaml", "--force"], 12.0, None),
         ("validate every spec", ["validate"], 6.0, None),
         ("score a Capitals record", ["referee", "capitals", "score", f"{records}/capitals.yaml", "--json"], 0.6, None),
         ("Continuo's best", ["referee", "continuo", "best", f"{records}/continuo.yaml", "1"], 0.6, None),
@@ -159,6 +170,8 @@ def commands_answer_signals(runs: int, rng: random.Random) -> list[str]:
         ("calibrate", ["calibrate", "--out", "c.pdf"], 0.8, None),
         ("serve", ["serve", "--port", "0"], 2.0, None),
     ]
+    only = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--only=")), "")
+    commands = [c for c in commands if only in c[0]]
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)

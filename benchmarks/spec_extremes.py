@@ -171,7 +171,106 @@ def worst_cases() -> list[tuple[str, str, object]]:
              lambda p: _land(p, [scribble(3) for _ in range(4999)])),
             ("boards/mille_bornes_shoe.yaml", "0.4 mm material (1 mm fingers), slits 0.5 mm apart, no kerf", shoe),
             ("boards/capitals_walls.yaml", "1,000 wall pieces", walls),
-            ("decks/mille_bornes.yaml", "1,000 cards of 19 kinds", deck)]
+            ("decks/mille_bornes.yaml", "1,000 cards of 19 kinds", deck)] + deck_worst_cases()
+
+
+def _deck_spec(project: Path, name: str, body: str, rows: list[list[str]] | None = None,
+               header=("name", "text")) -> None:
+    """A deck of the user's own, decks/NAME.yaml (its CSV beside it), kind: deck."""
+    import csv
+    folder = project / "decks"
+    if rows is not None:
+        with open(folder / f"{name}.csv", "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(header)
+            w.writerows(rows)
+    (folder / f"{name}.yaml").write_text(body, encoding="utf-8")
+
+
+LOREM = ("lorem ipsum **dolor** sit amet, *consectetur* adipiscing elit, sed do eiusmod tempor incididunt ut "
+         "labore et dolore magna aliqua").split()
+SCRIPTS = ["שלום עולם זה טקסט בעברית", "مرحبا بالعالم هذا نص عربي طويل", "日本語の漢字文字列一二三四五六七八九十",
+           "Ελληνικά κείμενο", "Кириллица текст", "plain latin text"]
+
+
+def deck_worst_cases() -> list[tuple[str, str, object]]:
+    """A deck of the user's own at its bounds (issue 32): the most text a deck sets (500,000
+    characters: 125 distinct cards of 4,000, in Latin with bold and italic, and in Hebrew, Arabic
+    and CJK, shaped), the most picture bytes (256 MB of incompressible PNGs, one of 40 million
+    pixels), the most SVG work (30,000 elements and path points: an SVG of 20,000 path points and
+    one of 10,000; one of 20,000 elements and one of 10,000)."""
+    rng = random.Random(32)
+    big_box = ("card: {width: 150, height: 200, bleed: 3}\ntuck_box: false\n")
+
+    def text(n: int, words: list[str]) -> str:
+        """Whole words (their markup closed) up to n characters."""
+        out, length = [], -1
+        while True:
+            word = rng.choice(words)
+            if length + 1 + len(word) > n:
+                return " ".join(out)
+            out.append(word)
+            length += 1 + len(word)
+
+    def latin(project):
+        rows = [[f"card {i}", text(4000 - 6, LOREM) + f" {i:05d}"] for i in range(125)]
+        _deck_spec(project, "own_text", "kind: deck\ntitle: Text\n" + big_box + "csv: own_text.csv\nlayouts:\n"
+                   "  face:\n    elements:\n      - {type: text, x: 5, y: 5, w: 140, h: 190, text: \"{text}\", size: 12}\n"
+                   "  back: {background: \"#223344\"}\n", rows)
+
+    def scripts(project):
+        for f in ("dejavu-hebrew-arabic.ttf", "droid-cjk-subset.ttf"):
+            shutil.copy(ROOT / "tests" / "fonts" / f, project / "decks" / f)
+        rows = [[f"card {i}", text(4000, SCRIPTS[i % 3].split()) if i % 3 < 2 else
+                 "".join(rng.choice(SCRIPTS[2]) for _ in range(4000)), ("hebar", "hebar", "cjk")[i % 3]]
+                for i in range(125)]      # (random words, CJK without spaces: no two cards alike)
+        _deck_spec(project, "own_scripts", "kind: deck\ntitle: Scripts\n" + big_box +
+                   "fonts:\n  hebar: {regular: dejavu-hebrew-arabic.ttf}\n  cjk: {regular: droid-cjk-subset.ttf}\n"
+                   "csv: own_scripts.csv\nlayout: \"face_{font}\"\nlayouts:\n" +
+                   "".join(f"  face_{f}:\n    elements:\n      - {{type: text, x: 5, y: 5, w: 140, h: 190, text: "
+                           f"\"{{text}}\", size: 12, font: {f}, align: right}}\n" for f in ("hebar", "cjk")) +
+                   "  back: {background: \"#223344\"}\n", rows, header=("name", "text", "font"))
+
+    def pictures(project):
+        import numpy as np
+        from PIL import Image
+        art = project / "decks" / "art"
+        art.mkdir(exist_ok=True)
+        noise = np.random.default_rng(32)
+        for k in range(31):       # 31 of about 8 MB, and one of 40 million pixels: under 256 MB
+            Image.fromarray(noise.integers(0, 256, (1600, 1700, 3), dtype=np.uint8)).save(art / f"p{k}.png",
+                                                                                          compress_level=1)
+        Image.new("RGB", (8000, 5000), (200, 80, 40)).save(art / "huge.png")
+        rows = [[f"card {k}", f"art/p{k}.png"] for k in range(31)] + [["huge", "art/huge.png"]]
+        _deck_spec(project, "own_pictures", "kind: deck\ntitle: Pictures\n" + big_box + "csv: own_pictures.csv\n"
+                   "layouts:\n  face:\n    elements:\n      - {type: image, x: 0, y: 0, w: 150, h: 200, file: \"{file}\", "
+                   "fit: cover}\n  back: {background: \"#223344\"}\n", rows, header=("name", "file"))
+
+    def svgs(project, kind: str):
+        for k, n in enumerate((19_990, 9_990)):
+            if kind == "points":
+                pts = " ".join(f"{rng.uniform(0, 100):.2f},{rng.uniform(0, 100):.2f}" for _ in range(n))
+                body = f'<path d="M50,50 {pts} Z" fill="#a33"/>'
+            else:
+                body = "".join(f'<rect x="{rng.uniform(0, 95):.1f}" y="{rng.uniform(0, 95):.1f}" width="4" height="4" '
+                               f'fill="#{rng.randrange(1 << 24):06x}"/>' for _ in range(n - 10))
+            (project / "decks" / f"s{k}.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" '
+                                                         f'viewBox="0 0 100 100">{body}</svg>')
+        rows = [[f"card {i}", f"s{i % 2}.svg"] for i in range(2000)]
+        _deck_spec(project, "own_svgs", "kind: deck\ntitle: SVGs\ncard: {width: 63, height: 88, bleed: 3}\n"
+                   "tuck_box: false\nicons: {a: s0.svg, b: s1.svg}\ncsv: own_svgs.csv\nlayouts:\n  face:\n"
+                   "    elements:\n      - {type: image, x: 0, y: 0, w: 63, h: 60, file: \"{file}\"}\n"
+                   "      - {type: text, x: 3, y: 62, w: 57, h: 20, text: \"{name} :a: :b:\"}\n"
+                   "  back: {background: \"#223344\"}\n", rows, header=("name", "file"))
+
+    return [("decks/own_text.yaml", "a deck's most text: 125 cards of 4,000 characters (Latin, bold, italic)", latin),
+            ("decks/own_scripts.yaml", "a deck's most text in Hebrew, Arabic and CJK: 125 cards of 4,000", scripts),
+            ("decks/own_pictures.yaml", "a deck's most pictures: 31 PNGs of 8 MB and one of 40 million pixels",
+             pictures),
+            ("decks/own_svgs.yaml", "a deck's most SVG: of 20,000 and 10,000 path points, 2,000 cards",
+             lambda p: svgs(p, "points")),
+            ("decks/own_svgs.yaml", "a deck's most SVG: of 20,000 and 10,000 elements, 2,000 cards",
+             lambda p: svgs(p, "elements"))]
 
 
 def main() -> int:
@@ -180,6 +279,7 @@ def main() -> int:
     ap.add_argument("--limit-gb", type=float, default=3.0, help="address space cap of each case (default 3)")
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--worst-only", action="store_true", help="only the hand-made worst cases")
+    ap.add_argument("--decks-only", action="store_true", help="only the hand-made decks of the user's own")
     a = ap.parse_args()
     specs = a.specs or sorted(str(p.relative_to(ROOT)) for d in ("decks", "boards") for p in (ROOT / d).glob("*.yaml"))
     results, missed = [], []
@@ -207,7 +307,7 @@ def main() -> int:
             return code
 
         fresh()
-        for spec in [] if a.worst_only else specs:
+        for spec in [] if a.worst_only or a.decks_only else specs:
             original = (ROOT / spec).read_text()
             data = yaml.safe_load(original)
             codes: dict[int, int] = {}
@@ -221,7 +321,7 @@ def main() -> int:
                   f"{max(r[0] for r in mine):.1f} s CPU, largest {max(r[2] for r in mine):.0f} MB", flush=True)
         if not a.specs:
             print("The worst cases found by hand:")
-            for spec, what, make in worst_cases():
+            for spec, what, make in deck_worst_cases() if a.decks_only else worst_cases():
                 make(project)
                 case(spec, what, always=True)
                 fresh()

@@ -210,7 +210,7 @@ def cmd_validate(args) -> int:
     # Then each good spec is planned as a build would plan it (nothing is written): a spec that
     # passes `validate` is one that `build` can make.
     from .pipeline import declared_game
-    jobs = []
+    jobs, loaded = [], {}
     for p, spec in specs.items():
         rel = display_path(p, root)
         # planned as the build plans it: a game's own spec as part of that game (the Count Continuo
@@ -218,8 +218,13 @@ def cmd_validate(args) -> int:
         game = declared_game(p, rel) or game_of_kind(spec.kind)
         if game is not None:
             parts = GAMES[game].parts.get(rel, (None,))
-            jobs += [Job(game, rel if not os.path.isabs(rel) else os.path.realpath(p), part) for part in parts]
-    results = run_jobs(jobs, root, _options(args), staging=None)
+            for part in parts:
+                job = Job(game, rel if not os.path.isabs(rel) else os.path.realpath(p), part)
+                jobs.append(job)
+                # (checked here already: the workers, forked after, start from it rather than read,
+                # check and draw a deck again, once a part)
+                loaded[job.id] = (spec, {})
+    results = run_jobs(jobs, root, _options(args), staging=None, loaded=loaded)
     code = _failed(results) or _clash([(r.job.spec, r.products) for r in results])
     if errors or code:
         return max(code, 1)
@@ -453,18 +458,41 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
 def _write_print_lists(staging: Path, games: list[str], jobs, manifest: dict, opts) -> list[str]:
     """Each game's print list (GAME/README.txt and print-list.pdf), from every product of its jobs,
     rebuilt or not."""
+    from .draw.fonts import set_fallbacks
     from .products.print_list import write_print_list
     written = []
     for g in games:
         products = []
+        reads: set[str] = set()
         for job in jobs:
             if job.game == g:
                 entry = manifest.get(job.id, {})
                 products += [(rel.split("/", 1)[1], entry.get("info", {}).get(rel, {}))
                              for rel in entry.get("products", [])]
+                reads.update(entry.get("reads", {}))
         title = GAMES[g].title
-        written += [f"{g}/{name}" for name in write_print_list(staging, g, title, products, opts.paper, opts.cmyk)]
+        set_fallbacks(_fonts_read(reads))     # a deck's title in its own font, as on its box
+        try:
+            written += [f"{g}/{name}" for name in write_print_list(staging, g, title, products, opts.paper, opts.cmyk)]
+        finally:
+            set_fallbacks(())
     return written
+
+
+def _fonts_read(paths) -> list[str]:
+    """The fonts among the files the game's jobs read (a deck's own fonts), loaded as they were."""
+    from .draw.fonts import MAX_FONT_BYTES, font_from_bytes
+    from .inputs import read_bytes
+    names = []
+    for path in sorted(paths):
+        try:
+            with open(path, "rb") as f:
+                if f.read(4) not in (b"\x00\x01\x00\x00", b"OTTO", b"true"):
+                    continue
+            names.append(font_from_bytes(read_bytes(Path(path), path, MAX_FONT_BYTES)).name)
+        except Exception:  # noqa: BLE001  (a font that read well in its job and not now: left out)
+            continue
+    return names
 
 
 def cmd_copy(args) -> int:

@@ -210,6 +210,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
     write one job. Never raises for bad input: its errors come back as lines, with the exit code
     they call for."""
     from .draw.drawing import TextTooSmall
+    from .draw.fonts import MissingLetter, set_fallbacks
     from .games import check_spec
     from .inputs import track_reads
     from .outputs import UnsafeName, new_file_path
@@ -219,6 +220,7 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
     start = time.perf_counter()
     path = job_path(job, root)
     spec = None
+    set_fallbacks(())        # (a deck's own fonts are the fallbacks of its own job only)
     try:
         with track_reads() as reads:
             if loaded is not None:
@@ -241,10 +243,10 @@ def run_job(job: Job, root: Path, opts: BuildOptions, staging: Path | None, load
         result.errors, result.exit_code = [SpecError.__str__(e) for e in exc.errors], 1
     except SpecError as exc:
         result.errors, result.exit_code = [str(exc)], 1
-    except TextTooSmall as exc:
-        # A text from the spec too long for its place (a title for a card's back): the spec's
-        # error, at the line of the field the text shows.
-        where = spec.field_showing(exc.text) if spec is not None else None
+    except (TextTooSmall, MissingLetter) as exc:
+        # A text from the spec too long for its place (a title for a card's back), or with a letter
+        # no font of it has: the spec's error, at the line of the field the text shows.
+        where = spec.field_showing(exc.text or exc.char) if spec is not None else None
         error = spec.error(where, str(exc)) if where else SpecError(display_path(path, root), None, "", str(exc))
         result.errors, result.exit_code = [str(error)], 1
     except UnsafeName as exc:

@@ -348,6 +348,20 @@ def test_fuzz_record_references_and_merges(record, project, tmp_path, monkeypatc
     assert RECORD_REFERENCES[game]
 
 
+# ---------------------------------------------------------------- issue 32: pictures, fonts, scripts
+# A few seeded cases of each of tests/fuzzing_scripts.py's families; benchmarks/fuzz.py runs the
+# long campaign (--family pictures, fonts, scripts).
+
+@pytest.mark.parametrize("family", ["pictures", "fonts", "scripts"])
+def test_fuzz_pictures_fonts_and_scripts(family, tmp_path):
+    from fuzzing_scripts import case
+    rng = random.Random(f"{SEED}:{family}")
+    for i in range(max(4, CASES)):
+        what, runs, own = case(family, tmp_path / family, rng, run_cli)
+        found = own + [p for code, _, err, seconds in runs for p in problems(code, err, seconds)]
+        assert not found, f"seed {SEED} {family} case {i} ({what}): {found}\n{runs[0][2][:2000]}"
+
+
 # ---------------------------------------------------------------- the open tool (issue 32)
 
 @pytest.mark.parametrize("family", ["hostile text", "spreadsheet exports", "own folders", "settings, new and copy"])

@@ -99,6 +99,15 @@ def test_a_shop_file_is_pdf_x_1a(pdfx, name):
     fonts = subprocess.run([need("pdffonts"), str(pdf)], capture_output=True, text=True, check=True).stdout
     rows = fonts.splitlines()[2:]
     assert rows and all(" yes " in r for r in rows)
+    assert not soft_masks(pdf)
+
+
+def soft_masks(pdf) -> list[str]:
+    """The soft masks and masks (transparency, which PDF/X-1a forbids) among a PDF's images, as
+    pdfimages lists them."""
+    listing = subprocess.run([need("pdfimages"), "-list", str(pdf)], capture_output=True, text=True,
+                             check=True).stdout
+    return [line for line in listing.splitlines()[2:] if line.split()[2] in ("smask", "mask", "stencil")]
 
 
 def test_without_pdfx_the_shop_file_is_plain(output):

@@ -24,7 +24,7 @@ import threading
 from ..colour import Colour
 from ..units import MM_PER_INCH
 from .drawing import IDENTITY, Drawing, Ellipse, Group, Image, Rect, Text
-from .fonts import Font, text_outline
+from .fonts import Font
 
 # cairosvg's rounded rectangle (from the Cairo cookbook): a quarter circle as one cubic.
 _ARC_TO_BEZIER = 4 * (2 ** .5 - 1) / 3
@@ -47,9 +47,8 @@ def _svg_rgb(colour: Colour) -> tuple[float, float, float]:
 
 
 class _Glyphs:
-    """Each character's outline as a cairo path in font units (y down), made once from
-    fonts.text_outline, with its advance in font units (the glyph's hmtx advance, as
-    text_outline moves its pen)."""
+    """Each glyph's outline as a cairo path in font units (y down), made once; Text is set by the
+    glyphs Font.glyphs places (as text_outline sets them)."""
 
     def __init__(self, lib, ffi):
         self.lib, self.ffi = lib, ffi
@@ -58,19 +57,22 @@ class _Glyphs:
         self._paths: dict[tuple[str, str], tuple[object, int]] = {}
         self._lock = threading.Lock()   # the scratch context is shared; paths, once made, are read only
 
-    def get(self, font: Font, ch: str):
-        got = self._paths.get((font.name, ch))
+    def get(self, font: Font, glyph: str):
+        got = self._paths.get((font.name, glyph))
         if got is None:
             with self._lock:
-                got = self._make(font, ch)
+                got = self._make(font, glyph)
         return got
 
-    def _make(self, font: Font, ch: str):
+    def _make(self, font: Font, glyph: str):
+        from .fonts import glyph_ops
         lib, ctx = self.lib, self._scratch
         lib.cairo_new_path(ctx)
-        _append_ops(lib, ctx, text_outline(font, ch, 0.0, 0.0, font.upm))
+        ops = [op if op[0] == "Z" else (op[0], *[v if i % 2 == 0 else -v for i, v in enumerate(op[1:])])
+               for op in glyph_ops(font.name, glyph)]
+        _append_ops(lib, ctx, ops)
         path = self.ffi.gc(lib.cairo_copy_path(ctx), lib.cairo_path_destroy)
-        got = self._paths[(font.name, ch)] = (path, font.tt["hmtx"][font.glyph_name(ch)][0])
+        got = self._paths[(font.name, glyph)] = path
         return got
 
 
@@ -170,10 +172,11 @@ class CairoRenderer:
         lib.cairo_translate(ctx, item.x, item.y)
         k = item.size / item.font.upm
         lib.cairo_scale(ctx, k, k)
-        for ch in item.text:
-            path, advance = glyphs.get(item.font, ch)
-            lib.cairo_append_path(ctx, path)
-            lib.cairo_translate(ctx, advance, 0)
+        at_x = at_y = 0.0
+        for glyph, gx, gy in item.font.glyphs(item.text, item.direction):
+            lib.cairo_translate(ctx, gx - at_x, -gy - at_y)
+            at_x, at_y = gx, -gy
+            lib.cairo_append_path(ctx, glyphs.get(item.font, glyph))
         lib.cairo_restore(ctx)
         self._source(item.fill)
         lib.cairo_fill(ctx)

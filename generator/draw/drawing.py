@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..colour import Colour
 from ..errors import show
 from ..units import PT_PER_MM
-from .fonts import Font, get_font
+from .fonts import Font, font_runs, get_font, text_width
 
 Affine = tuple[float, float, float, float, float, float]
 IDENTITY: Affine = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -36,14 +36,15 @@ class TextTooSmall(ValueError):
 
 
 def fit_size(text: str, font: Font, width: float, cap: float, max_size: float | None = None,
-             least: float = MIN_TEXT) -> float:
+             least: float = MIN_TEXT, unit: float | None = None) -> float:
     """The size (mm) that sets text as large as fits `width` with its capitals within `cap` (and
     at most max_size); TextTooSmall if that is under `least`. Every text made smaller to fit its
-    place is sized here."""
+    place is sized here. unit: the text's width at 1 mm, where it is set in more than one font."""
     size = cap / font.cap_height
     if max_size is not None:
         size = min(size, max_size)
-    unit = font.width(text, 1.0)
+    if unit is None:
+        unit = font.width(text, 1.0)
     if unit * size > width:
         size = width / unit
     if size < least and text.strip():
@@ -58,6 +59,16 @@ def compose(outer: Affine, inner: Affine) -> Affine:
     return (a1 * a2 + c1 * b2, b1 * a2 + d1 * b2,
             a1 * c2 + c1 * d2, b1 * c2 + d1 * d2,
             a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1)
+
+
+def invert(m: Affine) -> Affine:
+    """The transform that undoes m (ValueError where m flattens the plane)."""
+    a, b, c, d, e, f = m
+    det = a * d - b * c
+    if det == 0 or not math.isfinite(det):
+        raise ValueError("a transform that cannot be undone")
+    ia, ib, ic, id_ = d / det, -b / det, -c / det, a / det
+    return (ia, ib, ic, id_, -(ia * e + ic * f), -(ib * e + id_ * f))
 
 
 def apply(m: Affine, x: float, y: float) -> tuple[float, float]:
@@ -133,6 +144,8 @@ class Text:
     font: Font
     size: float                 # em size, mm
     fill: Colour
+    direction: str | None = None   # "rtl" or "ltr" for a run whose direction is resolved (a piece of
+                                   # a line already ordered); None: the text's own (shaping.py)
 
 
 @dataclass
@@ -279,17 +292,21 @@ class Drawing:
     # -- text
     def text(self, x, y, text: str, size: float, fill: Colour, font: str = "sans-bold", align: str = "left"):
         """Text on a baseline at y; x is the left end, centre or right end per align."""
-        f = get_font(font)
-        w = f.width(text, size)
+        runs = font_runs(font, text)     # (in a fallback font the letters this one lacks)
+        w = sum(f.width(part, size) for f, part in runs)
         x0 = {"left": x, "centre": x - w / 2, "right": x - w}[align]
-        return self.add(Text(x0, y, text, f, size, fill))
+        item = None
+        for f, part in runs:
+            item = self.add(Text(x0, y, part, f, size, fill))
+            x0 += f.width(part, size)
+        return item
 
     def fit_text(self, x, y, w, h, text: str, fill: Colour, font: str = "sans-bold",
                  max_size: float | None = None, align: str = "centre", valign: str = "middle") -> float:
         """Set text as large as fits the box (width, and cap height within h); return the size.
         TextTooSmall if it would be under the drawing's least size (6 pt)."""
         f = get_font(font)
-        size = fit_size(text, f, w, h, max_size, self.least_text)
+        size = fit_size(text, f, w, h, max_size, self.least_text, unit=text_width(font, text, 1.0))
         cap = f.cap_height * size
         base = {"top": y + cap, "middle": y + (h + cap) / 2, "bottom": y + h}[valign]
         ax = {"left": x, "centre": x + w / 2, "right": x + w}[align]
@@ -303,8 +320,8 @@ class Drawing:
         cap = f.cap_height * size
         ax = {"left": x, "centre": x + w / 2, "right": x + w}[align]
         for i, line in enumerate(wrap_text(text, f, size, w)):
-            self.text(ax, y + cap + i * size * leading, line, size, fill, font, align)
-        return text_block_height(text, size, w, font, leading)
+            self.text(ax, y + cap + i * size * leading, line, size, fill, f.name, align)
+        return text_block_height(text, size, w, f.name, leading)
 
 
 def text_block_height(text: str, size: float, width: float, font: str = "sans", leading: float = 1.25) -> float:
@@ -321,10 +338,10 @@ def wrap_text(text: str, font: Font, size: float, width: float) -> list[str]:
     for para in text.split("\n"):
         line = ""
         for word in para.split():
-            pieces = _word_pieces(word, font, size, width) if font.width(word, size) > width else [word]
+            pieces = _word_pieces(word, font, size, width) if text_width(font.name, word, size) > width else [word]
             for k, piece in enumerate(pieces):
                 trial = f"{line} {piece}".strip() if k == 0 else piece
-                if k > 0 or (line and font.width(trial, size) > width):
+                if k > 0 or (line and text_width(font.name, trial, size) > width):
                     lines.append(line)
                     line = piece
                 else:
@@ -339,7 +356,7 @@ def _word_pieces(word: str, font: Font, size: float, width: float) -> list[str]:
     is the sum of its letters' advances: one pass of running sums, then a search per piece."""
     from bisect import bisect_right
     from itertools import accumulate
-    ends = list(accumulate(font.width(c, size) for c in word))     # the width of word[:k + 1]
+    ends = list(accumulate(text_width(font.name, c, size) for c in word))     # the width of word[:k + 1]
     pieces, start, before = [], 0, 0.0
     while start < len(word) and ends[-1] - before > width:
         stop = max(start + 1, bisect_right(ends, before + width + 1e-9, lo=start))   # word[start:stop] fits

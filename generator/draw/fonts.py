@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import reportlab
 from ..errors import show
+from .shaping import _ignorable, needs_shaping   # (shaping imports its libraries only when it shapes)
 
 if TYPE_CHECKING:
     from fontTools.ttLib import TTFont
@@ -44,11 +45,31 @@ class Font:
     _advances: dict = field(default_factory=dict, repr=False, compare=False)
 
     def glyph_name(self, ch: str) -> str:
+        """The glyph a character is drawn with; MissingLetter where the font has none (never a
+        box or a "?" in its place)."""
         name = self._glyphs.get(ch)
         if name is None:
-            cmap = self.tt.getBestCmap()
-            name = self._glyphs[ch] = cmap.get(ord(ch)) or cmap.get(ord("?")) or ".notdef"
+            name = self.tt.getBestCmap().get(ord(ch))
+            if name is None:
+                raise MissingLetter(ch, self)
+            self._glyphs[ch] = name
         return name
+
+    def has(self, ch: str) -> bool:
+        return ch in self._glyphs or ord(ch) in self.tt.getBestCmap()
+
+    def missing(self, text: str) -> str | None:
+        """The first character of text the font has no glyph for (None if it has them all)."""
+        cmap = self.tt.getBestCmap()
+        for ch in text:
+            if ch not in self._glyphs and ord(ch) not in cmap and not ch.isspace() and not _ignorable(ch):
+                return ch
+        return None
+
+    @property
+    def label(self) -> str:
+        """How messages name the font: a shipped one by its name, a spec's by its own."""
+        return self.name if self.data is None else font_label(self.tt)
 
     def advance(self, ch: str) -> float:
         adv = self._advances.get(ch)
@@ -57,13 +78,57 @@ class Font:
         return adv
 
     def width(self, text: str, size: float) -> float:
-        """Advance width of text set at size (same unit as size: here always mm)."""
+        """Advance width of text set at size (same unit as size: here always mm): shaped
+        (shaping.py) where the text needs it, else the sum of its characters' advances."""
+        if needs_shaping(text):
+            from .shaping import MissingGlyph, width_units
+            try:
+                return width_units(self, text) / self.upm * size
+            except MissingGlyph as exc:
+                raise MissingLetter(text[exc.index], self, text) from None
         advances = self._advances
         total = 0.0
-        for ch in text:
-            adv = advances.get(ch)
-            total += adv if adv is not None else self.advance(ch)
+        try:
+            for ch in text:
+                adv = advances.get(ch)
+                total += adv if adv is not None else self.advance(ch)
+        except MissingLetter as exc:
+            raise MissingLetter(exc.char, self, text) from None
         return total * size
+
+    def glyphs(self, text: str, direction: str | None = None) -> list[tuple[str, float, float]]:
+        """The glyphs that set text, left to right: (glyph name, x, y) in font units from the
+        start of the baseline (y up). Shaped (bidi, HarfBuzz) where the text needs it."""
+        from .shaping import MissingGlyph, shape
+        if not needs_shaping(text) and direction is None:
+            out, x = [], 0.0
+            for ch in text:
+                name = self.glyph_name(ch)
+                out.append((name, x, 0.0))
+                x += self.advance(ch) * self.upm
+            return out
+        try:
+            shaped = shape(self, text, direction)
+        except MissingGlyph as exc:
+            raise MissingLetter(text[exc.index], self, text) from None
+        out, x = [], 0.0
+        order = self.tt.getGlyphOrder()
+        for g in shaped:
+            out.append((order[g.gid] if g.gid < len(order) else ".notdef", x + g.dx, float(g.dy)))
+            x += g.advance
+        return out
+
+
+class MissingLetter(ValueError):
+    """A character the font has no glyph for: the error names it (and, once the drawing layer
+    knows it, the text it is in), so a build stops with it rather than print a box or a "?"."""
+
+    def __init__(self, char: str, font: "Font", text: str | None = None):
+        self.char, self.font, self.text = char, font, text
+        code = f"U+{ord(char):04X}"
+        within = f" in {show(text)}" if text is not None and text != char else ""
+        super().__init__(f"the font {font.label} has no letter for {show(char)} ({code}){within}: give the "
+                         "deck a font that has it (fonts:)")
 
 
 # Fonts read from a spec's folder (font_from_bytes), by the name made from their content.
@@ -73,6 +138,44 @@ MAX_FONT_BYTES = 16 * 1024 * 1024
 
 class FontFileError(ValueError):
     """Why a file is not a font we can set text in and embed, in a few words."""
+
+
+# Fonts to set a text in where the one asked for lacks a letter of it: a deck's own fonts, while
+# its products are made (a Japanese title on its tuck box, in its print list, under its cards on
+# the contact sheet). Set by the job that makes them (set_fallbacks), cleared for the next.
+_fallbacks: list[tuple[str, ...]] = [()]
+
+
+def set_fallbacks(names) -> None:
+    _fallbacks[0] = tuple(dict.fromkeys(names))
+
+
+def font_runs(name: str, text: str) -> list[tuple[Font, str]]:
+    """Text cut into runs of the fonts that set it: each letter in `name` where it has it, else in
+    the first fallback that has it (a space or a joiner stays in the run before it). MissingLetter
+    for a letter none has."""
+    font = get_font(name)
+    if font.missing(text) is None:
+        return [(font, text)]
+    chain = [font] + [get_font(other) for other in _fallbacks[0]]
+    runs: list[list] = []
+    for ch in text:
+        if runs and (ch.isspace() or _ignorable(ch)):
+            runs[-1][1].append(ch)
+            continue
+        got = next((f for f in chain if f.has(ch)), None)
+        if got is None:
+            raise MissingLetter(ch, font, text)
+        if runs and runs[-1][0] is got:
+            runs[-1][1].append(ch)
+        else:
+            runs.append([got, [ch]])
+    return [(f, "".join(chars)) for f, chars in runs]
+
+
+def text_width(name: str, text: str, size: float) -> float:
+    """The width of text set in the font `name` and, for letters it lacks, its fallbacks."""
+    return sum(f.width(part, size) for f, part in font_runs(name, text))
 
 
 def get_font(name: str) -> Font:
@@ -88,7 +191,11 @@ def font_from_bytes(data: bytes) -> Font:
     Its name is made from its content, so two files of one font are one font."""
     import hashlib
     import io
+    import logging
     from fontTools.ttLib import TTFont, TTLibError
+    # fontTools logs what it skips in a damaged table ("skipping malformed name record", thousands
+    # of lines for a stranger's file): our one line says what is wrong, nothing else reaches stderr.
+    logging.getLogger("fontTools").setLevel(logging.CRITICAL)
     name = "file-" + hashlib.sha256(data).hexdigest()[:24]
     known = _FROM_FILES.get(name)
     if known is not None:
@@ -104,6 +211,7 @@ def font_from_bytes(data: bytes) -> Font:
         missing = [t for t in ("cmap", "head", "hhea", "hmtx", "maxp") if t not in tt]
         if missing or not ("glyf" in tt or "CFF " in tt):
             raise FontFileError(f"a font without its {', '.join(missing) or 'outlines'} table")
+        _check_embedding(tt)        # (before converting outlines: a font refused costs nothing more)
         if "CFF " in tt:
             data = _cff_to_truetype(tt)
             tt = TTFont(io.BytesIO(data), lazy=False)
@@ -132,6 +240,46 @@ def font_from_bytes(data: bytes) -> Font:
     font = Font(name, f"<{name}>", tt, upm, cap / upm, hhea.ascent / upm, hhea.descent / upm, data=data)
     _FROM_FILES[name] = font
     return font
+
+
+# OS/2 fsType, as the OpenType specification defines it ("OS/2 - fsType"): bits 0-3 the kind of
+# embedding the licence allows (0 installable, 0x0004 preview & print: embedded in a document
+# opened read-only, 0x0008 editable), bit 8 no subsetting, bit 9 bitmaps only.
+FS_RESTRICTED = 0x0002          # Restricted License embedding: must not be embedded at all
+FS_NO_SUBSETTING = 0x0100
+FS_BITMAP_ONLY = 0x0200
+
+
+def font_label(tt) -> str:
+    """A font's own name (its name table's full name, else family), for messages."""
+    try:
+        table = tt["name"]
+        # (a damaged table may claim 65,000 records: a name is looked for among the first few)
+        name = table.getBestFullName() or table.getBestFamilyName() if len(table.names) <= 2_000 else None
+    except Exception:  # noqa: BLE001  (a font without a readable name table)
+        name = None
+    return show(str(name)[:60]) if name else "this font"
+
+
+def _check_embedding(tt) -> None:
+    """The font's licence bits allow what a PDF of ours does with it: embedded, subset (only the
+    letters used), as outlines. What we chose, per the OpenType specification: Installable (0),
+    Editable and Preview & Print are embedded (a PDF is a document opened to print); where several
+    of bits 1-3 are set, the least restrictive holds, as the specification says for such fonts;
+    Restricted License alone (0x0002) is refused, as are No subsetting (0x0100: a PDF embeds only
+    the letters it uses) and Bitmap embedding only (0x0200: we embed outlines)."""
+    os2 = tt["OS/2"] if "OS/2" in tt else None
+    fs = int(getattr(os2, "fsType", 0) or 0)
+    label = font_label(tt)
+    if (fs & 0x000E) == FS_RESTRICTED:     # (bit 0 is reserved)
+        raise FontFileError(f"the licence of {label} forbids embedding it (OS/2 fsType 0x{fs:04X}: restricted "
+                            "licence embedding), and a PDF must embed its fonts: use a font that allows it")
+    if fs & FS_BITMAP_ONLY:
+        raise FontFileError(f"the licence of {label} allows embedding only its bitmaps (OS/2 fsType 0x{fs:04X}), "
+                            "and a PDF embeds outlines: use a font that allows it")
+    if fs & FS_NO_SUBSETTING:
+        raise FontFileError(f"the licence of {label} forbids subsetting it (OS/2 fsType 0x{fs:04X}), and a PDF "
+                            "embeds only the letters it uses: use a font that allows it")
 
 
 def _cff_to_truetype(tt) -> bytes:
@@ -225,13 +373,13 @@ def glyph_ops(font_name: str, glyph: str) -> tuple:
     return tuple(pen.ops)
 
 
-def text_outline(font: Font, text: str, x: float, y: float, size: float) -> list[tuple]:
-    """Path ops (y down) for text whose baseline starts at (x, y)."""
+def text_outline(font: Font, text: str, x: float, y: float, size: float, direction: str | None = None) -> list[tuple]:
+    """Path ops (y down) for text whose baseline starts at (x, y): its glyphs' outlines as
+    Font.glyphs sets them."""
     k = size / font.upm
     ops: list[tuple] = []
-    pen_x = x
-    for ch in text:
-        g = font.glyph_name(ch)
+    for g, gx, gy in font.glyphs(text, direction):
+        pen_x, pen_y = x + gx * k, y - gy * k
         for op in glyph_ops(font.name, g):
             if op[0] == "Z":
                 ops.append(op)
@@ -239,7 +387,6 @@ def text_outline(font: Font, text: str, x: float, y: float, size: float) -> list
             coords = op[1:]
             pts = []
             for i in range(0, len(coords), 2):
-                pts += [pen_x + coords[i] * k, y - coords[i + 1] * k]
+                pts += [pen_x + coords[i] * k, pen_y - coords[i + 1] * k]
             ops.append((op[0], *pts))
-        pen_x += font.advance(ch) * size
     return ops

@@ -34,6 +34,7 @@ MAX_SVG_SIDE = 4_000           # ... and never more pixels a side than this
 MAX_SVG_ELEMENTS = 20_000      # elements in an SVG file
 MAX_SVG_EXPANDED = 100_000     # elements drawn, each <use> counted as what it stands for
 MAX_SVG_DEPTH = 64             # elements nested in elements
+MAX_SVG_POINTS = 20_000        # points of its paths, polygons and polylines
 CACHE_BYTES = 64 * 1024 * 1024   # decoded pixels kept for reuse (an icon on every card)
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -68,6 +69,7 @@ class Picture:
     png: PngFacts | None = None
     jpeg_components: int = 0
     jpeg_upright: bool = True     # no EXIF orientation to apply
+    svg_units: int = 0            # an SVG's elements and path points: what drawing it costs
 
     @property
     def aspect(self) -> float:
@@ -82,13 +84,14 @@ def picture_from_bytes(data: bytes, origin: str = "") -> Picture:
         w, h, facts = _check_png(data)
         return Picture("png", w, h, data, key, origin, png=facts)
     if data.startswith(JPEG_MAGIC):
-        w, h, components, upright = _check_jpeg(data)
+        w, h, components, upright, end = _check_jpeg(data)
+        data = data[:end]        # what follows the end marker (a motion photo's video) is not the picture
         return Picture("jpeg", w, h, data, key, origin, jpeg_components=components, jpeg_upright=upright)
     if _looks_like_svg(data):
-        w, h = check_svg(data)
-        picture = Picture("svg", w, h, data, key, origin)
-        _svg_pixels(picture, 32, 32)      # drawn once, small: an SVG cairosvg cannot draw is refused now
-        return picture
+        w, h, units = check_svg(data)
+        # (not drawn here: a picture is drawn only in a build's worker processes, which a signal
+        # stops at once; try_drawing draws it small there before anything is written)
+        return Picture("svg", w, h, data, key, origin, svg_units=units)
     raise PictureError(f"not a PNG, JPEG or SVG file ({_what_it_is(data)})")
 
 
@@ -160,9 +163,10 @@ def _check_png(data: bytes) -> tuple[int, int, PngFacts]:
     return w, h, PngFacts(depth, colour_type, interlaced, palette, trns)
 
 
-def _check_jpeg(data: bytes) -> tuple[int, int, int, bool]:
-    """Its size and components from its header (a bomb refused before decoding), and its end
-    marker present (a truncated file refused)."""
+def _check_jpeg(data: bytes) -> tuple[int, int, int, bool, int]:
+    """Its size and components from its header (a bomb refused before decoding), its end marker
+    present (a truncated file refused), and where the picture ends: a phone's motion photo, or a
+    file with anything else appended, carries data after the end marker, which is not the picture."""
     from PIL import Image
     try:
         with Image.open(io.BytesIO(data), formats=["JPEG"]) as img:
@@ -172,11 +176,49 @@ def _check_jpeg(data: bytes) -> tuple[int, int, int, bool]:
     except Exception as exc:  # noqa: BLE001  (PIL raises many kinds for a bad header)
         raise PictureError(f"not a readable JPEG file ({_reason(exc)})") from None
     _check_size(w, h)
-    if data.rstrip(b"\x00")[-2:] != b"\xff\xd9":
+    end = jpeg_end(data)
+    if end is None:
         raise PictureError("a truncated JPEG file (it has no end marker)")
     if orientation in (5, 6, 7, 8):      # turned a quarter by its EXIF orientation: drawn that way up
         w, h = h, w
-    return w, h, components, orientation in (1, None)
+    return w, h, components, orientation in (1, None), end
+
+
+def jpeg_end(data: bytes) -> int | None:
+    """Where a JPEG's own data ends (just past its end-of-image marker), found by walking its
+    segments as a decoder does: a marker segment is skipped by its length (an EXIF thumbnail's own
+    end marker inside APP1 is not the picture's), scan data is read to the next marker that is not
+    a stuffed 0xFF00 or a restart (RSTn). None where the file ends first (truncated)."""
+    pos, n = 2, len(data)
+    while True:
+        while pos < n and data[pos] != 0xFF:
+            pos += 1          # (bytes between segments: tolerated, as decoders do)
+        while pos < n and data[pos] == 0xFF:
+            pos += 1          # (fill bytes)
+        if pos >= n:
+            return None
+        marker = data[pos]
+        pos += 1
+        if marker == 0xD9:
+            return pos
+        if 0xD0 <= marker <= 0xD7 or marker == 0x01:
+            continue          # standalone markers: no length
+        if pos + 2 > n:
+            return None
+        length = (data[pos] << 8) | data[pos + 1]
+        if length < 2:
+            return None
+        pos += length
+        if marker == 0xDA:    # start of scan: its entropy-coded data runs to the next real marker
+            while True:
+                pos = data.find(b"\xff", pos)
+                if pos < 0 or pos + 1 >= n:
+                    return None
+                following = data[pos + 1]
+                if following == 0x00 or 0xD0 <= following <= 0xD7 or following == 0xFF:
+                    pos += 1 if following == 0xFF else 2
+                    continue
+                break
 
 
 def _decode_raster(picture: Picture):
@@ -188,11 +230,41 @@ def _decode_raster(picture: Picture):
             img.load()
             if picture.kind == "jpeg":
                 img = ImageOps.exif_transpose(img)
-            rgba = img.convert("RGBA")
+                rgba = img.convert("RGBA")
+            else:
+                rgba = _png_rgba(img, picture.png)
     except Exception as exc:  # noqa: BLE001  (a damaged stream: refused alike, naming the file)
         raise PictureError(f"cannot decode this {picture.kind.upper()} file ({_reason(exc)})") from None
     _check_size(*rgba.size)
     return rgba
+
+
+def _png_rgba(img, facts: PngFacts | None):
+    """A PNG's pixels as a viewer shows them, in RGBA at 8 bits: Pillow reads most as they are,
+    but keeps 16-bit grey as 16-bit numbers (which a plain conversion clips to white) and the
+    transparent grey of a 1, 2 or 4-bit grey file as the file's raw sample (so a plain conversion
+    never matches it); a 16-bit RGB file's transparent colour is compared at the 8 bits Pillow
+    reads it at (two 16-bit colours that differ only past them are one colour here)."""
+    import numpy as np
+    from PIL import Image
+    trns = img.info.get("transparency")
+    if img.mode.startswith("I"):               # 16-bit grey
+        raw = np.asarray(img).astype(np.uint32)
+        grey = ((raw * 255 + 32767) // 65535).astype(np.uint8)
+        alpha = np.where(raw == trns, 0, 255).astype(np.uint8) if isinstance(trns, int) else \
+            np.full(raw.shape, 255, np.uint8)
+        return Image.fromarray(np.dstack([grey, grey, grey, alpha]), "RGBA")
+    if img.mode in ("L", "1") and isinstance(trns, int):
+        key = trns * (255 // ((1 << facts.depth) - 1)) if (facts and facts.depth < 8 and img.mode == "L") else trns
+        grey = np.asarray(img.convert("L"))
+        alpha = np.where(grey == key, 0, 255).astype(np.uint8)
+        return Image.fromarray(np.dstack([grey, grey, grey, alpha]), "RGBA")
+    if img.mode == "RGB" and isinstance(trns, tuple) and facts and facts.depth == 16:
+        rgb = np.asarray(img)
+        key = np.array([v >> 8 for v in trns], np.uint8)
+        alpha = np.where((rgb == key).all(axis=2), 0, 255).astype(np.uint8)
+        return Image.fromarray(np.dstack([rgb, alpha]), "RGBA")
+    return img.convert("RGBA")
 
 
 # ---------------------------------------------------------------- SVG
@@ -215,8 +287,20 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
-def check_svg(data: bytes) -> tuple[int, int]:
-    """An SVG file checked for what it may not do; its width and height (px, at least 1)."""
+def try_drawing(picture: Picture) -> None:
+    """An SVG drawn once, small (PictureError if cairosvg cannot draw it): in a job's worker, so
+    `validate` finds what `build` would."""
+    if picture.kind == "svg":
+        _pixels.get(("svg", picture.key, 32, 32), lambda: _svg_pixels(picture, 32, 32))
+
+
+_NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
+def check_svg(data: bytes) -> tuple[int, int, int]:
+    """An SVG file checked for what it may not do; its width and height (px, at least 1), and what
+    drawing it costs: its elements and path points (each bounded, MAX_SVG_ELEMENTS and
+    MAX_SVG_POINTS: cairosvg takes about a tenth of a millisecond for either)."""
     import defusedxml.ElementTree as SafeET
     from defusedxml import DefusedXmlException
     text = data.decode("utf-8", errors="replace")
@@ -231,7 +315,7 @@ def check_svg(data: bytes) -> tuple[int, int]:
     if _local(root.tag) != "svg":
         raise PictureError(f"an XML file whose root is <{_local(root.tag)[:40]}>, not <svg>")
     # Depth first, without recursion (an element may sit thousands deep).
-    count, stack = 0, [(root, 1)]
+    count, points, stack = 0, 0, [(root, 1)]
     ids: dict[str, object] = {}
     while stack:
         el, depth = stack.pop()
@@ -254,11 +338,22 @@ def check_svg(data: bytes) -> tuple[int, int]:
             _check_css(value)
             if local == "id":
                 ids.setdefault(value, el)
+            elif local in ("d", "points"):
+                points += _path_points(value)
+                if points > MAX_SVG_POINTS:
+                    raise PictureError(f"an SVG of more than {MAX_SVG_POINTS:,} path points (its paths, polygons "
+                                       "and polylines): simplify it, or give it as a PNG")
         if name == "style":
             _check_css(el.text or "")
         stack.extend((child, depth + 1) for child in el)
-    _check_uses(root, ids)
-    return _svg_size(root)
+    drawn = _check_uses(root, ids)
+    return (*_svg_size(root), drawn + points)
+
+
+def _path_points(value: str) -> int:
+    """The points a path's data or a polygon's points name: its numbers, two a point (an arc's
+    seven numbers count as three and a half: its cost is of that order)."""
+    return (len(_NUMBER.findall(value)) + 1) // 2
 
 
 def _check_css(value: str) -> None:
@@ -270,9 +365,10 @@ def _check_css(value: str) -> None:
                                "references inside the file (url(#id)) are followed")
 
 
-def _check_uses(root, ids: dict) -> None:
+def _check_uses(root, ids: dict) -> int:
     """<use> elements repeat what they name: the whole drawing, each repetition counted, is bounded
-    (nested <use>s multiply, as aliases do in YAML), and a <use> that names itself is refused."""
+    (nested <use>s multiply, as aliases do in YAML), and a <use> that names itself is refused. The
+    elements drawn, each repetition counted."""
     sizes: dict[int, int] = {}
 
     def expanded(el, trail: tuple) -> int:
@@ -296,7 +392,7 @@ def _check_uses(root, ids: dict) -> None:
                                "elements are counted as what they repeat")
         sizes[id(el)] = total
         return total
-    expanded(root, (id(root),))
+    return expanded(root, (id(root),))
 
 
 def _svg_size(root) -> tuple[int, int]:

@@ -19,7 +19,7 @@ from ..colour import Colour
 from ..errors import show
 from ..units import PT_PER_MM, mm_to_pt
 from .drawing import Drawing, Ellipse, Group, Image, Rect, Text
-from .fonts import Font
+from .fonts import Font, needs_shaping, text_outline
 
 # Streams compressed with Flate alone: reportlab also wraps them in ASCII85 by default, which only
 # served 7-bit mail, makes every stream a quarter larger and costs time to write and to read.
@@ -99,10 +99,20 @@ FORM_EXTENT = 10_000.0   # mm: a form's bounding box, wide enough for any drawin
 
 
 class PdfRenderer:
-    def __init__(self, canvas: Canvas, cmyk: bool = False, ink_limit: float | None = None):
+    def __init__(self, canvas: Canvas, cmyk: bool = False, ink_limit: float | None = None,
+                 flatten: bool = False):
+        """flatten: no transparency in the file (PDF/X-1a forbids it): a picture with transparent
+        pixels is laid over what was drawn under it in its face or page (on white paper) and
+        written as the opaque result, so it prints as it looks on screen. ink_limit: every CMYK
+        colour's and picture's total ink at most this (a shop's limit)."""
         self.c = canvas
         self.cmyk = cmyk
         self.ink_limit = ink_limit
+        self.flatten = flatten
+        # What has been drawn so far on the surface at hand (a page, or a form: a face is its
+        # own backdrop), each item with the (transform, clip) of the groups around it.
+        self.under: list[tuple[tuple, object]] = []
+        self.around: list[tuple] = []
         # A drawing placed in others (a card face on every sheet and shop page, a board on every
         # tile) is written once per document as a form XObject and referred to after: the file
         # and the time to write it grow with the distinct faces, not with the cards.
@@ -116,8 +126,13 @@ class PdfRenderer:
         self.forms[id(group)] = (name, group)   # the group is kept, so its id is not reused
         c = self.c
         c.beginForm(name, -FORM_EXTENT, -FORM_EXTENT, FORM_EXTENT, FORM_EXTENT)
-        for child in group.items:
-            self.render(child)
+        under, around = self.under, self.around
+        self.under, self.around = [], []
+        try:
+            for child in group.items:
+                self.render(child)
+        finally:
+            self.under, self.around = under, around
         c.endForm()
         return name
 
@@ -160,17 +175,44 @@ class PdfRenderer:
         if isinstance(item, Group) and item.reused and item.transform == (1.0, 0.0, 0.0, 1.0, 0.0, 0.0) \
                 and item.clip is None:
             c.doForm(self._form(item))
+            if self.flatten:
+                self.under.append((tuple(self.around), item))
         elif isinstance(item, Group):
             c.saveState()
             if item.transform != (1.0, 0.0, 0.0, 1.0, 0.0, 0.0):
                 c.transform(*item.transform)
             if item.clip is not None:
                 c.clipPath(self._path(item.clip), stroke=0, fill=0)
-            for child in item.items:
-                self.render(child)
+            self.around.append((item.transform, item.clip))
+            try:
+                for child in item.items:
+                    self.render(child)
+            finally:
+                self.around.pop()
             c.restoreState()
         elif isinstance(item, Image):
             self._image(item)
+            if self.flatten:
+                self.under.append((tuple(self.around), item))
+        elif isinstance(item, Text) and (item.direction is not None or needs_shaping(item.text)):
+            # Shaped text (right to left, joined, marked): its glyphs' outlines, as the SVG and
+            # cairo backends draw every text; a PDF string can name only a character's own glyph.
+            c.saveState()
+            self._fill(item.fill)
+            p = c.beginPath()
+            for op in text_outline(item.font, item.text, item.x, item.y, item.size, item.direction):
+                if op[0] == "M":
+                    p.moveTo(*op[1:])
+                elif op[0] == "L":
+                    p.lineTo(*op[1:])
+                elif op[0] == "C":
+                    p.curveTo(*op[1:])
+                else:
+                    p.close()
+            c.drawPath(p, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
+            c.restoreState()
+            if self.flatten:
+                self.under.append((tuple(self.around), item))
         elif isinstance(item, Text):
             c.saveState()
             self._fill(item.fill)
@@ -179,6 +221,8 @@ class PdfRenderer:
             c.setFont(_register(item.font), item.size)
             c.drawString(0, 0, item.text)
             c.restoreState()
+            if self.flatten:
+                self.under.append((tuple(self.around), item))
         else:
             s = item.style
             if s.fill is None and s.stroke is None:
@@ -193,6 +237,8 @@ class PdfRenderer:
                 c.setDash(list(s.dash) if s.dash else [])
             c.drawPath(self._path(item), stroke=int(s.stroke is not None), fill=int(s.fill is not None),
                        fillMode=FILL_EVEN_ODD if s.even_odd else FILL_NON_ZERO)
+            if self.flatten:
+                self.under.append((tuple(self.around), item))
 
 
     def _image(self, item: Image) -> None:
@@ -204,6 +250,8 @@ class PdfRenderer:
         from .images import tiles
         c, doc = self.c, self.c._doc
         stream = _image_stream(item, self.cmyk, self.ink_limit)
+        if self.flatten and stream.alpha is not None:
+            stream = self._flattened(item)
         name = stream.name
         reg = doc.getXObjectName(name)
         if doc.idToObject.get(reg) is None:
@@ -228,6 +276,53 @@ class PdfRenderer:
                            f"{fp_str(tx + tw if across else tx)} {fp_str(ty if down else ty + th)} cm /{reg} Do Q")
         c.restoreState()
         c._formsinuse.append(name)
+
+
+    def _flattened(self, item: Image) -> "_ImageStream":
+        """The picture laid over what lies under it (drawn before it on this page or in this face,
+        over white paper), sampled on the picture's own pixels: an opaque picture of what the
+        transparent one shows. (Where a picture goes on mirrored into the bleed, the mirrored part
+        shows the frame's backdrop mirrored: what lies under a card's art is its background.)"""
+        import hashlib
+        import zlib
+
+        import numpy as np
+        from .cairo_backend import CairoRenderer
+        from .cairo_lib import ImageSurface
+        from .drawing import compose, invert, scale, translate
+        from .images import pixels
+        rgba = np.asarray(pixels(item.picture, (item.frame[2], item.frame[3])))
+        h, w = rgba.shape[:2]
+        here = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        for transform, _ in self.around:
+            here = compose(here, transform)
+        fx, fy, fw, fh = item.frame
+        try:
+            to_pixels = compose(scale(w / fw, h / fh), compose(translate(-fx, -fy), invert(here)))
+        except ValueError:       # (a picture under a transform that flattens it is never seen)
+            to_pixels = None
+        surface = ImageSurface(False, w, h)
+        lib, ctx = surface.lib, surface.ptr
+        lib.cairo_set_source_rgb(ctx, 1.0, 1.0, 1.0)
+        lib.cairo_paint(ctx)
+        renderer = CairoRenderer(ctx)
+        for around, under in self.under if to_pixels is not None else ():
+            node = under
+            for transform, clip in reversed(around):
+                node = Group(items=[node], transform=transform, clip=clip)
+            renderer.render(Group(items=[node], transform=to_pixels))
+        surface.check()
+        surface.flush()
+        stride = surface.get_stride()
+        words = np.frombuffer(bytes(surface.get_data()), np.uint8).reshape(h, stride)[:, :4 * w].reshape(h, w, 4)
+        import sys
+        back = words[:, :, [2, 1, 0]] if sys.byteorder == "little" else words[:, :, [1, 2, 3]]   # opaque: not premultiplied
+        a = rgba[:, :, 3:4].astype(np.uint32)
+        out = ((rgba[:, :, :3].astype(np.uint32) * a + back.astype(np.uint32) * (255 - a) + 127) // 255).astype(np.uint8)
+        samples = _cmyk_pixels(out, self.ink_limit).tobytes() if self.cmyk else out.tobytes()
+        name = "Im" + hashlib.sha256(samples).hexdigest()[:24]
+        return _ImageStream(name, w, h, "DeviceCMYK" if self.cmyk else "DeviceRGB",
+                            zlib.compress(samples, IMAGE_ZLIB_LEVEL), None)
 
 
 @dataclass(frozen=True)
@@ -380,7 +475,7 @@ class PdfDocument:
         self.canvas.setTitle(title)
         self.canvas.setCreator("pnp-generator")
         self.pdfx = pdfx
-        self.renderer = PdfRenderer(self.canvas, bool(cmyk or pdfx), ink_limit)
+        self.renderer = PdfRenderer(self.canvas, bool(cmyk or pdfx), ink_limit, flatten=bool(pdfx))
         self.pages = 0
         if pdfx:
             _make_pdfx(self.canvas, title, pdfx if isinstance(pdfx, str) else PDFX_CONFORMANCE)
@@ -398,6 +493,7 @@ class PdfDocument:
         c.setMiterLimit(4)   # SVG's default, so a sharp join looks the same in the PDF, SVG and PNG
         c.translate(0, mm_to_pt(h))
         c.scale(PT_PER_MM, -PT_PER_MM)
+        self.renderer.under = []          # a new page: nothing under what is drawn first
         self.renderer.render(drawing.root)
         c.restoreState()
         c.showPage()

@@ -13,7 +13,7 @@ from ..colour import Colour
 from ..draw import Drawing, Rect, Style, compose, mirror_x, mirror_y, rotate, translate
 from ..draw.drawing import Affine
 from .cardsize import CardSize  # noqa: F401  (named here too, where layouts use it)
-from ..draw.fonts import get_font
+from ..draw.fonts import get_font, text_width
 from ..errors import LayoutError  # noqa: F401  (raised here, and named as cards.LayoutError)
 from .marks import MARK_LENGTH, SAFE_MARGIN, crop_marks
 
@@ -136,8 +136,8 @@ def _caption(d: Drawing, layout: SheetLayout, groups: list[list[str]], used: int
     side = [(y + 1.5, h - 3) for y, h in rows]
     title, how = (list(groups) + [[], []])[:2]
 
-    def width(phrase: str) -> float:
-        return font.width(phrase, CAPTION_SIZE)
+    def width(phrase: str) -> float:       # (a deck's title in its own font where sans lacks a letter)
+        return text_width("sans", phrase, CAPTION_SIZE)
 
     def fits(spans) -> bool:
         return all(width(p) <= max(w for _, w in spans) for p in how)

@@ -25,7 +25,7 @@ from shapely.ops import unary_union
 from ..colour import BLACK, Colour, contrast_ratio
 from ..draw import Drawing, Rect, Style, compose, rotate, scale, translate
 from ..draw.drawing import TextTooSmall, text_block_height
-from ..draw.fonts import get_font
+from ..draw.fonts import get_font, text_width
 from ..paper import Paper
 from ..units import pt
 from .cards import CardSize, LayoutError, shortened
@@ -333,7 +333,7 @@ def _label(page: Drawing, x: float, y: float, w: float, h: float, text: str, ink
     least = page.least_text
     if not cut or h < least * f.cap_height:
         return
-    short = shortened(text, w, lambda t: f.width(t, least))
+    short = shortened(text, w, lambda t: text_width(font, t, least))    # (in the deck's fonts where sans lacks a letter)
     if short:
         page.fit_text(x, y, w, h, short, ink, font=font, **kw)
 

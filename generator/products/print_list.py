@@ -275,7 +275,7 @@ def print_list_pages(text: str, paper: Paper) -> list:
     m = 15.0
     tick_x = m                      # the boxes' column; the text starts after it
     text_x = m + box + 2.5
-    font = get_font("sans")
+    font = get_font("sans")      # (page.text sets a letter it lacks in a deck's own font: cli._write_print_lists)
     lines = text.splitlines()
     pages: list = []
     page, y = None, 0.0

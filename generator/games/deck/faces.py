@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 
 from ...colour import BLACK, Colour, parse_colour
 from ...draw import Drawing, Style, Text, rotate
-from ...draw.fonts import get_font
+from ...draw.fonts import get_font, needs_shaping
 from ...errors import show
-from .model import Deck, Element, Layout, Problems, load_picture, picture_problem, substitute
+from .model import (MAX_DECK_TEXT, MAX_ELEMENT_TEXT, Deck, Element, Layout, Problems, load_picture,
+                    picture_problem, substitute)
 from .text import PT, Measure, TextError, fit, parse
 
 EDGE = 0.01          # mm: an element this close to the trim reaches it
@@ -288,6 +289,17 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
     text = v["text"]
     if not text.strip():
         return
+    if len(text) > MAX_ELEMENT_TEXT:
+        _fail_card(deck, problems, card, template, el.paths["text"],
+                   f"the text is {len(text):,} characters with its fields put in; an element holds at most "
+                   f"{MAX_ELEMENT_TEXT:,}", el, "text")
+        raise CardFailed()
+    deck.text_set += len(text)
+    if deck.text_set > MAX_DECK_TEXT:
+        _fail_card(deck, problems, card, template, el.paths["text"],
+                   f"the deck's text comes to more than {MAX_DECK_TEXT:,} characters here (its distinct faces' "
+                   "text elements, fields put in): a deck sets at most that much", el, "text")
+        raise CardFailed()
     family = deck.families[v.get("font", "sans")]
     measure = Measure(family, v.get("bold", False), v.get("italic", False),
                       {name: pic.aspect for name, pic in deck.icons.items()})
@@ -299,8 +311,9 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
         raise CardFailed() from None
     missing = measure.missing_glyphs(words)
     if missing:
+        more = f" (nor for {show(missing[1:10])})" if len(missing) > 1 else ""
         _fail_card(deck, problems, card, template, path, f"the font {v.get('font', 'sans')} has no letter for "
-                                                          f"{show(missing[:10])}", el, "text")
+                                                          f"{show(missing[0])} (U+{ord(missing[0]):04X}){more}", el, "text")
         raise CardFailed()
     colour = BLACK
     if "colour" in v:
@@ -324,6 +337,10 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
     baseline = top + measure.cap * s
     for placed, width in setting.lines:
         dx = v["x"] + {"left": 0.0, "centre": (v["w"] - width) / 2, "right": v["w"] - width}[align]
+        if any(p.piece.text and needs_shaping(p.piece.text) for p in placed):
+            _draw_line_in_order(d, deck, measure, placed, dx, baseline, s, colour)
+            baseline += leading * s
+            continue
         run: list = []           # text pieces of one font running on, joined into one Text
 
         def flush():
@@ -355,4 +372,47 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
             end = p.x + p.width
         flush()
         baseline += leading * s
+
+
+def _draw_line_in_order(d: Drawing, deck: Deck, measure: Measure, placed: list, dx: float, baseline: float,
+                        s: float, colour: Colour) -> None:
+    """A line with text that needs shaping (right to left, joined, marked): its pieces, and the
+    spaces between them, cut where the bidi level changes, put in visual order by UAX #9 (rule L2)
+    and set from the left, each run in its own direction (shaping.py shapes it)."""
+    from ...draw.shaping import bidi_levels, visual_order
+    atoms: list[tuple] = []          # (text, font or None for an icon, the piece's icon, width)
+    end = 0.0
+    for p in placed:
+        if atoms and p.x - end > 1e-9:
+            atoms.append((" ", None, None, p.x - end))           # the space between two words
+        if p.piece.icon is not None:
+            atoms.append(("\ufffc", None, p.piece.icon, p.width))
+        else:
+            atoms.append((p.piece.text, p.font, None, p.width))
+        end = p.x + p.width
+    levels = bidi_levels("".join(a[0] for a in atoms))
+    runs: list[tuple] = []           # (text, font, icon, width, level)
+    at = 0
+    for text, font, icon, width in atoms:
+        own = levels[at:at + len(text)]
+        at += len(text)
+        if font is None or len(set(own)) == 1:
+            runs.append((text, font, icon, width, own[0]))
+            continue
+        start = 0
+        for k in range(1, len(text) + 1):
+            if k == len(text) or own[k] != own[start]:
+                part = text[start:k]
+                runs.append((part, font, None, get_font(font).width(part, s), own[start]))
+                start = k
+    x = dx
+    for k in visual_order([r[4] for r in runs]):
+        text, font, icon, width, level = runs[k]
+        if icon is not None:
+            ih = measure.icon_height(s)
+            d.image(x, baseline - measure.cap * s / 2 - ih / 2, width, ih, deck.icons[icon])
+        elif font is not None:
+            # (a left-to-right run is left to resolve itself: Latin in a Hebrew line stays text in the PDF)
+            d.add(Text(x, baseline, text, get_font(font), s, colour, direction="rtl" if level % 2 else None))
+        x += width
 

@@ -95,6 +95,11 @@ class Deck:
     back_template: str
     pictures: dict[str, object] = field(default_factory=dict)   # image file (relative) -> Picture, or its error
     art: object = None                       # the cards drawn (faces.DeckDrawn), once checked
+    # What the deck has cost so far, against its bounds (README "What bad input gets"): the
+    # characters of text set, the pictures' bytes read, the SVG pictures' elements and path points.
+    text_set: int = 0
+    picture_bytes: int = 0
+    svg_units: int = 0
 
     def where(self, path: tuple) -> str:
         line = self.spec.line(path)
@@ -224,11 +229,29 @@ def load_picture(deck: Deck, rel: str):
     if known is None:
         try:
             data, display = read_file(deck, rel)
+            deck.picture_bytes += len(data)
+            if deck.picture_bytes > MAX_DECK_PICTURE_BYTES:
+                raise PictureError(f"the deck's pictures come to more than {MAX_DECK_PICTURE_BYTES // 2**20} MB with "
+                                   "this one: a deck reads at most that (make the pictures smaller: a card at "
+                                   "300 dpi needs about 1,000 x 1,400 pixels)")
             known = picture_from_bytes(data, display)
+            deck.svg_units += known.svg_units
+            if deck.svg_units > MAX_DECK_SVG_UNITS:
+                raise PictureError(f"the deck's SVG pictures come to more than {MAX_DECK_SVG_UNITS:,} elements and "
+                                   "path points with this one: a deck draws at most that many (simplify the "
+                                   "drawings, or give some as PNG)")
         except (ReferenceError_, SpecError, PictureError) as exc:
             known = exc
         deck.pictures[rel] = known
     return known
+
+
+# A deck's bounds of what it costs, beyond each file's own (images.py, data.py): so any deck within
+# them validates in under 10 s of CPU and 1 GB (benchmarks/spec_extremes.py, the deck cases).
+MAX_DECK_PICTURE_BYTES = 256 * 2**20       # the pictures' files, read and held while a deck is drawn
+MAX_DECK_SVG_UNITS = 30_000                # elements and path points over every SVG the deck draws
+MAX_ELEMENT_TEXT = 4_000                   # characters of a text element, its fields put in
+MAX_DECK_TEXT = 500_000                    # characters of text set over the deck's distinct faces
 
 
 def picture_problem(exc: Exception, rel: str) -> str:

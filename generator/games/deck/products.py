@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...colour import BLACK, WHITE, parse_colour, readable_on
+from ...errors import SpecError, show
 from ...paper import Paper
 from ...products.contents import BoxLook, Deck, DeckArt, stem_of
 from .load import load_deck
@@ -18,14 +19,42 @@ CONTACT_PIXELS = 16_000_000
 CONTACT_GREEK_PX = 6.0
 
 
+def _try_pictures(spec, deck) -> None:
+    """Each SVG the deck draws, drawn once small, here in the job's worker process (never in the
+    command's own, which a signal must stop at once): one cairosvg cannot draw is the error of the
+    line that names it, in `validate` as in `build`."""
+    from ...draw.images import Picture, PictureError, try_drawing
+    for rel, picture in list(deck.pictures.items()):
+        if isinstance(picture, Picture):
+            try:
+                try_drawing(picture)
+            except PictureError as exc:
+                where = spec.field_showing(rel)
+                message = f"{show(rel)}: {exc}"
+                raise (spec.error(where, message) if where else SpecError(spec.file, None, "", message)) from None
+
+
+def deck_fonts(deck) -> list[str]:
+    """The deck's own fonts (not the shipped one), regular then bold, in the spec's order."""
+    return [name for family_name, family in deck.families.items() if family_name != "sans"
+            for name in (family.regular, family.bold)]
+
+
 def deck_art(spec) -> DeckArt:
     deck = load_deck(spec)
     drawn = deck.art
     art = DeckArt(stem_of(spec), deck.title, deck.size, contact_pixels=CONTACT_PIXELS,
                   contact_greek_px=CONTACT_GREEK_PX, product=spec.data["card"].get("product"))
+    from ...draw.fonts import MissingLetter, text_width
     for card, face in zip(deck.cards, drawn.faces):
-        name = card.fields.get("name") or card.fields.get("title") or f"card {card.number}"
-        art.faces.append((face, card.count, f"×{card.count}  {name}"))
+        key = "name" if card.fields.get("name") else "title" if card.fields.get("title") else None
+        name = card.fields[key] if key else f"card {card.number}"
+        caption = f"×{card.count}  {name}"
+        try:
+            text_width("sans", caption, 1.0)      # the contact sheet's caption: every letter in a font
+        except MissingLetter as exc:
+            raise card.error(key, f"{card.label()}: on the contact sheet, {exc}") from None
+        art.faces.append((face, card.count, caption))
     # The back most cards have is the deck's (the tuck box shows it); where cards differ, each
     # card's own goes behind it.
     weight = Counter()
@@ -62,10 +91,17 @@ CONTACT = "contact"
 def contents(specs: dict, paper: Paper, part: str | None = None) -> list:
     """Each deck spec's deck, for every product (part None), for its contact sheet alone
     (part "contact") or for every other product (part "print")."""
+    from ...draw.fonts import set_fallbacks
     out = []
     for spec in specs.values():
         if spec.kind != "deck":
             continue
+        # The deck's own fonts set what the shipped one lacks on its box, its contact sheet's
+        # captions and its print list (a Japanese title in a deck with a Japanese font).
+        deck = load_deck(spec)
+        set_fallbacks(deck_fonts(deck))
+        if part != "contact":           # (once a build: by the job of its PDFs)
+            _try_pictures(spec, deck)
         art = deck_art(spec)
         out.append(Deck(spec, art, None if spec.data.get("tuck_box") is False else _box(spec),
                         only=(CONTACT,) if part == "contact" else None, skip=(CONTACT,) if part == "print" else ()))

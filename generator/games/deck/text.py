@@ -116,7 +116,66 @@ def parse(text: str, icons) -> list:
     for mark, where in opened.items():
         if where is not None:
             raise TextError(f"{mark} opened at character {where + 1} is never closed")
-    return words
+    return _break_within(words)
+
+
+NOSPACE = ()                   # after a word: the next one follows it with no space (a line may
+                               # break there: between two ideographs, after a hyphen)
+
+
+def _break_within(words: list) -> list:
+    """Each word cut where UAX #14 lets a line break inside it (between CJK ideographs, after a
+    hyphen or a dash), the pieces joined by NOSPACE: a long sentence of Chinese or Japanese,
+    written without spaces, can be set at all."""
+    from ...draw.shaping import break_after
+    # The breaks of all the words at once (one call to ICU), each word's own found by its offset.
+    texts = ["" if word is BREAK else "".join("\ufffc" if p.icon is not None else p.text for p in word)
+             for word in words]
+    starts, at = [], 0
+    for text in texts:
+        starts.append(at)
+        at += len(text) + 1
+    inner: dict[int, list[int]] = {}
+    k = 0
+    for end in break_after(" ".join(texts)) if any(len(t) > 1 for t in texts) else []:
+        while k + 1 < len(starts) and starts[k + 1] <= end:
+            k += 1
+        offset = end - starts[k]
+        if 0 < offset < len(texts[k]):
+            inner.setdefault(k, []).append(offset)
+    out: list = []
+    for index, word in enumerate(words):
+        if word is BREAK:
+            out.append(word)
+            continue
+        ends = inner.get(index)
+        if not ends:
+            out.append(word)
+            continue
+        cuts = iter(ends)
+        cut = next(cuts)
+        unit: list[Piece] = []
+        at = 0
+        for piece in word:
+            length = 1 if piece.icon is not None else len(piece.text)
+            start = 0
+            while cut is not None and cut <= at + length:
+                if piece.icon is not None:
+                    unit.append(piece)
+                    start = 1
+                elif cut - at > start:
+                    unit.append(Piece(piece.text[start:cut - at], piece.bold, piece.italic))
+                    start = cut - at
+                if unit:
+                    out += [tuple(unit), NOSPACE]
+                    unit = []
+                cut = next(cuts, None)
+            if start < length:
+                unit.append(piece if piece.icon is not None else Piece(piece.text[start:], piece.bold, piece.italic))
+            at += length
+        if unit:
+            out.append(tuple(unit))
+    return out
 
 
 @dataclass
@@ -144,13 +203,18 @@ class Measure:
         from ...draw.fonts import get_font
         self.family, self.icons = family, icons
         self.base_bold, self.base_italic = base_bold, base_italic
+        self._fonts: dict[tuple[bool, bool], str] = {}
         self.get_font = get_font
         regular = get_font(family.of(base_bold, base_italic))
         self.cap = regular.cap_height
         self.descent = -regular.descent
 
     def font_of(self, piece: Piece) -> str:
-        return self.family.of(piece.bold or self.base_bold, piece.italic ^ self.base_italic)
+        key = (piece.bold, piece.italic)
+        font = self._fonts.get(key)
+        if font is None:
+            font = self._fonts[key] = self.family.of(piece.bold or self.base_bold, piece.italic ^ self.base_italic)
+        return font
 
     def unit_width(self, text: str, font: str) -> float:
         return _unit_width(text, font)
@@ -166,13 +230,29 @@ class Measure:
 
     def missing_glyphs(self, words) -> str:
         """Characters of the text its fonts have no glyph for ("" if none)."""
-        missing = []
+        by_font: dict[str, set] = {}
         for word in words:
             for piece in word or ():
                 if piece.icon is None:
-                    cmap = _cmap(self.font_of(piece))
-                    missing += [c for c in piece.text if ord(c) not in cmap and c not in missing]
-        return "".join(missing)
+                    by_font.setdefault(self.font_of(piece), set()).update(piece.text)
+        missing = []
+        for font, chars in by_font.items():
+            cmap = _cmap(font)
+            missing += [c for c in chars if ord(c) not in cmap and c not in missing]
+        return "".join(sorted(missing, key=lambda c: min(_first_at(words, c), 10**9)))
+
+
+def _first_at(words, ch: str) -> int:
+    """Where a character first comes in the words (for naming the first missing letter first)."""
+    at = 0
+    for word in words:
+        for piece in word or ():
+            if piece.icon is None:
+                k = piece.text.find(ch)
+                if k >= 0:
+                    return at + k
+                at += len(piece.text)
+    return 10**9
 
 
 _widths: dict[tuple[str, str], float] = {}
@@ -207,13 +287,18 @@ class Prepared:
 
 
 def prepare(words, measure: Measure) -> Prepared:
-    widths = []
-    for word in words:
+    widths, kept = [], []
+    for k, word in enumerate(words):
+        if word is NOSPACE:
+            continue
+        kept.append(word)
         if word is BREAK:
             widths.append(None)
             continue
-        widths.append((sum(measure.piece_unit(p) for p in word), _unit_width(" ", measure.font_of(word[-1]))))
-    return Prepared(words, widths)
+        joined = k + 1 < len(words) and words[k + 1] is NOSPACE
+        widths.append((sum(measure.piece_unit(p) for p in word),
+                       0.0 if joined else _unit_width(" ", measure.font_of(word[-1]))))
+    return Prepared(kept, widths)
 
 
 def count_lines(prepared: Prepared, limit: float) -> int | None:

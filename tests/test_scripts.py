@@ -1,0 +1,277 @@
+"""Licences and scripts (issue 32, family 3): a font whose OS/2 fsType forbids embedding refused in
+one line naming it; text in Hebrew and Arabic set right to left (the Unicode Bidirectional
+Algorithm) and shaped (HarfBuzz: Arabic joined), CJK broken between ideographs (UAX #14), alike in
+the PDF, SVG and cairo backends; a letter no font of the deck has named with where it is, in every
+product (tuck box, sheets, contact sheet, print list), never a box or a "?".
+
+The fonts are small subsets committed in tests/fonts (see its README)."""
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image as PILImage
+
+from conftest import DECK, ROOT, need, pnp_here
+
+FONTS = ROOT / "tests" / "fonts"
+HEBAR = FONTS / "dejavu-hebrew-arabic.ttf"
+CJK = FONTS / "droid-cjk-subset.ttf"
+
+
+def font(path: Path):
+    from generator.draw.fonts import font_from_bytes
+    return font_from_bytes(path.read_bytes())
+
+
+def one_error(r, pattern: str) -> str:
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 1 and len(lines) == 1, (r.returncode, r.stderr)
+    assert re.search(pattern, lines[0]), lines[0]
+    return lines[0]
+
+
+DECK_SPEC = """kind: deck
+title: {title}
+card: {{width: 63, height: 88, bleed: 3}}
+tuck_box: {box}
+fonts:
+  hebar: {{regular: dejavu-hebrew-arabic.ttf}}
+{cjk}cards:
+{cards}
+layouts:
+  face:
+    background: "#f7f1e3"
+    elements:
+{elements}
+  back: {{background: "#223344"}}
+"""
+
+
+def make_deck(folder: Path, title="Scripts", cards='  - {name: "One", text: "שלום עולם"}', cjk=True,
+              box="false", elements=None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(HEBAR, folder)
+    shutil.copy(CJK, folder)
+    elements = elements or ('      - {type: text, x: 5, y: 5, w: 53, h: 12, text: "{name}", font: hebar}\n'
+                            '      - {type: text, x: 5, y: 25, w: 53, h: 50, text: "{text}", font: '
+                            + ("cjk" if cjk else "hebar") + ', size: 14}')
+    spec = folder / "scripts.yaml"
+    spec.write_text(DECK_SPEC.format(title=title, box=box, cards=cards, elements=elements,
+                                     cjk="  cjk: {regular: droid-cjk-subset.ttf}\n" if cjk else ""),
+                    encoding="utf-8")
+    return spec
+
+
+# ---------------------------------------------------------------- licence bits
+
+@pytest.mark.parametrize("fs_type,refused", [
+    (0x0000, None), (0x0004, None), (0x0008, None),
+    (0x0002, "forbids embedding it"), (0x0003, "forbids embedding it"),
+    (0x0006, None), (0x000A, None),          # several bits: the least restrictive holds (OpenType's rule)
+    (0x0100, "forbids subsetting"), (0x0108, "forbids subsetting"),
+    (0x0200, "allows embedding only its bitmaps"), (0x0204, "allows embedding only its bitmaps")])
+def test_a_fonts_licence_bits(tmp_path, fs_type, refused):
+    """OS/2 fsType as the OpenType specification reads it: restricted licence (0x0002) refused in one
+    line naming the font, preview & print and editable embedded, no subsetting and bitmap-only
+    refused (a PDF of ours embeds a subset of outlines)."""
+    from fontTools.ttLib import TTFont
+    folder = tmp_path / "delve"
+    shutil.copytree(DECK.parent, folder)
+    tt = TTFont(folder / "fonts" / "title.ttf")
+    tt["OS/2"].fsType = fs_type
+    tt.save(folder / "fonts" / "title.ttf")
+    r = pnp_here("validate", folder / "delve.yaml")
+    if refused is None:
+        assert r.returncode == 0, r.stderr
+        return
+    name = re.escape('"' + tt["name"].getBestFullName() + '"')
+    one_error(r, rf"delve\.yaml:\d+: fonts\.title\.regular: \"fonts/title\.ttf\": the licence of {name} "
+                 rf"{refused}.*fsType 0x{fs_type:04X}")
+
+
+# ---------------------------------------------------------------- shaping, bidi, line breaks
+
+def test_hebrew_is_set_right_to_left():
+    f = font(HEBAR)
+    cmap = f.tt.getBestCmap()
+    word = "שלום"
+    names = [g for g, _, _ in f.glyphs(word)]
+    assert names == [cmap[ord(c)] for c in reversed(word)]
+    xs = [x for _, x, _ in f.glyphs(word)]
+    assert xs == sorted(xs)
+    # a line of both: the Latin word and the number read left to right, in their places
+    from generator.draw.shaping import runs
+    # (an RTL paragraph: the spaces between the Hebrew and the Latin take the paragraph's direction)
+    assert runs("שלום abc 123 עולם") == [(12, 17, True), (5, 12, False), (0, 5, True)]
+    assert runs("abc שלום def") == [(0, 4, False), (4, 8, True), (8, 12, False)]
+
+
+def test_arabic_is_joined():
+    f = font(HEBAR)
+    cmap = f.tt.getBestCmap()
+    word = "بيت"                     # beh, yeh, teh: initial, medial and final forms when joined
+    names = [g for g, _, _ in f.glyphs(word)]
+    isolated = [cmap[ord(c)] for c in reversed(word)]
+    assert len(names) == 3 and all(a != b for a, b in zip(names, isolated)), (names, isolated)
+    assert f.width(word, 10) < sum(f.width(c, 10) for c in word)     # joined letters are narrower
+    # after Hebrew in one right-to-left run: still shaped as Arabic (a run is cut at its script)
+    mixed = [g for g, _, _ in f.glyphs("שלום " + word)]
+    assert mixed[:3] == names
+
+
+def test_a_long_cjk_sentence_breaks_between_ideographs(tmp_path):
+    """Written without spaces: once it could not be set at all ("does not fit")."""
+    from generator.games.deck.load import load_deck
+    from generator.spec import load_spec
+    sentence = "日本語の漢字文字列一二三四五六七八九十百千万円年月日時分人大小中上下左右山川田口目手足力火水木金土"
+    spec = make_deck(tmp_path / "d", cards=f'  - {{name: "One", text: "{sentence}"}}')
+    r = pnp_here("validate", spec)
+    assert r.returncode == 0, r.stderr
+    deck = load_deck(load_spec(spec))
+    from conftest import drawn_items
+    from generator.draw import Text
+    texts = [item for item, _ in drawn_items(deck.art.faces[0].root) if isinstance(item, Text)]
+    lines = [t for t in texts if t.y > 25]
+    assert len({round(t.y, 3) for t in lines}) >= 3
+    assert "".join(t.text for t in sorted(lines, key=lambda t: (t.y, t.x))) == sentence
+
+
+def _ink(img: PILImage.Image) -> np.ndarray:
+    return np.asarray(img.convert("L")) < 128
+
+
+def test_the_three_backends_set_shaped_text_alike(tmp_path):
+    """Hebrew, Arabic and CJK drawn once, rendered by the PDF (pdftoppm), SVG (cairosvg) and cairo
+    backends: the same ink, and not the ink of the same letters unshaped, left to right."""
+    import cairosvg
+    from generator.colour import BLACK, WHITE
+    from generator.draw import Drawing, Style
+    from generator.draw.drawing import Text
+    from generator.draw.pdf import PdfDocument
+    from generator.draw.raster import png_bytes
+    from generator.draw.svg import svg_string
+    hebar, cjk = font(HEBAR), font(CJK)
+    d = Drawing(120, 40)
+    d.rect(0, 0, 120, 40, Style(fill=WHITE))
+    d.add(Text(5, 12, "שלום עולם! مرحبا بالعالم", hebar, 7, BLACK))
+    d.add(Text(5, 28, "日本語の漢字、かな。", cjk, 7, BLACK))
+    dpi = 100
+    cairo_png = PILImage.open(io.BytesIO(png_bytes(d, dpi=dpi)))
+    svg_png = PILImage.open(io.BytesIO(cairosvg.svg2png(bytestring=svg_string(d).encode(),
+                                                        output_width=cairo_png.width)))
+    pdf = tmp_path / "t.pdf"
+    doc = PdfDocument(str(pdf), title="t")
+    doc.add_page(d)
+    doc.save()
+    subprocess.run([need("pdftoppm"), "-scale-to-x", str(cairo_png.width), "-scale-to-y", str(cairo_png.height),
+                    "-png", str(pdf), str(tmp_path / "p")], check=True)
+    pdf_png = PILImage.open(next(tmp_path.glob("p*.png")))
+    wrong = Drawing(120, 40)
+    wrong.rect(0, 0, 120, 40, Style(fill=WHITE))
+    x = 5.0
+    for ch in "שלום עולם! مرحبا بالعالم":           # each letter alone, left to right: unshaped
+        wrong.add(Text(x, 12, ch, hebar, 7, BLACK))
+        x += hebar.width(ch, 7)
+    wrong.add(Text(5, 28, "日本語の漢字、かな。", cjk, 7, BLACK))
+    wrong_png = PILImage.open(io.BytesIO(png_bytes(wrong, dpi=dpi)))
+    a, b, c, w = (_ink(i) for i in (cairo_png, svg_png, pdf_png, wrong_png))
+
+    def near(m):            # the ink grown by a pixel each way: renderers' edges differ by one
+        g = m.copy()
+        g[1:] |= m[:-1]
+        g[:-1] |= m[1:]
+        g[:, 1:] |= m[:, :-1]
+        g[:, :-1] |= m[:, 1:]
+        return g
+
+    def differ(p, q):
+        return ((p & ~near(q)).sum() + (q & ~near(p)).sum()) / max(1, (p | q).sum())
+    assert differ(a, b) < 0.05 and differ(a, c) < 0.05, (differ(a, b), differ(a, c))
+    assert differ(a, w) > 0.2, differ(a, w)
+
+
+def test_a_deck_in_three_scripts_builds_and_its_right_to_left_text_is_right_aligned(tmp_path):
+    cards = ('  - {name: "שלום עולם", text: "שלום (abc) עולם! 123"}\n'
+             '  - {name: "مرحبا", text: "مرحبا بالعالم، هذا نص عربي"}\n'
+             '  - {name: "日本語", text: "日本語の漢字文字列"}')
+    elements = ('      - {type: text, x: 5, y: 5, w: 53, h: 12, text: "{name}", font: hebar, align: right, '
+                'when: {name: ["שלום עולם", "مرحبا"]}}\n'
+                '      - {type: text, x: 5, y: 5, w: 53, h: 12, text: "{name}", font: cjk, when: {name: "日本語"}}\n'
+                '      - {type: text, x: 5, y: 25, w: 53, h: 50, text: "{text}", font: cjk, size: 14, '
+                'when: {name: "日本語"}}\n'
+                '      - {type: text, x: 5, y: 25, w: 53, h: 50, text: "{text}", font: hebar, size: 14, '
+                'align: right, when: {name: ["שלום עולם", "مرحبا"]}}')
+    spec = make_deck(tmp_path / "d", title="日本語のデッキ", cards=cards, elements=elements)
+    out = tmp_path / "out"
+    r = pnp_here("build", spec, "--out", out, cwd=tmp_path / "d")
+    assert r.returncode == 0, r.stderr
+    from generator.games.deck.load import load_deck
+    from generator.spec import load_spec
+    from conftest import drawn_items
+    from generator.draw import Text
+    deck = load_deck(load_spec(spec))
+    for face in deck.art.faces[:2]:
+        texts = [(item, m) for item, m in drawn_items(face.root) if isinstance(item, Text) and item.y < 20]
+        right = max(t.x + t.font.width(t.text, t.size) for t, _ in texts)
+        assert abs(right - 58) < 0.05           # right-aligned: the line ends at the box's right edge
+
+
+# ---------------------------------------------------------------- a letter no font has
+
+def test_no_box_and_no_question_mark_for_a_letter_the_font_lacks():
+    from generator.draw.fonts import MissingLetter, get_font
+    with pytest.raises(MissingLetter, match=r'no letter for "日" \(U\+65E5\)'):
+        get_font("sans").glyph_name("日")
+    with pytest.raises(MissingLetter):
+        get_font("sans-bold").width("Deck 日本", 3.0)
+
+
+@pytest.mark.parametrize("box", ["{}", "false"])
+def test_a_title_no_font_has_is_the_title_lines_error(tmp_path, box):
+    """Tuck box, sheet captions and contact sheet: the title without a font for its letters (the
+    deck has only Hebrew and Arabic) is refused at the title's line, naming the letter."""
+    spec = make_deck(tmp_path / "d", title="日本語のデッキ", cjk=False, box=box)
+    one_error(pnp_here("validate", spec), r'scripts\.yaml:2: title: .*no letter for "日" \(U\+65E5\)')
+
+
+def test_a_card_name_no_font_has_is_its_rows_error(tmp_path):
+    """A name shown only on the contact sheet, in a CSV: its row and column."""
+    spec = make_deck(tmp_path / "d", cjk=False, cards="  []",
+                     elements='      - {type: text, x: 5, y: 25, w: 53, h: 50, text: "{text}", font: hebar}')
+    spec.write_text(spec.read_text().replace("cards:\n  []\n", "csv: cards.csv\n"))
+    (tmp_path / "d" / "cards.csv").write_text("name,text\nOne,שלום\n名前,עולם\n", encoding="utf-8")
+    one_error(pnp_here("validate", spec), r'cards\.csv:3: name: card 2 "名前": on the contact sheet, .*'
+                                          r'no letter for "名" \(U\+540D\)')
+
+
+def test_a_japanese_title_in_every_product_with_the_decks_font(tmp_path):
+    """With a Japanese font in the deck, the title is set in it on the tuck box, the sheets'
+    captions and the print list (its PDF embeds the font), with no letter missing."""
+    spec = make_deck(tmp_path / "d", title="日本語のデッキ", box="{}",
+                     cards='  - {name: "One", text: "日本語", count: 30}')
+    out = tmp_path / "out"
+    r = pnp_here("build", spec, "--out", out, cwd=tmp_path / "d")
+    assert r.returncode == 0, r.stderr
+    assert "日本語のデッキ" in (out / "deck" / "README.txt").read_text(encoding="utf-8")
+    for pdf in ("scripts-tuckbox-a4.pdf", "scripts-sheet-a4.pdf", "print-list.pdf"):
+        fonts = subprocess.run([need("pdffonts"), str(out / "deck" / pdf)], capture_output=True, text=True,
+                               check=True).stdout.splitlines()[2:]
+        assert len(fonts) >= 2 and all(" yes " in row for row in fonts), (pdf, fonts)
+    text = subprocess.run([need("pdftotext"), str(out / "deck" / "print-list.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "日本語のデッキ" in text and "?" not in text.split("日本語のデッキ")[1][:5]
+
+
+def test_a_long_arabic_title_shortened_on_the_tuck_box_in_the_decks_font(tmp_path):
+    """Found by the scripts fuzz family: a title too long for a box's panel is shortened to fit,
+    and was measured in the shipped font alone (refused: no letter for it)."""
+    title = "طويل مرحبا عربي عربي brown بالعالم **“quoted”** “quoted”"
+    spec = make_deck(tmp_path / "d", title=f'"{title}"', box="{}", cjk=False)
+    r = pnp_here("validate", spec)
+    assert r.returncode == 0, r.stderr
