@@ -1,4 +1,4 @@
-"""Bounds on what follows from a spec's numbers, in one place (README "What bad input gets").
+"""Bounds on what follows from a spec's numbers, in one place (docs/bad-input.md).
 
 A schema bounds what is written (a length from 0.1 to 2,000 mm, at most 2,000 cards); these bound
 what the numbers then call for: a board's size, the fingers of a joint, the slits of a hinge, the
