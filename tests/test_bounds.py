@@ -319,6 +319,10 @@ def test_validate_answers_a_signal_while_geos_computes(sig, tmp_path):
      "1,121 pieces in all (one a card, and the spares); a set has at most 1,000"),
     ("boards/cubes_kit.yaml", "margin: 5, spacing: 3,", "margin: 5, spacing: 2000,", ":60: laser.sheet:",
      "the parts take 252 sheets of cube; a kit takes at most 100 sheets of a material (a larger sheet?)"),
+    # Found by the fuzz campaign: a shoe too large for its sheet drew every part and label (15 s)
+    # before the nesting refused it; now refused from its numbers (the validate's time is the benchmark's).
+    ("boards/mille_bornes_shoe.yaml", ("clearance: 3", "sheet: [600, 400]"), ("clearance: 2000", "sheet: [2000, 2000]"),
+     ":28: laser.sheet:", 'part "base" (4145.1 x 2094.2 mm) does not fit a 2000 x 2000 mm sheet with 5 mm margins'),
     ("decks/capitals_1961.yaml", "card: {width: 63,", "card: {width: 30,", ":54: card.width:",
      "is 30 mm: a Capitals card is at least 40 mm wide"),
 ])
