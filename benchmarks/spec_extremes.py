@@ -18,6 +18,8 @@ make 2,000 cases of one); the all-at-once cases set every item. Then the worst c
 (worst_cases below): the largest Cubes kit (26 x 26 cells, 200 cubes a setup), land polygons at
 their limits (100,000 points; 5,000 polygons) and past them (the scribbles of issue 24), the
 thinnest shoe, the most wall pieces, a deck of 2,000 cards.
+Before them, each refusal of tests/test_bounds.py's floors (tests/fuzzing.py FLOOR_CASES), timed here
+rather than in the test.
 """
 from __future__ import annotations
 
