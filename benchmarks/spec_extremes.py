@@ -18,6 +18,8 @@ make 2,000 cases of one); the all-at-once cases set every item. Then the worst c
 (worst_cases below): the largest Cubes kit (26 x 26 cells, 200 cubes a setup), land polygons at
 their limits (100,000 points; 5,000 polygons) and past them (the scribbles of issue 24), the
 thinnest shoe, the most wall pieces, a deck of 2,000 cards.
+Before them, each refusal of tests/test_bounds.py's floors (tests/fuzzing.py FLOOR_CASES), timed here
+rather than in the test.
 """
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
-from fuzzing import extremes, number_fields, problems, with_numbers  # noqa: E402
+from fuzzing import FLOOR_CASES, extremes, number_fields, problems, with_numbers  # noqa: E402
 
 TARGET_S, TARGET_MB = 10.0, 1024
 
@@ -155,7 +157,17 @@ def worst_cases() -> list[tuple[str, str, object]]:
         text = text.replace("caliper: 0.30", "caliper: 0.05").replace("sheet: [305, 305]", "sheet: [600, 600]")
         (project / "decks/mille_bornes.yaml").write_text(text)
 
-    return [("boards/cubes_kit.yaml", "26 x 26 cells, 200 cubes a setup, 40 mm cubes on 2 m sheets", cubes),
+    def floor_case(spec, old, new):   # tests/test_bounds.py's refusals, timed here
+        def make(project):
+            text = (ROOT / spec).read_text()
+            for o, n in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,)))):
+                text = text.replace(o, n, 1)
+            (project / spec).write_text(text)
+        return make
+
+    floors = [(spec, f"refused: {where} {says[:60]}", floor_case(spec, old, new))
+              for spec, old, new, where, says in FLOOR_CASES]
+    return floors + [("boards/cubes_kit.yaml", "26 x 26 cells, 200 cubes a setup, 40 mm cubes on 2 m sheets", cubes),
             ("boards/capitals_world_map.yaml", "land of 5,000 polygons of 20 points", small_polygons),
             ("boards/capitals_world_map.yaml", "land of 4,999 triangles and one coast of 85,000 points",
              one_long_coast),

@@ -1,4 +1,4 @@
-"""Bounds on what follows from a spec's numbers, in one place (README "What bad input gets").
+"""Bounds on what follows from a spec's numbers, in one place (docs/bad-input.md).
 
 A schema bounds what is written (a length from 0.1 to 2,000 mm, at most 2,000 cards); these bound
 what the numbers then call for: a board's size, the fingers of a joint, the slits of a hinge, the
@@ -64,6 +64,16 @@ def hinge_problem(pitch: float, kerf: float) -> str | None:
         return (f"slits {pitch:g} mm apart, each {kerf:g} mm wide, leave {max(0.0, pitch - kerf):.2f} mm of "
                 f"wood between them; at least {MIN_HINGE_STRIP_MM:g} mm must stand")
     return None
+
+
+def fit_problem(name: str, w: float, h: float, sheet: tuple, margin: float) -> str | None:
+    """Why a part of w x h mm (its kerf-compensated bounds) fits the stock sheet in neither
+    orientation, or None: the nesting's own test, so a game may ask it from its numbers before
+    drawing a part (the shoe's labels, fitted to a part 4 m long, took 15 s before nesting refused it)."""
+    usable_w, usable_h = sheet[0] - 2 * margin, sheet[1] - 2 * margin
+    if any(a <= usable_w + 1e-9 and b <= usable_h + 1e-9 for a, b in ((w, h), (h, w))):
+        return None
+    return f"part {name} ({w:.1f} x {h:.1f} mm) does not fit a {sheet[0]} x {sheet[1]} mm sheet with {margin} mm margins"
 
 
 def sheets_problem(count: int, material: str) -> str | None:

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from conftest import ROOT
 
 PRODUCTS = ROOT / "tests" / "products"
+DECK = ROOT / "tests" / "decks" / "delve.yaml"
 
 
 def pnp(*args, products: bool = True):
@@ -60,9 +61,10 @@ def test_its_option_is_offered_only_where_it_is_found():
 
 
 def test_a_build_up_to_date_is_built_again_when_the_product_comes_or_goes(tmp_path):
+    # One small deck of the deck kind, built three times (a game's build is heavier; the property is the build's).
     out = tmp_path / "out"
-    assert pnp("build", "continuo", "--out", out, products=False).returncode == 0
-    assert "continuo-index-a4.pdf" in pnp("build", "continuo", "--out", out, "--list").stdout
-    assert (out / "continuo" / "continuo-index-a4.pdf").is_file()
-    again = pnp("build", "continuo", "--out", out, products=False)
-    assert again.returncode == 0 and not (out / "continuo" / "continuo-index-a4.pdf").exists()
+    assert pnp("build", DECK, "--out", out, products=False).returncode == 0
+    assert "delve-index-a4.pdf" in pnp("build", DECK, "--out", out, "--list").stdout
+    assert (out / "deck" / "delve-index-a4.pdf").is_file()
+    again = pnp("build", DECK, "--out", out, products=False)
+    assert again.returncode == 0 and not (out / "deck" / "delve-index-a4.pdf").exists()

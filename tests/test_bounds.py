@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from fuzzing import problems, run_cli
+from fuzzing import FLOOR_CASES, problems, run_cli
 
 from generator.errors import SpecError
 from generator.spec.loader import parse_yaml
@@ -272,65 +272,16 @@ def test_validate_answers_a_signal_while_geos_computes(sig, tmp_path):
 
 # ---------------------------------------------------------------- lengths and what follows from them
 
-@pytest.mark.parametrize("spec, old, new, where, says", [
-    # The cases of issue 24: refused at the schema, at the line.
-    ("boards/mille_bornes_shoe.yaml", "thickness: 3}", "thickness: 0.001}", ":23: material.thickness:",
-     "expected a length in mm, from 0.1 to 2000, got 0.001"),
-    ("boards/mille_bornes_shoe.yaml", "pitch: 1.6", "pitch: 0.000001", ":26: hinge.pitch:",
-     "expected the slits' spacing in mm, from 0.5 to 2000, got 1e-06"),
-    ("boards/cubes_kit.yaml", "cube: {name: birch plywood 3 mm, thickness: 3}",
-     "cube: {name: birch plywood 3 mm, thickness: 0.000001}", ":52: materials.cube.thickness:",
-     "expected a length in mm, from 0.1 to 2000, got 1e-06"),
-    ("boards/cubes_kit.yaml", "laser: {kerf: 0.15,", "laser: {kerf: 0.001,", ":60: laser.kerf:",
-     "expected the cut's width in mm, 0 or from 0.01 to 2, got 0.001"),
-    ("boards/cubes_kit.yaml", "sheet: [600, 400]", "sheet: [600, 10]", ":60: laser.sheet[1]:",
-     "expected a side of the stock sheet in mm, from 50 to 2000, got 10"),
-    ("decks/sorry.yaml", "card: {width: 63,", "card: {width: 1,", ":10: card.width:",
-     "expected a card's side in mm, from 20 to 2000, got 1"),
-    ("boards/mille_bornes_shoe.yaml", "clearance: 3", "clearance: 0", ":20: clearance:",
-     "expected a length in mm, from 0.1 to 2000, got 0"),
-    # Within the schema, refused for what follows from the numbers (generator/limits.py).
-    ("boards/mille_bornes_shoe.yaml", "thickness: 3}", "thickness: 0.3}", ":23: material.thickness:",
-     "the joints' fingers would be 0.75 mm wide (177 along a 132.3 mm edge of 0.3 mm material): a finger is "
-     "at least 1 mm wide (narrower than 1 mm it breaks off)"),
-    ("boards/mille_bornes_shoe.yaml", ("thickness: 3}", "kerf: 0.15"), ("thickness: 1}", "kerf: 1.5"),
-     ":23: material.thickness:",
-     "a finger is at least 3 mm wide (it must be wider than twice the kerf (1.5 mm))"),
-    ("boards/mille_bornes_shoe.yaml", "pitch: 1.6", "pitch: 0.6", ":26: hinge.pitch:",
-     "slits 0.6 mm apart, each 0.15 mm wide, leave 0.45 mm of wood between them; at least 0.5 mm must stand"),
-    ("boards/mille_bornes_shoe.yaml", "bridge: 3,", "bridge: 20,", ":26: hinge.bridge:",
-     "three bridges of 20 mm leave no slit"),
-    ("boards/cubes_kit.yaml", "cube: {name: birch plywood 3 mm, thickness: 3}",
-     "cube: {name: birch plywood 3 mm, thickness: 0.2}", ":52: materials.cube.thickness:",
-     "the joints' fingers would be 0.49 mm wide (61 along a 30 mm edge of 0.2 mm material)"),
-    ("boards/cubes_kit.yaml", "recess_diameter: 13", "recess_diameter: 29", ":45: cube.recess_diameter:",
-     "leaves the 30 mm ring less than 1 mm of wood each side of its hole"),
-    ("boards/cubes_kit.yaml", "rails: {height: 0.5, width: 1.0,", "rails: {height: 0.5, width: 3.9,", ":49: rails.width:",
-     "a peg's notches (4.2 mm: the rail and 0.3 mm) must be narrower than the peg (4 mm)"),
-    # Found by the fuzz campaign: a pawn plate thicker than its pawn's neck split in two (exit 70).
-    ("boards/cubes_kit.yaml", "pawn: {name: birch plywood 3 mm, thickness: 3}",
-     "pawn: {name: birch plywood 3 mm, thickness: 8}", ":59: materials.pawn.thickness:",
-     "a 8 mm pawn plate needs a neck of 12.6 mm round its slot, as wide as the 12 mm pawn or wider"),
-    ("boards/sorry.yaml", "square: 30", "square: 200", ":15: square:",
-     "the board would be 3,224 x 3,224 mm; a board is at most 2,000 mm a side"),
-    ("boards/capitals_world_map.yaml", "square: 14 ", "square: 40 ", ":24: square:",
-     "the board would be 2,264 x 1,037 mm; a board is at most 2,000 mm a side"),
-    ("boards/capitals_walls.yaml", "{units: 8, count: 2}", "{units: 8, count: 1000}", ":21: spares:",
-     "1,121 pieces in all (one a card, and the spares); a set has at most 1,000"),
-    ("boards/cubes_kit.yaml", "margin: 5, spacing: 3,", "margin: 5, spacing: 2000,", ":60: laser.sheet:",
-     "the parts take 252 sheets of cube; a kit takes at most 100 sheets of a material (a larger sheet?)"),
-    ("decks/capitals_1961.yaml", "card: {width: 63,", "card: {width: 30,", ":54: card.width:",
-     "is 30 mm: a Capitals card is at least 40 mm wide"),
-])
+@pytest.mark.parametrize("spec, old, new, where, says", FLOOR_CASES)
 def test_lengths_have_a_physical_floor_and_what_follows_from_them_is_bounded(spec, old, new, where, says, project):
     for o, n in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,)))):
         edit(project / spec, o, n)
-    code, _, err, seconds = run_cli(["validate", spec], project)
+    code, _, err, _ = run_cli(["validate", spec], project)
     # One line (the Cubes kit's sheets: one a setup, both at the line).
     lines = err.strip().splitlines()
     assert code == 1 and not problems(code, err, 0) and all(line.startswith(spec + where) for line in lines), err
     assert says in lines[0] and len(set(lines)) == len(lines) <= 2, err
-    assert seconds < 10
+    # Its time is benchmarks/spec_extremes.py's (each of FLOOR_CASES is timed there).
 
 
 def _land(project: Path, polygons: list) -> None:
@@ -351,9 +302,10 @@ def test_land_that_is_a_scribble_is_refused_before_any_costly_geometry(points, p
     rng = random.Random(points)
     shipped = json.loads((ROOT / "boards/data/ne_110m_land.json").read_text())["polygons"]
     _land(project, shipped + [[[[rng.uniform(-180, 180), rng.uniform(-90, 90)] for _ in range(points)]]])
-    code, _, err, seconds = run_cli(["validate", "boards/capitals_world_map.yaml"], project)
+    code, _, err, _ = run_cli(["validate", "boards/capitals_world_map.yaml"], project)
     line = one_spec_error(code, err, 'boards/capitals_world_map.yaml:20: land: "data/ne_110m_land.json": ')
-    assert "a scribble, not a coastline" in line and seconds < 10
+    # Its time and memory are benchmarks/spec_extremes.py's (its worst cases: these two scribbles).
+    assert "a scribble, not a coastline" in line
 
 
 def test_land_that_needs_little_mending_is_mended_and_drawn(project):

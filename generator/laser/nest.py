@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from shapely import affinity
 
-from ..limits import sheets_problem
+from ..limits import fit_problem, sheets_problem
 from .kerf import compensate
 from .parts import Part, translate_part
 from ..errors import show
@@ -64,11 +64,10 @@ def nest(parts: list[Part], sheet_w: float, sheet_h: float, kerf: float = 0.0,
     def orient(p: Part) -> bool:
         if p.outline.is_empty:
             raise NestError(f"part {show(p.name)} has nothing left to cut (its holes take all of it)")
-        w, h = size(p, False)
+        problem = fit_problem(show(p.name), *size(p, False), (sheet_w, sheet_h), margin)
+        if problem:
+            raise NestError(problem)
         fits = [r for r in (False, True) if size(p, r)[0] <= usable_w + 1e-9 and size(p, r)[1] <= usable_h + 1e-9]
-        if not fits:
-            raise NestError(f"part {show(p.name)} ({w:.1f} x {h:.1f} mm) does not fit a {sheet_w} x {sheet_h} mm sheet "
-                            f"with {margin} mm margins")
         return min(fits, key=lambda r: (size(p, r)[1], r))  # lower first: fuller shelves
 
     placed = [(p, orient(p)) for p in items]

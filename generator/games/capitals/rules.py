@@ -9,7 +9,7 @@ length in units, written "D22E8" or "D22 E 8". A unit edge is ("h", r, c), from 
 (r, c+1), or ("v", r, c), from (r, c) to (r+1, c); rows and columns count from 0. A rectangle is
 (top, left, bottom, right) in lattice lines: squares top..bottom-1 by left..right-1.
 
-Our readings of the patent (said in the README too):
+Our readings of the patent (said in docs/patents.md too):
 - "each player who has walled off a square or oblong area, is credited with all the flag-sites
   within it": an enclosure is a rectangle of squares with a wall along every unit of its edge
   (walls inside it change nothing); a walled-in region of any other shape is not an enclosure;

@@ -5,7 +5,7 @@ glance, and the set is checked whole (123 pieces) when it is put away.
 
 The map needs no separate flag-site markers: it prints one at every capital, coloured by
 population bracket, where the patent's board holds a flag or a headed peg; nothing moves them
-in play (README: what we chose)."""
+in play (docs/patents.md: what we chose)."""
 from __future__ import annotations
 
 from ...colour import Colour

@@ -1,7 +1,7 @@
 """Your own deck (`kind: deck`): any card game's cards, from a list in the spec or a CSV beside it,
 drawn by named layouts of shapes, text, pictures and icons, with everything the project's own decks
 get (the sheet with duplex backs, the shop pages, the contact sheet, the tuck box, the print list).
-README "Your own deck" is the spec's reference; `starter/` is a small deck showing every feature.
+docs/your-own-deck.md is the spec's reference; `starter/` is a small deck showing every feature.
 
 No spec of this kind ships with the project (`specs` is empty): a deck is built where it is named.
 A deck's build may run as two jobs side by side, one for each of PARTS (its PDFs, its contact

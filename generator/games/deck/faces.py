@@ -22,7 +22,7 @@ from .text import PT, Measure, TextError, fit, parse
 
 EDGE = 0.01          # mm: an element this close to the trim reaches it
 DEFAULT_SIZE = 10.0  # pt
-DEFAULT_MIN = 6.0    # pt: the smallest printed (README "Print details")
+DEFAULT_MIN = 6.0    # pt: the smallest printed (docs/print-at-home.md, "Print details")
 DEFAULT_LEADING = 1.2
 DEFAULT_STROKE = 0.3  # mm
 

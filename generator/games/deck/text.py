@@ -1,5 +1,5 @@
 """Text on a card: a small markup (**bold**, *italic*, :icon:), wrapped to a box, aligned, and
-shrunk until it fits, never below its minimum (6 pt at the least: README "Print details").
+shrunk until it fits, never below its minimum (6 pt at the least: docs/print-at-home.md, "Print details").
 
 Text is measured with the fonts' own advance widths (draw/fonts.py), as every backend draws it.
 A line breaks at spaces (and at a line break in the text); a word wider than the box does not fit

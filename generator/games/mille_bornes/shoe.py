@@ -14,7 +14,7 @@ from shapely.geometry import LineString, MultiLineString, Point, Polygon, box
 from shapely.ops import unary_union
 
 from ...laser.joints import Edge, finger_count, panel_outline
-from ...limits import finger_problem, hinge_problem
+from ...limits import finger_problem, fit_problem, hinge_problem
 from ...laser.parts import Part, text_score_lines
 from ...spec import Spec, load_related
 from .deck import load_deck
@@ -122,6 +122,14 @@ def load_shoe(spec: Spec) -> Shoe:
     if shoe.height - 3 * shoe.bridge < 2:
         raise spec.error(("hinge", "bridge"), f"three bridges of {shoe.bridge:g} mm leave no slit in the "
                                               f"{shoe.height:g} mm high end panels (a slit is at least 1 mm long)")
+    # The largest parts fit the stock sheet, from their numbers (the base spans its bows; the kerf
+    # widens every outline by half of it a side), before any part or label is drawn.
+    k = shoe.kerf
+    for name, w, h in (("base", shoe.length + 2 * shoe.sagitta, shoe.width),
+                       ("discard end", shoe.strip_length, shoe.height)):
+        problem = fit_problem(f'"{name}"', w + k, h + k, shoe.sheet, shoe.margin)
+        if problem:
+            raise spec.error(("laser", "sheet"), problem)
     # The ribs that hold the bows stand in the bulge: a bow too shallow leaves them nothing to be.
     if not ribs(shoe, True) or not ribs(shoe, False):
         raise spec.error(("dish", "sagitta"), f"a bow of {shoe.sagitta:g} mm leaves no room for the rib inside the "
