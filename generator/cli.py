@@ -391,8 +391,8 @@ def _build(args, quiet: bool = False) -> tuple[int, list[str], Path]:
 def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], jobs: list,
                 args, quiet: bool = False) -> tuple[int, list[str]]:
     """The build proper, --out locked: its exit code, and the files written (once swapped in)."""
-    from .pipeline import (Job, check_jobs, code_digest, job_key, job_seconds, manifest_entry, read_manifest,
-                           run_jobs, up_to_date, write_manifest)
+    from .pipeline import (Job, check_jobs, code_digest, gather_job_files, job_key, job_seconds, manifest_entry,
+                           read_manifest, run_jobs, up_to_date, write_manifest)
     opts = _options(args, out)
 
     def game_of(job_id) -> str | None:
@@ -447,6 +447,7 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
                          for job_id, entry in manifest.items()])
         if failed:
             return failed, []
+        gather_job_files(staged.staging, results)
         lists = _write_print_lists(staged.staging, games, jobs, manifest, opts)
         write_manifest(staged.staging, manifest)
         raise_held()        # a Ctrl-C held back from an import stops the build before the swap

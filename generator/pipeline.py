@@ -446,7 +446,8 @@ def _worker(conn, parent: int, mask, others: list) -> None:
         except EOFError:
             return
         try:
-            conn.send((index, run_job(jobs[index], root, opts, staging, loaded.get(jobs[index].id))))
+            conn.send((index, run_job(jobs[index], root, opts, job_folder(staging, jobs[index]),
+                                       loaded.get(jobs[index].id))))
         except Exception as exc:
             # A bug (run_job never raises; a result that cannot be sent): said as such, with its
             # cause, rather than as a worker gone (this process's stderr is not shown).
@@ -486,6 +487,28 @@ def _stop_workers(workers: list, mask) -> None:
         raise stopped
 
 
+def job_folder(staging: Path | None, job: Job) -> Path | None:
+    """Where one job of a build writes its files: a folder of its own in the staging copy, so
+    that two jobs whose products would have one name (decks/Deck.yaml and deck.yaml) never write
+    one file at once; the build refuses them when every job is done (cli's clash check) and only
+    then gathers each job's files into place (gather_job_files)."""
+    if staging is None:
+        return None
+    return staging / (".pnp-job-" + hashlib.sha256(job.id.encode()).hexdigest()[:16])
+
+
+def gather_job_files(staging: Path, results: list[JobResult]) -> None:
+    """Every job's files moved from its own folder to their places in the staging copy (whatever
+    stood there made room for, as a file written there would be), and the job folders gone."""
+    import shutil
+    from .outputs import new_file_path, output_path
+    for result in results:
+        folder = job_folder(staging, result.job)
+        for rel in result.products:
+            os.replace(output_path(folder, rel), new_file_path(staging, rel))
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
              order: list[int] | None = None, loaded: dict | None = None) -> list[JobResult]:
     """Every job's result, in the jobs' order, run in forked worker processes (started longest
@@ -507,7 +530,7 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
         if not hasattr(os, "fork"):
             for i in order:
                 progress.started(jobs[i])
-                results[i] = run_job(jobs[i], root, opts, staging, loaded.get(jobs[i].id))
+                results[i] = run_job(jobs[i], root, opts, job_folder(staging, jobs[i]), loaded.get(jobs[i].id))
                 progress.finished(jobs[i])
         else:
             import multiprocessing
