@@ -265,8 +265,8 @@ def test_what_a_step_says_to_look_for_is_drawn(sheets):
     sheet = _sheet(sheets, "kit-2p")
     for k, part, least in ((0, "cup layer", 20), (2, "frame", 20)):
         fig = sheet.steps[k].figure
-        solid = next(s for s in fig.solids if s.part == part)
-        assert sum(1 for f in solid.faces if f.fill is None) >= least, part
+        marks = sum(1 for s in fig.solids if s.part == part for f in s.faces if f.fill is None)
+        assert marks >= least, part         # (the frame is four bars: its letters on one of them)
 
 
 def test_the_tuck_boxes_side_tab_goes_under_the_front(sheets):

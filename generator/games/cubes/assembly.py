@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon, box
-from shapely.ops import unary_union
+from shapely.ops import nearest_points, unary_union
 
 from ...colour import Colour
 from ...draw import Style
@@ -200,11 +200,16 @@ def _looks_plan(kit: Kit) -> Plan:
         top = next(p for p in cube_parts(kit, True, k + 1) if p.name == "top")
         a, b = pawn_plates(kit, k + 1)
         placed = [(top, x, 0.0), (a, x + c / 2 - kit.pawn_d - 1.0, c + 4), (b, x + c / 2 + 1.0, c + 4)]
-        for part, dx, dy in placed:
-            plan.add(affinity.translate(part.outline, dx, dy), Style(fill=PLY, stroke=INK, width=pt(0.4)))
+        name = player_look(kit, k + 1).name
+        for part, dx, dy in placed:      # (each his, by name: the label over them points at his)
+            plan.add(affinity.translate(part.outline, dx, dy), Style(fill=PLY, stroke=INK, width=pt(0.4)), part=name)
             for g in part.engrave:
                 plan.add(affinity.translate(g, dx, dy), burnt)
-        plan.callout(player_look(kit, k + 1).name, (x + c / 2, 0.0), 0, -3)
+        # The label over his king top, its leader to the top's outline nearest the middle of its
+        # upper edge (a finger joint may leave a notch there).
+        x0, y0, x1, _ = top.outline.bounds
+        on = nearest_points(top.outline, Point((x0 + x1) / 2, y0))[0]
+        plan.callout(name, (x + on.x, on.y), 0, -3)
     return plan
 
 
