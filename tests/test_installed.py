@@ -5,6 +5,7 @@ with the new names; a game of its own builds there too."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -21,8 +22,14 @@ def installed(tmp_path_factory):
     unpacked on its own, with the dependencies of this test run's Python, and nothing of the
     checkout on the path."""
     wheels = tmp_path_factory.mktemp("wheel")
+    # Built from a clean copy of the checkout: setuptools builds in the source tree's build/, and
+    # one left there by an earlier or interrupted build went into the wheel ("File exists", or a
+    # wheel without generator/builtin).
+    source = tmp_path_factory.mktemp("source") / "pnp"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "output", "*.egg-info", "__pycache__", ".pytest_cache"))
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                        "-w", str(wheels), str(ROOT)], capture_output=True, text=True)
+                        "-w", str(wheels), str(source)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
     (wheel,) = wheels.glob("*.whl")
     target = tmp_path_factory.mktemp("site")
