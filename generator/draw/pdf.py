@@ -98,6 +98,20 @@ def _cmyk_pixels(rgb, ink_limit: float | None = None):
 FORM_EXTENT = 10_000.0   # mm: a form's bounding box, wide enough for any drawing placed in it
 
 
+def _add_ops(p, ops) -> None:
+    """Path ops (M, L, C, Z: a Path's, or a shaped text's outline) onto a reportlab path."""
+    for op in ops:
+        kind = op[0]
+        if kind == "M":
+            p.moveTo(*op[1:])
+        elif kind == "L":
+            p.lineTo(*op[1:])
+        elif kind == "C":
+            p.curveTo(*op[1:])
+        else:
+            p.close()
+
+
 class PdfRenderer:
     def __init__(self, canvas: Canvas, cmyk: bool = False, ink_limit: float | None = None,
                  flatten: bool = False):
@@ -158,16 +172,7 @@ class PdfRenderer:
         elif isinstance(item, Ellipse):
             p.ellipse(item.cx - item.rx, item.cy - item.ry, 2 * item.rx, 2 * item.ry)
         else:
-            for op in item.ops:
-                kind = op[0]
-                if kind == "M":
-                    p.moveTo(*op[1:])
-                elif kind == "L":
-                    p.lineTo(*op[1:])
-                elif kind == "C":
-                    p.curveTo(*op[1:])
-                else:
-                    p.close()
+            _add_ops(p, item.ops)
         return p
 
     def render(self, item):
@@ -200,15 +205,7 @@ class PdfRenderer:
             c.saveState()
             self._fill(item.fill)
             p = c.beginPath()
-            for op in text_outline(item.font, item.text, item.x, item.y, item.size, item.direction):
-                if op[0] == "M":
-                    p.moveTo(*op[1:])
-                elif op[0] == "L":
-                    p.lineTo(*op[1:])
-                elif op[0] == "C":
-                    p.curveTo(*op[1:])
-                else:
-                    p.close()
+            _add_ops(p, text_outline(item.font, item.text, item.x, item.y, item.size, item.direction))
             c.drawPath(p, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
             c.restoreState()
             if self.flatten:
