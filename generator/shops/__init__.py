@@ -153,6 +153,14 @@ class _Reader:
                                    f"got {show(node)}")
         return node
 
+    def choice(self, path: tuple, options: tuple[str, ...], said: str | None = None) -> str:
+        """A text that is one of `options`, else the error at its line (`said`: how the error
+        names them, by default the options themselves)."""
+        value = self.get(path, str)
+        if value not in options:
+            raise self.error(path, f"{said or ', '.join(options[:-1]) + ' or ' + options[-1]}, got {show(value)}")
+        return value
+
     def keys(self, path: tuple, allowed: set[str]) -> dict:
         node = self.get(path, dict) if path else self.data
         if not isinstance(node, dict):
@@ -219,27 +227,19 @@ def parse_profile(data, lines: dict, file: str, stem: str) -> Profile:
     if files == "pdf":
         p = ("pdf",)
         r.keys(p, {"standard", "total_ink", "pages", "tuck_box_bleed", "source"})
-        standard = r.get(p + ("standard",), str)
-        if standard not in ("PDF/X-1a:2001", "PDF/X-1a:2003"):
-            raise r.error(p + ("standard",), f"PDF/X-1a:2001 or PDF/X-1a:2003, got {show(standard)}")
+        standard = r.choice(p + ("standard",), ("PDF/X-1a:2001", "PDF/X-1a:2003"))
         ink = r.get(p + ("total_ink",), int)
         if not 100 <= ink <= 400:
             raise r.error(p + ("total_ink",), f"a per cent from 100 to 400, got {ink}")
-        pages = r.get(p + ("pages",), str)
-        if pages not in ("back-front", "front-back", "fronts-backs"):
-            raise r.error(p + ("pages",), f"back-front, front-back or fronts-backs, got {show(pages)}")
+        pages = r.choice(p + ("pages",), ("back-front", "front-back", "fronts-backs"))
         extra["pdf"] = dict(standard=standard, total_ink=ink, pages=pages,
                             tuck_box_bleed=r.length(p + ("tuck_box_bleed",), None),
                             source=r.source(p + ("source",), sources))
     elif files == "pictures":
         p = ("pictures",)
         r.keys(p, {"format", "colour", "dpi", "name", "source"})
-        fmt = r.get(p + ("format",), str)
-        if fmt not in ("png", "jpeg"):
-            raise r.error(p + ("format",), f"png or jpeg, got {show(fmt)}")
-        colour = r.get(p + ("colour",), str)
-        if colour != "RGB":
-            raise r.error(p + ("colour",), f"RGB (the picture shops' colour), got {show(colour)}")
+        fmt = r.choice(p + ("format",), ("png", "jpeg"))
+        colour = r.choice(p + ("colour",), ("RGB",), "RGB (the picture shops' colour)")
         dpi = r.get(p + ("dpi",), int)
         if not 72 <= dpi <= 1200:
             raise r.error(p + ("dpi",), f"72 to 1200, got {dpi}")
