@@ -144,6 +144,39 @@ class Pieces(Content):
 
 
 @dataclass
+class CutPart:
+    """One printed part a cutting machine cuts out (issue 37, print and cut). Its frame: mm, y down,
+    origin at the top-left of the outline's bounding box (width x height). `face` is its art in that
+    frame, drawn past the outline by at least `bleed` on every side (a cut that drifts shows art, not
+    the neighbour); `outline` its cut: one closed path ("M", "L", "C", "Z" ops, drawing.Path's);
+    `holes` inner cuts, cut before the outline; `back` what is printed behind it (two-sided), in the
+    same frame seen from the front, or None; `count` how many of it."""
+    name: str
+    width: float
+    height: float
+    face: Any                                  # a Drawing
+    outline: list[tuple]
+    bleed: float = 2.0
+    count: int = 1
+    holes: list[list[tuple]] = field(default_factory=list)
+    back: Any = None                           # a Drawing or None
+    folds: list[list[tuple]] = field(default_factory=list)   # fold lines (printed, never cut)
+
+
+@dataclass
+class CutParts(Content):
+    """Printed parts with outlines, for the print-and-cut products (`pnp build --cut MACHINE`):
+    `parts()` lists them (made when a product asks); `name` is the files' stem, `title` what the
+    print list calls them, `info` their print-list entry but pages and paper. A deck's cards are
+    its Deck's (the cut product makes them from the DeckArt and its size); this kind is for the
+    other printed pieces (men, paper pieces, strips, tuck boxes)."""
+    name: str
+    title: str
+    parts: Callable[[], list[CutPart]]
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
 class RulesSheet(Content):
     """The game's rules sheet; `game` is what its figures and tables are drawn from (the game's
     sheet_game)."""
