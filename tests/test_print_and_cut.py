@@ -17,7 +17,7 @@ import shapely
 from PIL import Image
 from shapely.geometry import LineString, Polygon
 
-from conftest import ROOT, build_options
+from conftest import ROOT, build_options, pnp_here, run_pnp
 from test_laser_sheets import closed, dxf_entities, polyline_vertices, svg_layers, with_arcs
 
 from generator.colour import BLACK, Colour
@@ -324,9 +324,7 @@ def test_every_deck_of_the_five_games_and_the_starter_lays_out(tmp_path, machine
 def test_a_build_with_cut_writes_the_machines_files(tmp_path, machine):
     """`pnp build continuo --cut MACHINE`: its folder, its files, listed in the print list."""
     out = tmp_path / "out"
-    r = subprocess.run([str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").exists() else "python3",
-                        "-m", "generator", "build", "continuo", "--out", str(out), "--cut", machine],
-                       cwd=ROOT, capture_output=True, text=True)
+    r = run_pnp("build", "continuo", "--out", out, "--cut", machine)
     assert r.returncode == 0, r.stderr
     folder = out / "continuo" / f"cut-{machine}"
     names = sorted(p.name for p in folder.iterdir())
@@ -335,3 +333,24 @@ def test_a_build_with_cut_writes_the_machines_files(tmp_path, machine):
                      "scanncut": {"pdf", "svg"}}[machine], names
     listed = (out / "continuo" / "README.txt").read_text(encoding="utf-8")
     assert f"cut-{machine}/" in listed
+
+
+def test_a_folder_remembers_its_machine(tmp_path):
+    """`cut: scanncut` in pnp-settings.yaml: a build there makes the ScanNCut's sheets without
+    --cut; the command line wins; calibrate --save keeps it; a machine we do not know is the
+    file's error, at its line, exit 1."""
+    assert pnp_here("new", "deck", "mine", cwd=tmp_path).returncode == 0
+    (tmp_path / "pnp-settings.yaml").write_text("paper: letter\ncut: scanncut\n")
+    r = pnp_here("build", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "output" / "deck" / "cut-scanncut" / "mine-scanncut-letter.pdf").exists()
+    r = pnp_here("build", "--cut", "cricut", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "output" / "deck" / "cut-cricut" / "mine-cricut-sheet1.png").exists()
+    listed = (tmp_path / "output" / "deck" / "README.txt").read_text(encoding="utf-8")
+    assert "cut-cricut/" in listed and "cut-scanncut/" not in listed
+    assert pnp_here("calibrate", "--back-offset", "0.5,0", "--save", cwd=tmp_path).returncode == 0
+    assert "cut: scanncut" in (tmp_path / "pnp-settings.yaml").read_text()
+    (tmp_path / "pnp-settings.yaml").write_text("paper: a4\ncut: plotter\n")
+    r = pnp_here("build", cwd=tmp_path)
+    assert r.returncode == 1 and "pnp-settings.yaml:2: cut: expected silhouette, cricut or scanncut" in r.stderr

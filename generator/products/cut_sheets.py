@@ -60,12 +60,16 @@ def make(content, plan, opts) -> None:
     if not parts:
         return
     sub = plan.sub(f"cut-{machine.name}")
+    before = set(plan.products)
     try:
         MAKERS[machine.kind](machine, parts, sub, opts, stem, title)
     except DoesNotFit as exc:
         field = ("card",) if isinstance(content, Deck) and "card" in content.spec.data else ()
         raise content.spec.error(field, f"--cut {machine.name}: {exc}") from None
-    _calibration(machine, sub, opts)
+    _calibration(machine, sub, opts, stem)
+    # The cut sheets are instead of the home sheet: the print list counts their card apart.
+    for rel in [r for r in plan.products if r not in before]:
+        plan.products[rel].info.setdefault("variant", f"cutting with a {machine.title.split(' (')[0]}")
 
 
 def _sheets(machine, parts, paper):
@@ -114,12 +118,13 @@ def _silhouette(machine, parts, plan, opts, stem, title) -> None:
     base = f"{stem}-silhouette-{paper.name}"
     pdf = f"{base}.pdf"
     m, s = machine.marks, machine.studio
-    settings = {"paper": paper.label, "length": m.length, "thickness": m.thickness, "inset": m.inset}
+    settings = {"paper": paper.label, "length": m.length, "thickness": m.thickness, "inset": m.inset,
+                "dxf": f"{base}-sheetN.dxf"}
     sides = 2 if _two_sided(parts) else 1
     make_text = (f"print at 100 %{', two-sided' if sides == 2 else ''}; in {machine.software}: "
-                 f"{s['page'].format(**settings)}; {s['marks'].format(**settings)}; {s['import']}; "
-                 f"open {base}-sheetN.dxf for sheet N (the SVG is for Inkscape's inkscape-silhouette, "
-                 f"which reads the marks from its Regmarks layer); Send: {machine.blade}, {machine.passes} "
+                 f"{s['page'].format(**settings)}; {s['marks'].format(**settings)}; "
+                 f"{s['import'].format(**settings)} (the SVG is for Inkscape's inkscape-silhouette, which "
+                 f"reads the marks from its Regmarks layer); Send: {machine.blade}, {machine.passes} "
                  f"passes; after the first sheet, check that every cut runs inside the printed bleed, "
                  f"equally on all sides: if not, cut the calibration sheet and set the offset it shows")
     add_pdf(plan, pdf, f"{title}: {len(sheets)} sheets for a Silhouette", _printed_pages(
@@ -213,15 +218,13 @@ def _scanncut(machine, parts, plan, opts, stem, title) -> None:
 MAKERS = {"marks": _silhouette, "picture": _cricut, "outlines": _scanncut}
 
 
-def _calibration(machine, plan, opts) -> None:
-    """Once in each game's folder: the cutter calibration sheet and its cut file."""
+def _calibration(machine, plan, opts, stem: str) -> None:
+    """Beside each deck's (each content's) sheets: the cutter calibration sheet and its cut file.
+    Named after the content, as a build's jobs (a spec each) may not share a file."""
     from ..cutters.calibration import calibration_sheet
     if machine.kind == "picture":
         return      # Design Space calibrates Print Then Cut itself (its own calibration sheet)
-    base = f"cutter-calibration-{machine.name}-{opts.paper.name}"
-    rel = f"{plan.folder}/{base}.pdf"
-    if rel in plan.products:
-        return
+    base = f"{stem}-calibration-{machine.name}-{opts.paper.name}"
     sheet, page = calibration_sheet(machine, opts.paper)
     add_pdf(plan, f"{base}.pdf", f"Cutter calibration, {machine.title}", [page], opts.cmyk,
             what=f"a calibration sheet for the {machine.title}: two printed targets with mm scales, and the "
@@ -246,6 +249,6 @@ def options(parser) -> None:
 PRODUCT = ProductDeclaration(
     name="cut-sheets", takes=(Deck, CutParts), make=make, rank=30, options=options,
     files="cut-MACHINE/STEM-silhouette-PAPER.pdf, -sheetN.svg, -sheetN.dxf; STEM-cricut-sheetN.png, .svg; "
-          "STEM-scanncut-PAPER.pdf, -sheetN.svg; cutter-calibration-MACHINE-PAPER.pdf",
+          "STEM-scanncut-PAPER.pdf, -sheetN.svg; STEM-calibration-MACHINE-PAPER.pdf, -sheet1.svg, .dxf",
     wanted=lambda opts: bool(opts.extra.get("cut")))
 
