@@ -174,8 +174,19 @@ class PdfRenderer:
     def _shade(self, g: Gradient) -> None:
         """A gradient painted over the clip (PDF's sh: an axial or radial shading, its colours the
         stops', extended past its ends as SVG's pad and cairo's EXTEND_PAD)."""
-        colours = [self._pdf_colour(colour) for _, colour in g.stops]
-        offsets = [offset for offset, _ in g.stops]
+        stops = list(g.stops)
+        if self.cmyk:
+            # The SVG and PNG run from stop to stop in RGB, a CMYK shading in CMYK: halfway from red
+            # to blue is RGB's purple there, CMYK's brighter magenta here. So the CMYK shading
+            # follows the RGB one through GRADIENT_STEPS colours from a stop to the next (the
+            # stops themselves as given).
+            fine = [stops[0]]
+            for (o0, c0), (o1, c1) in zip(stops, stops[1:]):
+                fine += [(o0 + (o1 - o0) * k / GRADIENT_STEPS, c0.mix(c1, k / GRADIENT_STEPS))
+                         for k in range(1, GRADIENT_STEPS)] + [(o1, c1)]
+            stops = fine
+        colours = [self._pdf_colour(colour) for _, colour in stops]
+        offsets = [offset for offset, _ in stops]
         if g.kind == "linear":
             self.c.linearGradient(*g.points, colours, offsets, extend=True)
         else:
@@ -385,6 +396,7 @@ class PdfRenderer:
                             zlib.compress(samples, IMAGE_ZLIB_LEVEL), None)
 
 
+GRADIENT_STEPS = 16         # colours a CMYK gradient takes from one stop to the next (_shade)
 FLATTEN_DPI = 300           # a transparent element's picture under --pdfx: a print's resolution
 FLATTEN_MAX_SIDE = 4_000    # ... and never more pixels a side (an element the size of a page: 140 dpi on A4)
 
