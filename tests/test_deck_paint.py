@@ -276,8 +276,26 @@ def test_a_path_is_bounded_as_an_svg_pictures_paths_are():
     assert len(parse_path_data(ok)) == MAX_SVG_POINTS
     with pytest.raises(PathDataError, match="at most 20,000"):
         parse_path_data(ok + "L 2 2")
-    with pytest.raises(PathDataError, match="its relative steps add up"):
+    with pytest.raises(PathDataError, match="reach beyond ±100,000 mm"):
         parse_path_data("M 0 0 " + "l 99999 0 " * 3)
+    with pytest.raises(PathDataError, match="reach beyond ±100,000 mm"):
+        parse_path_data("M 0 0 A 1e-8 1 0 1 1 1 1")       # (grown to meet its end: 70 km high)
+    assert parse_path_data("M 0 0 A 1e-200 1e-200 0 0 1 1 1") == (("M", 0.0, 0.0), ("L", 1.0, 1.0))
+
+
+def test_path_data_reads_as_svg_reads_it():
+    from generator.draw.pathdata import parse_path_data
+    ops = parse_path_data("m1,2 l3-4 h5 v6 z M0 0 q 5 5 10 0 t 10 0 a1 1 0 00 2 0 c1 1 2 2 3 3 s 1 1 2 2")
+    assert ops[0] == ("M", 1.0, 2.0) and ops[1] == ("L", 4.0, -2.0)       # relative from the pen
+    assert ops[2] == ("L", 9.0, -2.0) and ops[3] == ("L", 9.0, 4.0) and ops[4] == ("Z",)
+    quad = ops[6]                   # q 5 5 10 0: the cubic with the quadratic's shape
+    assert quad == pytest.approx(("C", 10 / 3, 10 / 3, 20 / 3, 10 / 3, 10, 0)[1:], abs=1e-9) or \
+        quad[1:] == pytest.approx((10 / 3, 10 / 3, 20 / 3, 10 / 3, 10, 0))
+    smooth = ops[7]                 # t 10 0: its control point the last one mirrored, (15, -5)
+    assert smooth[1:] == pytest.approx((10 + 2 / 3 * 5, -10 / 3, 20 - 2 / 3 * 5, -10 / 3, 20, 0))
+    assert ops[9][0] == "C" and ops[9][-2:] == pytest.approx((22, 0))  # "00" two flags; a half circle, two curves
+    assert ops[8][-2:] == pytest.approx((21, 1))       # (sweep 0: the half below, y down)
+    assert ops[-1][-2:] == pytest.approx((27, 5))
 
 
 def test_a_face_placed_as_a_form_carries_its_shadings_and_graphics_states(face, tmp_path):

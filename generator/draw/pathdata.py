@@ -14,6 +14,7 @@ from ..errors import show
 from .images import MAX_SVG_POINTS, _path_points
 
 MAX_COORDINATE = 100_000.0       # mm: a point further than this from the origin is no drawing's
+MIN_RADIUS = 1e-9                # mm: an arc's radius under this is 0 (its square would be)
 _NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _SEPARATOR = re.compile(r"[\s,]*")
 _ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
@@ -56,7 +57,7 @@ class _Reader:
         return ch == "1"
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=16)
 def parse_path_data(data: str) -> tuple[tuple, ...]:
     """The path's ops (M, L, C and Z, curves as cubic Béziers, arcs made of them), or PathDataError."""
     points = _path_points(data)
@@ -144,7 +145,8 @@ def parse_path_data(data: str) -> tuple[tuple, ...]:
             last_control = None
     box = ops_bounds(ops)
     if box is not None and max(abs(v) for v in box) > MAX_COORDINATE:
-        raise PathDataError(f"path data that runs beyond ±{MAX_COORDINATE:,.0f} mm (its relative steps add up)")
+        raise PathDataError(f"path data whose points reach beyond ±{MAX_COORDINATE:,.0f} mm (relative steps added "
+                            "up, or an arc's radii grown to meet its end)")
     return tuple(ops)
 
 
@@ -159,7 +161,7 @@ def arc_curves(p0, rx: float, ry: float, phi_deg: float, large: bool, sweep: boo
     (x0, y0), (x1, y1) = p0, p1
     if (x0, y0) == (x1, y1):
         return []
-    if rx == 0 or ry == 0:
+    if rx < MIN_RADIUS or ry < MIN_RADIUS:       # (SVG: a radius of 0 is a line; far under a printer's dot, too)
         return [("L", x1, y1)]
     phi = math.radians(phi_deg % 360)
     cos, sin = math.cos(phi), math.sin(phi)

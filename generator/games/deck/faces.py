@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...colour import BLACK, Colour, parse_colour
-from ...draw import Drawing, Gradient, Group, PathBuilder, Rect, Style, Text, compose, rotate, scale, translate
+from ...draw import Drawing, Gradient, PathBuilder, Rect, Style, Text, compose, rotate, scale, translate
 from ...draw.fonts import get_font, needs_shaping
 from ...errors import show
 from .model import (CROP, MAX_DECK_TEXT, MAX_ELEMENT_TEXT, Deck, Element, Layout, Problems, load_picture,
-                    picture_problem, substitute)
+                    path_ops, picture_problem, substitute)
 from .text import PT, Measure, TextError, fit, parse
 
 EDGE = 0.01          # mm: an element this close to the trim reaches it
@@ -117,7 +117,7 @@ def _draw_card(deck: Deck, layout: Layout, card, values: dict, shared: dict, pro
         try:
             turn = v.get("rotate", 0)
             if turn:
-                cx, cy = _middle(el.type, v)
+                cx, cy = _middle(deck, el.type, v)
                 with d.group(rotate(turn, cx, cy)):
                     _draw_element(deck, d, el, v, card, problems, sizes, bleed=False)
             else:
@@ -171,19 +171,19 @@ def _text(value) -> str:
     return text_of(value)
 
 
-def _middle(kind: str, v: dict) -> tuple[float, float]:
+def _middle(deck: Deck, kind: str, v: dict) -> tuple[float, float]:
     if kind in ("circle", "ellipse", "arc", "pie", "star") or (kind == "polygon" and "points" not in v):
         return v["cx"], v["cy"]
     if kind == "line":
         return (v["x1"] + v["x2"]) / 2, (v["y1"] + v["y2"]) / 2
     if kind in ("polygon", "triangle", "path"):
         from ...draw.pathdata import ops_bounds
-        x0, y0, x1, y1 = ops_bounds(_outline(kind, v).ops)
+        x0, y0, x1, y1 = ops_bounds(_outline(deck, kind, v).ops)
         return (x0 + x1) / 2, (y0 + y1) / 2
     return v["x"] + v["w"] / 2, v["y"] + v["h"] / 2
 
 
-def _outline(kind: str, v: dict) -> PathBuilder:
+def _outline(deck: Deck, kind: str, v: dict) -> PathBuilder:
     """The outline of a shape drawn as a path (an arc, a pie, a triangle, a polygon, a star, a path)."""
     p = PathBuilder()
     if kind == "arc":
@@ -198,12 +198,7 @@ def _outline(kind: str, v: dict) -> PathBuilder:
         return p.regular(v["cx"], v["cy"], v["n"], v["r"])
     if kind == "star":
         return p.star(v["cx"], v["cy"], v["n"], v["outer_radius"], v["inner_radius"])
-    from ...draw.drawing import apply
-    from ...draw.pathdata import parse_path_data
-    m = compose(translate(v.get("x", 0.0), v.get("y", 0.0)), scale(v.get("scale", 1.0)))
-    for op in parse_path_data(v["d"]):
-        xy = [c for i in range(1, len(op), 2) for c in apply(m, op[i], op[i + 1])]
-        p.ops.append((op[0], *xy))
+    p.ops = list(path_ops(deck, v))
     return p
 
 
@@ -287,7 +282,7 @@ def _draw_element(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: 
     elif kind in ("arc", "pie", "triangle", "polygon", "star", "path"):
         # (an arc alone is a line, black unless stroked otherwise; the others are outlines to fill)
         style = _style(deck, problems, card, el, v, stroke_default=BLACK if kind == "arc" else None)
-        d.path(_outline(kind, v), style)
+        d.path(_outline(deck, kind, v), style)
     elif kind == "text":
         _draw_text(deck, d, el, v, card, problems, sizes)
     elif kind == "image":

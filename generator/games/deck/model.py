@@ -108,6 +108,7 @@ class Deck:
     text_set: int = 0
     picture_bytes: int = 0
     svg_units: int = 0
+    paths: dict = field(default_factory=dict)   # a path element's (d, x, y, scale) -> its ops on the card
 
     def where(self, path: tuple) -> str:
         line = self.spec.line(path)
@@ -448,7 +449,7 @@ def _check_shape(deck: Deck, el: Element, problems: Problems) -> None:
     """What the schema cannot say of a shape: a polygon's one form or the other, a gradient's
     form and its stops in order, path data that reads (and what it costs, counted with the deck's
     SVG pictures' path points), a crop that is a part of something."""
-    from ...draw.pathdata import PathDataError, parse_path_data
+    from ...draw.pathdata import PathDataError
     spec, v, kind = deck.spec, el.values, el.type
     if kind == "polygon":
         regular = [k for k in ("cx", "cy", "r", "n") if k in v]
@@ -478,11 +479,14 @@ def _check_shape(deck: Deck, el: Element, problems: Problems) -> None:
             problems.add(spec.error(_element_path(el, "fill") + ("stops",), f"the stops' offsets go back "
                                                                            f"({', '.join(f'{o:g}' for o in offsets)}): "
                                                                            "give them from 0 to 1 in order"))
+        if "linear" in paint and paint["linear"][:2] == paint["linear"][2:]:
+            problems.add(spec.error(_element_path(el, "fill") + ("linear",), "a linear gradient from a point to the "
+                                                                            "same point: give its end elsewhere"))
         if "radial" in paint and paint["radial"][2] <= 0:
             problems.add(spec.error(_element_path(el, "fill") + ("radial",), "a radial gradient's radius is over 0"))
     if kind == "path" and isinstance(v.get("d"), str):
         try:
-            parse_path_data(v["d"])
+            path_ops(deck, v)
         except PathDataError as exc:
             problems.add(spec.error(_element_path(el, "d"), str(exc)))
         else:
@@ -501,6 +505,20 @@ def _check_shape(deck: Deck, el: Element, problems: Problems) -> None:
         if isinstance(v.get(key), str) and float(v[key][:-1]) > 100:
             problems.add(spec.error(_element_path(el, key), f"{v[key]} of the picture: a crop lies within it "
                                                             "(0% to 100%)"))
+
+
+def path_ops(deck: Deck, v: dict) -> tuple:
+    """A path element's ops on the card: its data read (PathDataError), moved by x, y and scaled by
+    scale; made once a deck (a deck's paths hold at most MAX_DECK_SVG_UNITS points in all)."""
+    from ...draw.pathdata import parse_path_data
+    key = (v["d"], v.get("x", 0.0), v.get("y", 0.0), v.get("scale", 1.0))
+    known = deck.paths.get(key)
+    if known is None:
+        _, x, y, k = key
+        known = deck.paths[key] = tuple(op if op[0] == "Z" else
+                                        (op[0], *[x + k * c if i % 2 == 0 else y + k * c for i, c in enumerate(op[1:])])
+                                        for op in parse_path_data(v["d"]))
+    return known
 
 
 def _unknown_field(name: str, known) -> str:
