@@ -335,10 +335,11 @@ def back_page(sheet: CutSheet, machine: Cutter, flip: str, offset) -> object | N
         return None
     d = Drawing(sheet.width, sheet.height)
     to_back = compose(translate(*offset), sheet_flip(sheet.width, sheet.height, flip))
-    bleed = machine.bleed or machine.outline.get("width", 0.5) if machine.outline else machine.bleed
+    # Behind an outlined part (ScanNCut: no bleed), the back runs past the trim under the outline.
+    bleed = machine.bleed if not machine.outline else machine.outline["width"]
     for p in sheet.placed:
         if p.part.back is not None:
-            d.place(p.part.back, compose(to_back, p.transform), clip=bleed_clip(p.part, max(bleed, 0.5)))
+            d.place(p.part.back, compose(to_back, p.transform), clip=bleed_clip(p.part, bleed))
     return d
 
 
