@@ -18,7 +18,8 @@ from PIL import Image
 from shapely.geometry import LineString, Polygon
 
 from conftest import ROOT, build_options, pnp_here, run_pnp
-from test_laser_sheets import closed, dxf_entities, polyline_vertices, svg_layers, with_arcs
+from test_laser_sheets import (closed, dxf_entities, dxf_engraved_without_arcs, polyline_vertices, svg_engraved,
+                               svg_layers, test_inner_contours_are_cut_before_the_material_round_them, with_arcs)
 
 from generator.colour import BLACK, Colour
 from generator.cutters import cutter, in_reach, lay_out, rounded_rect
@@ -354,3 +355,31 @@ def test_a_folder_remembers_its_machine(tmp_path):
     (tmp_path / "pnp-settings.yaml").write_text("paper: a4\ncut: plotter\n")
     r = pnp_here("build", cwd=tmp_path)
     assert r.returncode == 1 and "pnp-settings.yaml:2: cut: expected silhouette, cricut or scanncut" in r.stderr
+
+
+def test_the_cut_files_read_as_the_laser_sheets_do(tmp_path):
+    """The laser sheets' import check (issue 28, tests/test_laser_sheets.py), on cut files: read by
+    the same independent readers, the SVG's layers are the DXF's (the SVG's Regmarks layer aside,
+    which the DXF leaves out: Studio would cut it), nothing engraved in either, the DXF's cuts the
+    SVG's in the SVG's order (arcs rebuilt, within 0.01 mm), and inner cuts before outer."""
+    holed = trim_part(40, 40, 2.0, "holed")
+    holed.holes = [[("M", 15.0, 15.0), ("L", 25.0, 15.0), ("L", 25.0, 25.0), ("L", 15.0, 25.0), ("Z",)]]
+    read = []
+    for machine in ("silhouette", "scanncut", "cricut"):
+        folder = build(tmp_path / machine, [trim_part(63, 88, 3.0, count=3), holed], machine)
+        for svg in sorted(folder.glob("test-*.svg")):
+            layers = svg_layers(svg)
+            dxf = svg.with_suffix(".dxf")
+            table, entities = dxf_entities(dxf) if dxf.exists() else (["ENGRAVE", "SCORE", "CUT"], [
+                {"kind": "LWPOLYLINE", "layer": "CUT", "codes": [("70", "1")] + [
+                    (c, str(v)) for x, y in pts for c, v in (("10", x), ("20", layers["height"] - y))]}
+                for subs in layers["CUT"] for pts, _ in subs])
+            assert layers["labels"] == (["Regmarks"] if machine == "silhouette" else []) + ["ENGRAVE", "SCORE", "CUT"]
+            assert [t for t in table if t not in ("0", "Defpoints")] == ["ENGRAVE", "SCORE", "CUT"]
+            assert svg_engraved(layers) == 0 and dxf_engraved_without_arcs(entities) == 0
+            read.append((svg.name, layers, table, entities))
+    # A sheet and the calibration sheet for the Silhouette and the ScanNCut; one picture for the Cricut.
+    assert sorted(n for n, *_ in read) == ["test-calibration-scanncut-a4-sheet1.svg",
+                                           "test-calibration-silhouette-a4-sheet1.svg", "test-cricut-sheet1.svg",
+                                           "test-scanncut-a4-sheet1.svg", "test-silhouette-a4-sheet1.svg"]
+    test_inner_contours_are_cut_before_the_material_round_them(read)
