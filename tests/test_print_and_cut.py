@@ -18,8 +18,9 @@ from PIL import Image
 from shapely.geometry import LineString, Polygon
 
 from conftest import ROOT, build_options, pnp_here, run_pnp
+import test_laser_sheets as laser_sheets
 from test_laser_sheets import (closed, dxf_entities, dxf_engraved_without_arcs, polyline_vertices, svg_engraved,
-                               svg_layers, test_inner_contours_are_cut_before_the_material_round_them, with_arcs)
+                               svg_layers, with_arcs)
 
 from generator.colour import BLACK, Colour
 from generator.cutters import cutter, in_reach, lay_out, rounded_rect
@@ -185,6 +186,8 @@ def test_the_marks_are_where_silhouette_studio_looks_for_them(tmp_path, paper):
     folder = build(tmp_path, [trim_part(63, 88, 3.0, back=True)], "silhouette", paper)
     pdf = folder / f"test-silhouette-{paper}.pdf"
     W, H = PAPERS[paper].size
+    # The reach the profile gives for this paper is what lies within the marks.
+    assert cutter("silhouette").reach[paper] == pytest.approx((10, 10, W - 20, H - 20))
     img = raster(pdf, 1)
     sx, sy = printed_square(img)
     assert abs(sx - 10) <= TOLERANCE and abs(sy - 10) <= TOLERANCE
@@ -382,4 +385,12 @@ def test_the_cut_files_read_as_the_laser_sheets_do(tmp_path):
     assert sorted(n for n, *_ in read) == ["test-calibration-scanncut-a4-sheet1.svg",
                                            "test-calibration-silhouette-a4-sheet1.svg", "test-cricut-sheet1.svg",
                                            "test-scanncut-a4-sheet1.svg", "test-silhouette-a4-sheet1.svg"]
-    test_inner_contours_are_cut_before_the_material_round_them(read)
+    laser_sheets.test_inner_contours_are_cut_before_the_material_round_them(read)
+
+
+def test_a_part_too_large_for_the_reach_is_the_specs_error_and_a_wide_one_is_turned():
+    machine, a4 = cutter("silhouette"), PAPERS["a4"]
+    with pytest.raises(ValueError, match="does not fit the 190 x 277 mm a Silhouette"):
+        lay_out([trim_part(200, 280, 3.0)], machine, a4)
+    sheets = lay_out([trim_part(250, 60, 0.0), trim_part(30, 30, 0.0)], machine, a4)
+    assert all(in_reach(s, machine, a4) for s in sheets) and sheets[0].placed[0].turned

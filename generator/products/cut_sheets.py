@@ -124,7 +124,7 @@ def _silhouette(machine, parts, plan, opts, stem, title) -> None:
     make_text = (f"print at 100 %{', two-sided' if sides == 2 else ''}; in {machine.software}: "
                  f"{s['page'].format(**settings)}; {s['marks'].format(**settings)}; "
                  f"{s['import'].format(**settings)} (the SVG is for Inkscape's inkscape-silhouette, which "
-                 f"reads the marks from its Regmarks layer); Send: {machine.blade}, {machine.passes} "
+                 f"reads the marks from its Regmarks layer); {s['load']}; blade: {machine.blade}, {machine.passes} "
                  f"passes; after the first sheet, check that every cut runs inside the printed bleed, "
                  f"equally on all sides: if not, cut the calibration sheet and set the offset it shows")
     add_pdf(plan, pdf, f"{title}: {len(sheets)} sheets for a Silhouette", _printed_pages(
@@ -140,34 +140,17 @@ def _silhouette(machine, parts, plan, opts, stem, title) -> None:
 def _cricut(machine, parts, plan, opts, stem, title) -> None:
     """A picture a sheet (PNG, transparent round the parts) and its cut outline (SVG) of the same
     frame: the parts' printed extent, so both read the same size in Design Space."""
-    from ..cutters import CutSheet, Placed, inches
-    from ..draw import Drawing, compose, translate
+    from ..cutters import cropped, cut_sheet, front_page, inches, trim_extent
     from ..draw.raster import png_bytes
-    sheets = _sheets(machine, parts, opts.paper)
+    from ..laser.export import sheet_svg
     dpi = machine.picture["dpi"]
-    b = machine.bleed
+    sheets = [cropped(s, machine.bleed, dpi) for s in _sheets(machine, parts, opts.paper)]
     base = f"{stem}-cricut"
     for k, s in enumerate(sheets, 1):
-        x0 = min(p.x for p in s.placed) - b
-        y0 = min(p.y for p in s.placed) - b
-        x1 = max(p.x + p.w for p in s.placed) + b
-        y1 = max(p.y + p.h for p in s.placed) + b
-        # A whole number of pixels each way, the parts centred in it.
-        px_w, px_h = round((x1 - x0) / 25.4 * dpi + 0.4999), round((y1 - y0) / 25.4 * dpi + 0.4999)
-        W, H = px_w * 25.4 / dpi, px_h * 25.4 / dpi
-        dx, dy = (W - (x1 - x0)) / 2 - x0, (H - (y1 - y0)) / 2 - y0
-        moved = CutSheet(W, H, [Placed(p.part, compose(translate(dx, dy), p.transform), p.x + dx, p.y + dy, p.w,
-                                       p.h, p.turned) for p in s.placed])
-        s.width, s.height, s.placed = moved.width, moved.height, moved.placed
-    for k, s in enumerate(sheets, 1):
-        trims = (min(p.x for p in s.placed), min(p.y for p in s.placed),
-                 max(p.x + p.w for p in s.placed), max(p.y + p.h for p in s.placed))
-        tw, th = trims[2] - trims[0], trims[3] - trims[1]
+        tw, th = trim_extent(s)
 
         def picture(s=s):
-            from ..cutters import front_page
-            d: Drawing = front_page(s, machine)
-            return png_bytes(d, dpi)
+            return png_bytes(front_page(s, machine), dpi)
         # (plan.add, not add_bytes: this entry has a `make`, which add_bytes names its maker)
         plan.add(f"{base}-sheet{k}.png", lambda path, picture=picture: Path(path).write_bytes(picture()), what=(
             f"{title}, sheet {k} of {len(sheets)} for Cricut Print Then Cut: a picture of {s.width:.2f} x "
@@ -183,8 +166,6 @@ def _cricut(machine, parts, plan, opts, stem, title) -> None:
                   f"Space's Print Then Cut calibration"),
             step="Cut: print each Cricut sheet from Design Space and let the machine cut it.",
             tools=["Cricut machine and LightGrip mat"])
-        from ..cutters import cut_sheet
-        from ..laser.export import sheet_svg
         sheet = cut_sheet(s)
         plan.add_bytes(f"{base}-sheet{k}.svg", lambda sheet=sheet, k=k: sheet_svg(
             sheet, f"{title}, sheet {k} of {len(sheets)}").encode("utf-8"),
