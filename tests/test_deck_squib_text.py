@@ -146,7 +146,8 @@ def test_a_bold_span_in_the_pdf_svg_and_png(tmp_path):
     b = 0.0                                                            # (a face is drawn from its trim)
     box = (round((red.x + b) * px), round((red.y + b - red.font.cap_height * red.size) * px),
            round((red.x + b + red.font.width("RED", red.size)) * px), round((red.y + b) * px))
-    reds = [p for p in image.crop(box).getdata() if p[0] > 200 and p[1] < 80 and p[2] < 80]
+    crop = image.crop(box)
+    reds = [p for p in (crop.getpixel((x, y)) for x in range(crop.width) for y in range(crop.height)) if p[0] > 200 and p[1] < 80 and p[2] < 80]
     assert len(reds) > 50
 
 
@@ -356,7 +357,7 @@ def test_showcase_and_hand_are_built_when_asked(tmp_path):
     spec = write_deck(tmp_path / "d", ["x"] * 3, colours=COLOURS[:3])
     out = build_deck(tmp_path / "out", spec, layouts=("showcase", "hand"))
     for name in ("m-showcase.png", "m-hand.png"):
-        image = PILImage.open(out / name)
-        assert image.mode == "RGB" and round(image.info["dpi"][0]) == 150
+        with PILImage.open(out / name) as image:
+            assert image.mode == "RGB" and round(image.info["dpi"][0]) == 150
     plain = build_deck(tmp_path / "plain", spec)
     assert not (plain / "m-showcase.png").exists() and not (plain / "m-hand.png").exists()
