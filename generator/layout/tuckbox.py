@@ -263,7 +263,8 @@ def draw_net(page: Drawing, net: Net, art: BoxArt, ox: float, oy: float, cut: bo
     bleed = net.outline.buffer(BLEED, join_style="mitre", mitre_limit=4.0)
     bg, ink = art.colour, art.ink
     with page.group(clip=polygon_path(bleed, ox, oy)):
-        page.rect(ox - 10, oy - 10, net.size[0] + 20, net.size[1] + 20, Style(fill=bg))
+        x0, y0, x1, y1 = net.outline.bounds      # (a piece without the lid starts below y = 0)
+        page.rect(ox + x0 - 10, oy + y0 - 10, x1 - x0 + 20, y1 - y0 + 20, Style(fill=bg))
         if "front" in net.panels:
             x, y, w, h, s = front_art_box(net, art, net.notch)
             t = compose(translate(ox + x, oy + y), scale(s))
