@@ -81,12 +81,12 @@ def walls_contents(spec: Spec, paper: Paper) -> list:
             stock={ws.laser["material"].replace(" ", "_"): ws.laser["material"]}),
         rack_document(spec, ws, stem, paper),
         CutParts(spec, f"{stem}-strips", f"{ws.title} as flat strips", lambda: strip_parts(ws), variant=strips,
-                 info=dict(what=f"{ws.title}: {total} flat strips, cut by the machine")),
+                 info=dict(what=f"{ws.title}: {total} flat strips, cut by the machine",
+                           step="Wall pieces, flat: the strips are ready as cut.")),
         CutParts(spec, f"{stem}-troughs", f"{ws.title} as troughs", lambda: trough_parts(ws), variant=troughs,
                  info=dict(what=f"{ws.title}: {total} troughs, cut by the machine, to fold as the patent's "
                                 f"({walls_summary(ws)}: pieces x units)",
-                           make="cut by the machine; fold down on the dashed lines (top up)",
-                           step=f"Wall pieces, folded: fold each of the {total} into a trough, flanges out, the top "
-                                "running past both ends.",
+                           step=f"Wall pieces, folded: score and fold down the dashed lines (top up) of each of "
+                                f"the {total}, flanges out, the top running past both ends.",
                            tools=["blunt knife or empty pen for scoring"])),
     ]

@@ -238,10 +238,8 @@ def paper_pieces_contents(spec: Spec, four: bool, paper: Paper) -> list:
         CutParts(spec, f"paper-pieces-{tag}", f"{k.title}, {k.players} players: paper pieces", lambda: cut_parts(pp),
                  dict(what=f"{k.title}, {k.players} players: {plain} cubes, {k.kings} king cubes and "
                            f"{k.players * k.pawns_each} pawns to fold",
-                      make="cut by the machine; score and fold the dashed lines away from the print, glue the hatched "
-                           "tabs",
-                      step="Pieces: fold and glue the cubes and king cubes (seam tab first, then the ends) and the "
-                           "pawns.",
-                      tools=["glue stick"]),
+                      step="Pieces: score and fold the dashed lines away from the print; glue the cubes and king "
+                           "cubes (seam tab first, then the ends) and the pawns' feet.",
+                      tools=["blunt knife or empty pen for scoring", "glue stick"]),
                  variant=f"{k.players} players"),
     ]

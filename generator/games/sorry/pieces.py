@@ -159,12 +159,11 @@ def men_contents(spec: Spec, paper: Paper) -> list:
                       what=f"{title}: how to fold the men (steps with drawings, checks)"),
         CutParts(spec, f"{stem_of(spec)}-men", f"{title}: the men", lambda: standee_parts(men),
                  dict(what=f"{title}: the {n} men ({MEN_PER_COLOUR} of each colour) as fold-up standees",
-                      make="cut by the machine; score and fold the dashed lines away from the print, glue each "
-                           "man's feet together",
-                      step="Men: fold each at the head and fold its feet in, glue them.",
-                      tools=["glue stick"])),
+                      step="Men: score and fold each at the head, fold its feet in and glue them.",
+                      tools=["blunt knife or empty pen for scoring", "glue stick"])),
         CutParts(spec, f"{stem_of(spec)}-tokens", f"{title}: the men as flat tokens", lambda: token_parts(men),
-                 dict(what=f"{title}: the {n} men as flat {men.token:g} mm tokens, instead of the standees")),
+                 dict(what=f"{title}: the {n} men as flat {men.token:g} mm tokens, instead of the standees",
+                      step="Men: the tokens are ready as cut (glue them on card or coins to give them weight).")),
     ]
 
 
