@@ -23,8 +23,8 @@ STOCK = "card stock, 250-300 g/m2"
 def deck_parts(deck: Deck) -> list[CutPart]:
     """A deck's cards as the parts a cutter cuts: one part a distinct face (with its count), its
     outline the card's trim with the spec's corner radius, its back seen from the front (the card
-    turned over its vertical axis, as layout/cards.py prints backs). The one place a Deck becomes
-    parts: a tuck box's part joins these here."""
+    turned over its vertical axis, as layout/cards.py prints backs). With box_parts, the one place
+    a Deck becomes parts."""
     from ..cutters import rounded_rect
     from ..draw import Drawing, mirror_x
     art = deck.art
@@ -50,23 +50,62 @@ def deck_parts(deck: Deck) -> list[CutPart]:
     return parts
 
 
+def box_parts(deck: Deck, machine=None, paper=None) -> list[CutPart]:
+    """The deck's tuck box, as the tuck-box product prints it: in one piece where that piece fits
+    what the machine reaches on the paper (or no machine is named), else in two (each with its
+    side tab, as the printed box in two pieces). Its own sheets, not the cards': printed on one
+    side, and the cards keep their grid. None for a deck without a box, or one whose box the
+    tuck-box product cannot make (it says why)."""
+    from ..layout.cards import LayoutError
+    from ..layout.tuckbox import SMALLEST_CARD, box_nets, box_settings, deck_box, tuck_box_cut_part
+    from .tuck_box import box_art
+    if deck.box is None:
+        return []
+    art = box_art(deck)
+    if min(art.size.width, art.size.height) < SMALLEST_CARD:
+        return []
+    box = deck_box(art.size, art.cards, box_settings(deck.spec))
+    try:
+        one = [tuck_box_cut_part(art, box_nets(box, 1)[0], f"{art.stem} tuck box")]
+        if machine is None or _fits(one[0], machine, paper):
+            return one
+        return [tuck_box_cut_part(art, net, f"{art.stem} tuck box, piece {k} of 2")
+                for k, net in enumerate(box_nets(box, 2), 1)]
+    except LayoutError:
+        return []
+
+
+def _fits(part: CutPart, machine, paper) -> bool:
+    """Whether the part, alone, lies within what the machine reaches on the paper, clear of its marks."""
+    from dataclasses import replace
+    from ..cutters import DoesNotFit, in_reach, lay_out
+    try:
+        return all(in_reach(s, machine, paper) for s in lay_out([replace(part, count=1)], machine, paper))
+    except DoesNotFit:
+        return False
+
+
 def make(content, plan, opts) -> None:
     from ..cutters import DoesNotFit, cutter
     machine = cutter(opts.extra["cut"])
     if isinstance(content, Deck):
-        parts, stem, title = deck_parts(content), content.art.stem, content.art.title
+        a = content.art
+        groups = [(deck_parts(content), a.stem, a.title, ("card",)),
+                  (box_parts(content, machine, opts.paper), f"{a.stem}-tuckbox", f"{a.title}: tuck box", ("tuck_box",))]
     else:
-        parts, stem, title = content.parts(), content.name, content.title
-    if not parts:
-        return
+        groups = [(content.parts(), content.name, content.title, ())]
     sub = plan.sub(f"cut-{machine.name}")
     before = set(plan.products)
-    try:
-        MAKERS[machine.kind](machine, parts, sub, opts, stem, title)
-    except DoesNotFit as exc:
-        field = ("card",) if isinstance(content, Deck) and "card" in content.spec.data else ()
-        raise content.spec.error(field, f"--cut {machine.name}: {exc}") from None
-    _calibration(machine, sub, opts, stem)
+    for parts, stem, title, field in groups:
+        if not parts:
+            continue
+        try:
+            MAKERS[machine.kind](machine, parts, sub, opts, stem, title)
+        except DoesNotFit as exc:
+            field = field if field and field[0] in content.spec.data else ()
+            raise content.spec.error(field, f"--cut {machine.name}: {exc}") from None
+    if plan.products.keys() - before:
+        _calibration(machine, sub, opts, groups[0][1])    # one a content, named after it (its cards')
     # The cut sheets are instead of the home sheet: the print list counts their card apart.
     for rel in [r for r in plan.products if r not in before]:
         plan.products[rel].info.setdefault("variant", f"cutting with a {machine.title.split(' (')[0]}")
@@ -78,16 +117,32 @@ def _sheets(machine, parts, paper):
 
 
 def _printed_pages(machine, sheets, opts, stem: str, title: str, files: str) -> list:
-    from ..cutters import back_page, front_page
+    from ..cutters import back_page
     pages = []
     for k, s in enumerate(sheets, 1):
-        caption = (f"{title}  \u00b7  sheet {k} of {len(sheets)}  \u00b7  {machine.title}  \u00b7  cut file "
-                   f"{files.format(k=k)}") if machine.marks else ""
-        pages.append(front_page(s, machine, caption))
+        captions = []
+        if machine.marks:
+            # A long title and its file's name leave out the machine's name, then the title (the
+            # file's name says both).
+            said = [title, f"sheet {k} of {len(sheets)}", machine.title, f"cut file {files.format(k=k)}"]
+            captions = ["  \u00b7  ".join(said[i] for i in keep) for keep in ((0, 1, 2, 3), (0, 1, 3), (1, 3))]
+        pages.append(_front(s, machine, captions))
         back = back_page(s, machine, opts.flip, opts.back_offset)
         if back is not None:
             pages.append(back)
     return pages
+
+
+def _front(sheet, machine, captions: list[str]):
+    """The sheet's front with the first caption that fits at 6 pt (the last, fitted or refused)."""
+    from ..cutters import front_page
+    from ..draw.drawing import TextTooSmall
+    for caption in captions[:-1]:
+        try:
+            return front_page(sheet, machine, caption)
+        except TextTooSmall:
+            pass
+    return front_page(sheet, machine, captions[-1] if captions else "")
 
 
 def _cut_files(machine, sheets, plan, base: str, title: str, pdf: str, order: int, what: str) -> None:
