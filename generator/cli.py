@@ -101,6 +101,11 @@ def _printer(args, say: bool = False) -> None:
         print(f"pnp: {SETTINGS} is replaced (it was not read: {exc})", file=sys.stderr)
         settings = Settings()
     came = {}
+    # The cutting machine the folder names (cut: MACHINE), where the command takes --cut and the
+    # command line names none; kept for calibrate --save, which writes the file again.
+    if getattr(args, "cut", "") is None and settings.cut:
+        args.cut = settings.cut
+    args.kept_cut = settings.cut
     for key, default in (("paper", "a4"), ("flip", "long"), ("back_offset", (0.0, 0.0))):
         given = getattr(args, key, None)
         kept = getattr(settings, key)
@@ -528,7 +533,7 @@ def cmd_calibrate(args) -> int:
         write_pdf(out, f"Duplex calibration, {args.paper.label}, flip on {args.flip} edge", pages, args.cmyk)
     if args.save:
         from .project import write_settings
-        path = write_settings(Path.cwd(), args.paper.name, args.flip, args.back_offset)
+        path = write_settings(Path.cwd(), args.paper.name, args.flip, args.back_offset, args.kept_cut)
         x, y = args.back_offset
         print(f"pnp: {path.name} remembers paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
               "every build in this folder uses them", file=sys.stderr)
