@@ -417,8 +417,9 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
         raise CardFailed()
     family = deck.families[v.get("font", "sans")]
     size = v.get("size", DEFAULT_SIZE)
+    language = deck.language
     measure = Measure(family, v.get("bold", False), v.get("italic", False), deck.inline, size, deck.families,
-                      hyphenator(deck.language))
+                      lambda word: hyphenator(language)(word))     # (its dictionary read when first needed)
     path = el.paths["text"]
     try:
         words = parse(text, deck.icons, Markup(size, tuple(deck.families), deck.palette))
@@ -459,10 +460,12 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
     top = v["y"] + {"top": 0.0, "middle": (v["h"] - setting.height) / 2,
                     "bottom": v["h"] - setting.height}[v.get("valign", "top")]
     _past_trim(deck, card, el, v, setting, measure, top)
+    marked = any(p.underline or p.strike for word in words for p in word or ())
     for (placed, width), baseline in zip(setting.lines, setting.baselines):
         baseline += top
         dx = v["x"] + {"left": 0.0, "justify": 0.0, "centre": (v["w"] - width) / 2, "right": v["w"] - width}[align]
-        _draw_lines_marks(d, measure, placed, dx, baseline, s, colour, opacity)
+        if marked:
+            _draw_lines_marks(d, measure, placed, dx, baseline, s, colour, opacity)
         if any(p.piece.text and needs_shaping(p.piece.text) for p in placed):
             _draw_line_in_order(d, deck, measure, placed, dx, baseline, s, colour, opacity)
             continue
@@ -507,11 +510,11 @@ def _past_trim(deck: Deck, card, el: Element, v: dict, setting, measure: Measure
     """A warning (a note of the spec's, said by validate and build) where a text as set runs past the
     card's trim (a box wider than the card, Squib's habit, with a long name in it): it is printed, and
     cut; no error, as Squib's decks are made so. A rotated element is not checked."""
-    if v.get("rotate"):
-        return
+    W, H = deck.size.width, deck.size.height
+    if v.get("rotate") or (v["x"] >= 0 and v["y"] >= 0 and v["x"] + v["w"] <= W and v["y"] + v["h"] <= H):
+        return                      # (the lines lie within their box)
     s = setting.size_pt * PT
     align = {"center": "centre"}.get(v.get("align", "left"), v.get("align", "left"))
-    W, H = deck.size.width, deck.size.height
     for (placed, width), baseline, in zip(setting.lines, setting.baselines):
         if not placed:
             continue
