@@ -608,7 +608,8 @@ def parser(command: str | None = "build") -> argparse.ArgumentParser:
     b.add_argument("--out", help="output folder (default ./output)")
     b.add_argument("--layout", action="append", choices=list(LAYOUTS + EXTRA_LAYOUTS),
                    help="print layout(s) to write (default all): sheet = imposed for home printing, "
-                        "shop = one card a page with bleed and TrimBox")
+                        "shop = one card a page with bleed and TrimBox; only when named: png = a picture a "
+                        "card, showcase and hand = the faces in perspective or fanned, a picture to show")
     b.add_argument("--force", action="store_true", help="build everything again, even what is up to date")
     b.add_argument("--watch", action="store_true",
                    help="build, then build again whenever a spec, spreadsheet, picture or font here is saved "

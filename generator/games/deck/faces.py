@@ -16,9 +16,9 @@ from ...colour import BLACK, Colour, parse_colour
 from ...draw import Drawing, Gradient, PathBuilder, Rect, Style, Text, compose, rotate, scale, translate
 from ...draw.fonts import get_font, needs_shaping
 from ...errors import show
-from .model import (CROP, MAX_DECK_TEXT, MAX_ELEMENT_TEXT, Deck, Element, Layout, Problems, load_picture,
-                    path_ops, picture_problem, substitute)
-from .text import PT, Measure, TextError, fit, parse
+from .model import (CROP, MAX_DECK_TEXT, MAX_ELEMENT_TEXT, Deck, Element, Layout, Problems, hyphenator,
+                    load_picture, path_ops, picture_problem, substitute)
+from .text import PT, Markup, Measure, TextError, fit, parse
 
 EDGE = 0.01          # mm: an element this close to the trim reaches it
 DEFAULT_SIZE = 10.0  # pt
@@ -416,11 +416,12 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
                    "text elements, fields put in): a deck sets at most that much", el, "text")
         raise CardFailed()
     family = deck.families[v.get("font", "sans")]
-    measure = Measure(family, v.get("bold", False), v.get("italic", False),
-                      {name: pic.aspect for name, pic in deck.icons.items()})
+    size = v.get("size", DEFAULT_SIZE)
+    measure = Measure(family, v.get("bold", False), v.get("italic", False), deck.inline, size, deck.families,
+                      hyphenator(deck.language))
     path = el.paths["text"]
     try:
-        words = parse(text, deck.icons)
+        words = parse(text, deck.icons, Markup(size, tuple(deck.families), deck.palette))
     except TextError as exc:
         _fail_card(deck, problems, card, template, path, str(exc), el, "text")
         raise CardFailed() from None
@@ -435,10 +436,18 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
         colour = _colour(deck, problems, card, el.values["colour"], v["colour"], el.paths["colour"], el)
         if colour is None:
             raise CardFailed()
-    size = v.get("size", DEFAULT_SIZE)
     smallest = max(DEFAULT_MIN, v.get("min_size", DEFAULT_MIN))
+    # A span set smaller than its element (<small>, size="6pt") is printed at 6 pt at the least too.
+    least_scale = min((p.scale for word in words for p in word or () if p.icon is None), default=1.0)
+    if least_scale < 1 and size * least_scale < DEFAULT_MIN - 1e-9:
+        _fail_card(deck, problems, card, template, path,
+                   f"a span at {least_scale:.0%} of the element's {size:g} pt prints at {size * least_scale:.1f} pt, "
+                   f"under {DEFAULT_MIN:g} pt (the smallest printed): make it larger", el, "text")
+        raise CardFailed()
+    smallest = max(smallest, DEFAULT_MIN / least_scale)
     leading = v.get("leading", DEFAULT_LEADING)
-    setting = fit(words, measure, size, min(smallest, size), v["w"], v["h"], leading)
+    align = {"center": "centre"}.get(v.get("align", "left"), v.get("align", "left"))
+    setting = fit(words, measure, size, min(smallest, size), v["w"], v["h"], leading, justify=align == "justify")
     if setting is None:
         _fail_card(deck, problems, card, template, path,
                    f"the text does not fit its {v['w']:g} x {v['h']:g} mm box even at {min(smallest, size):g} pt "
@@ -449,46 +458,117 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
     opacity = v.get("opacity", 1.0)
     top = v["y"] + {"top": 0.0, "middle": (v["h"] - setting.height) / 2,
                     "bottom": v["h"] - setting.height}[v.get("valign", "top")]
-    align = {"center": "centre"}.get(v.get("align", "left"), v.get("align", "left"))
-    baseline = top + measure.cap * s
-    for placed, width in setting.lines:
-        dx = v["x"] + {"left": 0.0, "centre": (v["w"] - width) / 2, "right": v["w"] - width}[align]
+    _past_trim(deck, card, el, v, setting, measure, top)
+    for (placed, width), baseline in zip(setting.lines, setting.baselines):
+        baseline += top
+        dx = v["x"] + {"left": 0.0, "justify": 0.0, "centre": (v["w"] - width) / 2, "right": v["w"] - width}[align]
+        _draw_lines_marks(d, measure, placed, dx, baseline, s, colour, opacity)
         if any(p.piece.text and needs_shaping(p.piece.text) for p in placed):
             _draw_line_in_order(d, deck, measure, placed, dx, baseline, s, colour, opacity)
-            baseline += leading * s
             continue
-        run: list = []           # text pieces of one font running on, joined into one Text
+        run: list = []           # text pieces of one font, size and colour running on, joined into one Text
 
         def flush():
             if run:
-                x0, font, parts = run[0][0], run[0][1], [p for _, _, p in run]
-                d.add(Text(dx + x0, baseline, "".join(parts), get_font(font), s, colour, opacity=opacity))
+                x0, look, parts = run[0][0], run[0][1], [p for _, _, p in run]
+                d.add(Text(dx + x0, baseline, "".join(parts), get_font(look[0]), s * look[1], look[2] or colour,
+                           opacity=opacity))
                 run.clear()
         end = None
         for p in placed:
             if p.piece.icon is not None:
                 flush()
-                ih = measure.icon_height(s)
-                d.image(dx + p.x, baseline - measure.cap * s / 2 - ih / 2, p.width, ih, deck.icons[p.piece.icon],
-                        opacity=opacity)
+                _draw_icon(d, deck, measure, p, dx, baseline, s, opacity)
                 end = None
                 continue
-            if run and run[-1][1] == p.font and end is not None:
+            look = (p.font, p.piece.scale, p.piece.colour)
+            if run and run[-1][1] == look and end is not None:
                 gap = p.x - end
-                space = get_font(p.font).width(" ", s)
+                space = get_font(p.font).width(" ", s * p.piece.scale)
                 if abs(gap) < 1e-9:
-                    run.append((p.x, p.font, p.piece.text))
+                    run.append((p.x, look, p.piece.text))
                     end = p.x + p.width
                     continue
                 if abs(gap - space) < 1e-6:
-                    run.append((p.x, p.font, " " + p.piece.text))
+                    run.append((p.x, look, " " + p.piece.text))
                     end = p.x + p.width
                     continue
             flush()
-            run.append((p.x, p.font, p.piece.text))
+            run.append((p.x, look, p.piece.text))
             end = p.x + p.width
         flush()
-        baseline += leading * s
+
+
+# How far a text may stand past the trim before the build says so (mm): its ink, not its box.
+PAST_TRIM = 0.05
+
+
+def _past_trim(deck: Deck, card, el: Element, v: dict, setting, measure: Measure, top: float) -> None:
+    """A warning (a note of the spec's, said by validate and build) where a text as set runs past the
+    card's trim (a box wider than the card, Squib's habit, with a long name in it): it is printed, and
+    cut; no error, as Squib's decks are made so. A rotated element is not checked."""
+    if v.get("rotate"):
+        return
+    s = setting.size_pt * PT
+    align = {"center": "centre"}.get(v.get("align", "left"), v.get("align", "left"))
+    W, H = deck.size.width, deck.size.height
+    for (placed, width), baseline, in zip(setting.lines, setting.baselines):
+        if not placed:
+            continue
+        dx = v["x"] + {"centre": (v["w"] - width) / 2, "right": v["w"] - width}.get(align, 0.0)
+        scale = max((p.piece.scale for p in placed if p.piece.icon is None), default=1.0)
+        x0, x1 = dx, dx + width
+        y0, y1 = top + baseline - measure.cap * s * scale, top + baseline + measure.descent * s * scale
+        over = max(-x0, x1 - W, -y0, y1 - H)
+        if over > PAST_TRIM:
+            text, end = "", 0.0
+            for p in placed:
+                text += (" " if p.x > end + 1e-9 and text else "") + (p.piece.text or f":{p.piece.icon}:")
+                end = p.x + p.width
+            deck.spec.notes[f"{deck.where(el.paths['text'])}: text: warning: {card.label()}, element {el.name} of "
+                            f"layout {el.layout}: the text runs {over:.1f} mm past the trim ({show(text[:40])}) "
+                            "and will be cut off; a narrower box keeps it in"] = None
+            return
+
+
+def _draw_icon(d: Drawing, deck: Deck, measure: Measure, p, dx: float, baseline: float, s: float,
+               opacity: float = 1.0) -> None:
+    """An icon in a line: its middle on the capitals' middle, moved by its dx, dy."""
+    w, h, ox, oy = measure.icon_box(p.piece.icon, s)
+    d.image(dx + p.x + ox, baseline - measure.cap * s / 2 - h / 2 + oy, w, h, deck.icons[p.piece.icon],
+            opacity=opacity)
+
+
+def _draw_lines_marks(d: Drawing, measure: Measure, placed: list, dx: float, baseline: float, s: float,
+                      colour: Colour, opacity: float = 1.0) -> None:
+    """Underline and strikethrough (<u>, <s>): a bar under or through each run of pieces that has it,
+    the spaces between them too, at the font's own position and thickness."""
+    for key in ("underline", "strike"):
+        run: list = []
+        for p in placed + [None]:
+            if p is not None and p.piece.icon is None and getattr(p.piece, key):
+                if run and run[-1].piece.colour == p.piece.colour and run[-1].piece.scale == p.piece.scale:
+                    run.append(p)
+                    continue
+            if run:
+                first = run[0]
+                size = s * first.piece.scale
+                offset, thickness = _bar(first.font, key)
+                d.rect(dx + first.x, baseline - (offset + thickness / 2) * size, run[-1].x + run[-1].width - first.x,
+                       thickness * size, Style(fill=first.piece.colour or colour, fill_opacity=opacity))
+            run = [p] if p is not None and p.piece.icon is None and getattr(p.piece, key) else []
+
+
+def _bar(font_name: str, key: str) -> tuple[float, float]:
+    """Where the font's underline or strikethrough is (its middle above the baseline) and how
+    thick, in ems (its post and OS/2 tables)."""
+    font = get_font(font_name)
+    upm = font.upm
+    if key == "underline":
+        post = font.tt["post"]
+        return (post.underlinePosition / upm, max(post.underlineThickness / upm, 0.03))
+    os2 = font.tt["OS/2"]
+    return (os2.yStrikeoutPosition / upm, max(os2.yStrikeoutSize / upm, 0.03))
 
 
 def _draw_line_in_order(d: Drawing, deck: Deck, measure: Measure, placed: list, dx: float, baseline: float,
@@ -526,8 +606,8 @@ def _draw_line_in_order(d: Drawing, deck: Deck, measure: Measure, placed: list, 
     for k in visual_order([r[4] for r in runs]):
         text, font, icon, width, level = runs[k]
         if icon is not None:
-            ih = measure.icon_height(s)
-            d.image(x, baseline - measure.cap * s / 2 - ih / 2, width, ih, deck.icons[icon], opacity=opacity)
+            w, ih, ox, oy = measure.icon_box(icon, s)
+            d.image(x + ox, baseline - measure.cap * s / 2 - ih / 2 + oy, w, ih, deck.icons[icon], opacity=opacity)
         elif font is not None:
             # (a left-to-right run is left to resolve itself: Latin in a Hebrew line stays text in the PDF)
             d.add(Text(x, baseline, text, get_font(font), s, colour, direction="rtl" if level % 2 else None,

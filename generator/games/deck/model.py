@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ...colour import Colour, parse_colour
@@ -21,6 +22,10 @@ from ...layout.cardsize import CardSize
 from ...spec.loader import SpecErrors, format_field
 from .data import MAX_CARDS, Card, cards_of_spec, read_csv
 from .text import Family
+
+# The language a deck's words are hyphenated in where it names none (its `language`), looked up
+# among pyphen's dictionaries (LibreOffice's).
+DEFAULT_LANGUAGE = "en_US"
 
 SHIPPED = {"sans": Family("sans", "sans-bold", "sans-italic", "sans-bold-italic")}
 FIELD = re.compile(r"\\([{}])|\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -103,6 +108,8 @@ class Deck:
     back_template: str
     pictures: dict[str, object] = field(default_factory=dict)   # image file (relative) -> Picture, or its error
     art: object = None                       # the cards drawn (faces.DeckDrawn), once checked
+    inline: dict = field(default_factory=dict)   # icon name -> text.InlineIcon: its size and offset in text
+    language: str = DEFAULT_LANGUAGE         # the cards' language: where a word too wide for its box is hyphenated
     # What the deck has cost so far, against its bounds (README "What bad input gets"): the
     # characters of text set, the pictures' bytes read, the SVG pictures' elements and path points.
     text_set: int = 0
@@ -175,6 +182,7 @@ def read_deck(spec, problems: Problems) -> Deck:
                 {}, d.get("layout", "face"), d.get("back", "back"))
     _fonts(deck, problems)
     _icons(deck, problems)
+    _language(deck, problems)
     _cards(deck, problems)
     problems.raise_any()           # without cards, fonts and icons nothing else can be checked
     _layouts(deck, problems)
@@ -277,16 +285,47 @@ def picture_problem(exc: Exception, rel: str) -> str:
 
 
 def _icons(deck: Deck, problems: Problems) -> None:
+    """Each icon's picture, and how it sits in text: a file, or {file, width, height, dx, dy} (mm,
+    Squib's embed options) where it is not the default (1.3 cap heights, on the capitals' middle)."""
+    from .text import InlineIcon
     spec = deck.spec
-    for name, rel in spec.data.get("icons", {}).items():
+    for name, given in spec.data.get("icons", {}).items():
+        options = given if isinstance(given, dict) else {"file": given}
+        rel = options["file"]
+        path = ("icons", name, "file") if isinstance(given, dict) else ("icons", name)
         got = load_picture(deck, rel)
         if isinstance(got, Exception):
-            problems.add(spec.error(("icons", name), picture_problem(got, rel)))
+            problems.add(spec.error(path, picture_problem(got, rel)))
         elif not 0.05 <= got.aspect <= 20:
-            problems.add(spec.error(("icons", name), f"{show(rel)}: {got.width} x {got.height}, too long and "
-                                                     "thin for an icon (at most 20 times as wide as high)"))
+            problems.add(spec.error(path, f"{show(rel)}: {got.width} x {got.height}, too long and "
+                                          "thin for an icon (at most 20 times as wide as high)"))
         else:
             deck.icons[name] = got
+            deck.inline[name] = InlineIcon(got.aspect, options.get("width"), options.get("height"),
+                                           options.get("dx", 0.0), options.get("dy", 0.0))
+
+
+def _language(deck: Deck, problems: Problems) -> None:
+    given = deck.spec.data.get("language")
+    if given is None:
+        return
+    import pyphen
+    found = pyphen.language_fallback(given.replace("-", "_"))
+    if found is None:
+        near = sorted({k.split("_")[0] for k in pyphen.LANGUAGES})
+        problems.add(deck.spec.error(("language",), f"no hyphenation dictionary for {show(given)}; the languages "
+                                                    f"are {', '.join(near)} (and their regions: de_CH, pt_BR...)"))
+    else:
+        deck.language = found
+
+
+@lru_cache(maxsize=8)
+def hyphenator(language: str):
+    """A word -> the offsets where it may be hyphenated, in the language (pyphen's dictionary, read
+    once a process); a word of 100 letters or more is none (it costs, and is no word)."""
+    import pyphen
+    dictionary = pyphen.Pyphen(lang=language)
+    return lambda word: dictionary.positions(word) if len(word) < 100 else []
 
 
 # ---------------------------------------------------------------- cards
