@@ -336,3 +336,14 @@ def test_a_cmyk_gradient_runs_through_the_colours_the_rgb_one_does(tmp_path):
     d.rect(25, 10, 10, 10, Style(fill=parse_colour("#800080")))
     img = render(d, "pdf", tmp_path, pdfx=True)
     assert near(at(img, 30, 5), at(img, 30, 15), 8), (at(img, 30, 5), at(img, 30, 15))
+
+
+def test_a_paths_points_are_bounded_where_they_are_placed(tmp_path, folder):
+    spec = tmp_path / "paint.yaml"
+    spec.write_text(SPEC.replace('L 24 36 A 6 6 0 0 1 24 48 L 4 48 Z", fill: ink}',
+                                 'L 240 36 L 4 48 Z", fill: ink, scale: 1000}', 1))
+    (tmp_path / "quad.png").write_bytes((folder / "quad.png").read_bytes())
+    r = pnp_here("validate", spec)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip().endswith(".d: path data whose points reach beyond ±100,000 mm once scaled by 1000 and "
+                                     "moved by 0, 0"), r.stderr
