@@ -333,12 +333,16 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
     s = setting.size_pt * PT
     top = v["y"] + {"top": 0.0, "middle": (v["h"] - setting.height) / 2,
                     "bottom": v["h"] - setting.height}[v.get("valign", "top")]
-    align = {"center": "centre"}.get(v.get("align", "left"), v.get("align", "left"))
+    align = {"center": "centre"}.get(v.get("align", "start"), v.get("align", "start"))
     baseline = top + measure.cap * s
+    directions = _paragraph_directions(words)
+    rtl = False
     for placed, width in setting.lines:
-        dx = v["x"] + {"left": 0.0, "centre": (v["w"] - width) / 2, "right": v["w"] - width}[align]
-        if any(p.piece.text and needs_shaping(p.piece.text) for p in placed):
-            _draw_line_in_order(d, deck, measure, placed, dx, baseline, s, colour)
+        rtl = directions.get(id(placed[0].piece), rtl) if placed else rtl
+        side = {"start": "right" if rtl else "left", "end": "left" if rtl else "right"}.get(align, align)
+        dx = v["x"] + {"left": 0.0, "centre": (v["w"] - width) / 2, "right": v["w"] - width}[side]
+        if rtl or any(p.piece.text and needs_shaping(p.piece.text) for p in placed):
+            _draw_line_in_order(d, deck, measure, placed, dx, baseline, s, colour, rtl)
             baseline += leading * s
             continue
         run: list = []           # text pieces of one font running on, joined into one Text
@@ -374,45 +378,68 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
         baseline += leading * s
 
 
+def _paragraph_directions(words) -> dict[int, bool]:
+    """Whether each paragraph reads right to left (shaping.paragraph_rtl), by the id of its first
+    piece: a line starting with that piece starts the paragraph, the lines after it go its way."""
+    from ...draw.shaping import paragraph_rtl
+    out: dict[int, bool] = {}
+    paragraph: list = []
+
+    def close():
+        if paragraph:
+            text = "".join("\ufffc" if p.icon is not None else p.text for word in paragraph for p in word)
+            out[id(paragraph[0][0])] = paragraph_rtl(text)
+            paragraph.clear()
+    for word in words:
+        if word is None:             # text.BREAK
+            close()
+        elif word:
+            paragraph.append(word)
+    close()
+    return out
+
+
 def _draw_line_in_order(d: Drawing, deck: Deck, measure: Measure, placed: list, dx: float, baseline: float,
-                        s: float, colour: Colour) -> None:
-    """A line with text that needs shaping (right to left, joined, marked): its pieces, and the
-    spaces between them, cut where the bidi level changes, put in visual order by UAX #9 (rule L2)
-    and set from the left, each run in its own direction (shaping.py shapes it)."""
+                        s: float, colour: Colour, rtl: bool) -> None:
+    """A line with text that needs shaping (right to left, joined, marked), or of a paragraph that
+    reads right to left: its pieces, and the spaces between them, cut where the bidi level changes
+    (the paragraph's direction its base, rtl), put in visual order by UAX #9 (rule L2) and set from
+    the left, each run in its own direction (shaping.py shapes it, a piece of a word as within it)."""
     from ...draw.shaping import bidi_levels, visual_order
-    atoms: list[tuple] = []          # (text, font or None for an icon, the piece's icon, width)
+    atoms: list[tuple] = []          # (text, font or None for an icon, the piece's icon, width, context)
     end = 0.0
     for p in placed:
         if atoms and p.x - end > 1e-9:
-            atoms.append((" ", None, None, p.x - end))           # the space between two words
+            atoms.append((" ", None, None, p.x - end, None))     # the space between two words
         if p.piece.icon is not None:
-            atoms.append(("\ufffc", None, p.piece.icon, p.width))
+            atoms.append(("\ufffc", None, p.piece.icon, p.width, None))
         else:
-            atoms.append((p.piece.text, p.font, None, p.width))
+            atoms.append((p.piece.text, p.font, None, p.width, p.piece.context))
         end = p.x + p.width
-    levels = bidi_levels("".join(a[0] for a in atoms))
-    runs: list[tuple] = []           # (text, font, icon, width, level)
+    levels = bidi_levels("".join(a[0] for a in atoms), int(rtl))
+    runs: list[tuple] = []           # (text, font, icon, width, level, context)
     at = 0
-    for text, font, icon, width in atoms:
+    for text, font, icon, width, context in atoms:
         own = levels[at:at + len(text)]
         at += len(text)
         if font is None or len(set(own)) == 1:
-            runs.append((text, font, icon, width, own[0]))
+            runs.append((text, font, icon, width, own[0], context))
             continue
         start = 0
         for k in range(1, len(text) + 1):
             if k == len(text) or own[k] != own[start]:
-                part = text[start:k]
-                runs.append((part, font, None, get_font(font).width(part, s), own[start]))
+                part, around = text[start:k], (context[0] + text[:start], text[k:] + context[1])
+                runs.append((part, font, None, get_font(font).width(part, s, around), own[start], around))
                 start = k
     x = dx
     for k in visual_order([r[4] for r in runs]):
-        text, font, icon, width, level = runs[k]
+        text, font, icon, width, level, context = runs[k]
         if icon is not None:
             ih = measure.icon_height(s)
             d.image(x, baseline - measure.cap * s / 2 - ih / 2, width, ih, deck.icons[icon])
         elif font is not None:
             # (a left-to-right run is left to resolve itself: Latin in a Hebrew line stays text in the PDF)
-            d.add(Text(x, baseline, text, get_font(font), s, colour, direction="rtl" if level % 2 else None))
+            d.add(Text(x, baseline, text, get_font(font), s, colour, direction="rtl" if level % 2 else None,
+                       context=context))
         x += width
 

@@ -14,7 +14,7 @@ the capitals, its width from its picture's proportions: it sits in the line like
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...units import MM_PER_INCH
 
@@ -48,6 +48,8 @@ class Piece:
     bold: bool = False
     italic: bool = False
     icon: str | None = None
+    context: tuple[str, str] = ("", "")   # the word's text before and after it, where the word
+                                          # needs shaping: set as within the word (shaping.shape)
 
 
 Word = tuple[Piece, ...]
@@ -116,7 +118,26 @@ def parse(text: str, icons) -> list:
     for mark, where in opened.items():
         if where is not None:
             raise TextError(f"{mark} opened at character {where + 1} is never closed")
-    return _break_within(words)
+    return _in_context(_break_within(words))
+
+
+def _in_context(words: list) -> list:
+    """Each piece of a word of several styles that needs shaping given the word's text around it:
+    an Arabic word with a bold letter stays joined across the style's edge."""
+    from ...draw.shaping import CONTEXT, needs_shaping
+    out = []
+    for word in words:
+        if word is BREAK or word is NOSPACE or len(word) < 2:
+            out.append(word)
+            continue
+        texts = ["\ufffc" if p.icon is not None else p.text for p in word]
+        if not needs_shaping("".join(texts)):
+            out.append(word)
+            continue
+        out.append(tuple(p if p.icon is not None else
+                         replace(p, context=("".join(texts[:k])[-CONTEXT:], "".join(texts[k + 1:])[:CONTEXT]))
+                         for k, p in enumerate(word)))
+    return out
 
 
 NOSPACE = ()                   # after a word: the next one follows it with no space (a line may
@@ -226,7 +247,7 @@ class Measure:
         """A piece's width at a size of 1 mm (every width grows with the size)."""
         if piece.icon is not None:
             return ICON_SCALE * self.cap * self.icons[piece.icon]
-        return _unit_width(piece.text, self.font_of(piece))
+        return _unit_width(piece.text, self.font_of(piece), piece.context)
 
     def missing_glyphs(self, words) -> str:
         """Characters of the text its fonts have no glyph for ("" if none)."""
@@ -259,14 +280,14 @@ _widths: dict[tuple[str, str], float] = {}
 _cmaps: dict[str, object] = {}
 
 
-def _unit_width(text: str, font: str) -> float:
-    key = (text, font)
+def _unit_width(text: str, font: str, context: tuple[str, str] = ("", "")) -> float:
+    key = (text, font, context)
     w = _widths.get(key)
     if w is None:
         from ...draw.fonts import get_font
         if len(_widths) > 200_000:
             _widths.clear()
-        w = _widths[key] = get_font(font).width(text, 1.0)
+        w = _widths[key] = get_font(font).width(text, 1.0, context)
     return w
 
 
