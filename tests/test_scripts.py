@@ -374,3 +374,20 @@ def test_the_tuck_box_text_breaks_by_uax14(tmp_path):
     from generator.draw.fonts import get_font
     sans = get_font("sans")
     assert wrap_text("a  tuck-box", sans, 3.0, sans.width("a tuck-", 3.0) + 0.01) == ["a tuck-", "box"]
+
+
+def test_a_span_in_a_right_to_left_line_keeps_its_colour_and_size(tmp_path):
+    """A Hebrew line is set in visual order piece by piece: a span's colour and size go with its
+    piece (once a shaped line set every piece in the element's colour and size)."""
+    from conftest import drawn_items
+    from generator.draw import Text
+    from generator.games.deck.load import load_deck
+    from generator.spec import load_spec
+    spec = make_deck(tmp_path / "d", cjk=False,
+                     cards='  - {name: "One", text: \'שלום <span foreground="#ff0000" size="15pt">עולם</span> abc\'}',
+                     elements='      - {type: text, x: 5, y: 25, w: 53, h: 50, text: "{text}", font: hebar, size: 10}')
+    deck = load_deck(load_spec(spec))
+    texts = {t.text: t for t, _ in drawn_items(deck.art.faces[0].root) if isinstance(t, Text)}
+    assert texts["עולם"].fill.hex().lower() == "#ff0000" and texts["שלום"].fill.hex().lower() == "#000000"
+    assert texts["עולם"].size == pytest.approx(texts["שלום"].size * 1.5)
+    assert texts["abc"].x < texts["עולם"].x < texts["שלום"].x          # right to left, the Latin word last
