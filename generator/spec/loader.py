@@ -539,11 +539,19 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
         guess = difflib.get_close_matches(str(kind), list(kinds), n=1) if isinstance(kind, str) else []
         hint = f" (did you mean '{guess[0]}'?)" if guess else ""
         raise spec.error(("kind",), f"unknown spec kind {show(kind)}{hint}; known: {', '.join(sorted(kinds))}")
-    validator = _Validator(_inlined_schema(kind), format_checker=_format_checker)
+    schema = _inlined_schema(kind)
+    written: dict = {}
+    if schema.get("x-units"):
+        _lengths_in_mm(data, [schema], _dpi(data), (), written)
+    validator = _Validator(schema, format_checker=_format_checker)
     found = list(itertools.islice(validator.iter_errors(data), MAX_ERRORS_FOUND + 1))
     problems, order = [], {}
     for err in sorted(found[:MAX_ERRORS_FOUND], key=lambda e: [str(p) for p in e.absolute_path]):
         for path, message in _messages(err, spec):
+            if path in written:                  # a length given with its unit, converted to mm
+                message += f" (written {show(written[path])})"
+            elif isinstance(err.instance, str) and err.schema.get("x-unit") and schema.get("x-units"):
+                message += f" ({LENGTH_HINT})"
             problems.append(spec.error(path, message))
             order[id(problems[-1])] = (path, message)
     if problems:
@@ -571,6 +579,58 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
                 file, None, "", f"{counted} more errors not shown (the first {MAX_ERRORS_SHOWN} found are above)")]
         raise SpecErrors(problems)
     return spec
+
+
+LENGTH_HINT = "a number of mm, or a length with its unit: 2.5in, 3cm, 30mm, 12pt, or 300px at the dpi"
+
+
+def _dpi(data: dict) -> float:
+    from ..units import DEFAULT_DPI
+    dpi = data.get("dpi", DEFAULT_DPI)
+    return float(dpi) if isinstance(dpi, (int, float)) and not isinstance(dpi, bool) and 10 <= dpi <= 10000 \
+        else DEFAULT_DPI
+
+
+def _branches(schemas: list) -> list[dict]:
+    """The schemas a value answers to: each one given and the allOf/anyOf/oneOf forms in it."""
+    out, todo = [], list(schemas)
+    while todo and len(out) < 200:
+        s = todo.pop()
+        if isinstance(s, dict):
+            out.append(s)
+            for key in ("allOf", "anyOf", "oneOf"):
+                todo.extend(s.get(key, []))
+    return out
+
+
+def _lengths_in_mm(node, schemas: list, dpi: float, path: tuple, written: dict):
+    """In a kind whose schema says `x-units: true`, every length (a value whose schema says
+    `x-unit: mm`) written with its unit (`825px`, `2.5in`) replaced by its mm, in place; `written`
+    gets each one's path and text, for errors. Only lengths: a text that reads `3in` stays."""
+    from ..units import parse_length
+    forms = _branches(schemas)
+    if isinstance(node, dict):
+        for key, value in node.items():
+            subs = [f["properties"][key] if key in f.get("properties", {}) else f.get("additionalProperties")
+                    for f in forms]
+            subs = [s for s in subs if isinstance(s, dict)]
+            if subs:
+                got = _lengths_in_mm(value, subs, dpi, path + (key,), written)
+                if got is not value:
+                    node[key] = got
+    elif isinstance(node, list):
+        subs = [f["items"] for f in forms if isinstance(f.get("items"), dict)]
+        if subs:
+            for k, value in enumerate(node):
+                got = _lengths_in_mm(value, subs, dpi, path + (k,), written)
+                if got is not value:
+                    node[k] = got
+    elif isinstance(node, str) and any(f.get("x-unit") == "mm" for f in forms):
+        mm = parse_length(node, dpi)
+        if mm is not None:
+            written[path] = node
+            return mm
+    return node
 
 
 class SpecErrors(SpecError):

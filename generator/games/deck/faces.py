@@ -16,7 +16,7 @@ from ...colour import BLACK, Colour, parse_colour
 from ...draw import Drawing, Style, Text, rotate
 from ...draw.fonts import get_font, needs_shaping
 from ...errors import show
-from .model import (MAX_DECK_TEXT, MAX_ELEMENT_TEXT, Deck, Element, Layout, Problems, load_picture,
+from .model import (MAX_DECK_TEXT, index_matches, MAX_ELEMENT_TEXT, Deck, Element, Layout, Problems, load_picture,
                     picture_problem, substitute)
 from .text import PT, Measure, TextError, fit, parse
 
@@ -48,6 +48,8 @@ def draw_deck(deck: Deck, problems: Problems) -> DeckDrawn:
     for card in deck.cards:
         values = dict(card.fields)
         values["count"] = values[card.count_name] = str(card.count)
+        if card.index is not None:
+            values[INDEX] = (card.index, len(deck.cards))
         face = back = None
         sizes: dict[str, float] = {}
         for side, template in (("layout", deck.face_template), ("back", deck.back_template)):
@@ -139,6 +141,9 @@ def _frozen(values: dict):
                         for k, v in values.items()))
 
 
+INDEX = ("index",)      # the card's (index, cards in the deck) among its values: no field's name
+
+
 def _shown(el: Element, values: dict) -> bool:
     when = el.values.get("when")
     if when is None:
@@ -146,6 +151,10 @@ def _shown(el: Element, values: dict) -> bool:
     if isinstance(when, str):
         return values.get(when, "") != ""
     for name, want in when.items():
+        if name == "index" and INDEX in values:
+            if not index_matches(want, *values[INDEX]):
+                return False
+            continue
         have = values.get(name, "")
         options = want if isinstance(want, list) else [want]
         if not any(have == _text(o) for o in options):

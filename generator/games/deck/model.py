@@ -9,6 +9,7 @@ at the line that names it.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from ...inputs import MAX_DATA_BYTES, ReferenceError_, confined, read_bytes
 from ...layout.cardsize import CardSize
 from ...spec.loader import SpecErrors, format_field
 from .data import MAX_CARDS, Card, cards_of_spec, read_csv
+from .sheets import MAX_SHEET_BYTES, is_spreadsheet, read_sheet
 from .text import Family
 
 SHIPPED = {"sans": Family("sans", "sans-bold", "sans-italic", "sans-bold-italic")}
@@ -282,44 +284,104 @@ def _icons(deck: Deck, problems: Problems) -> None:
 
 # ---------------------------------------------------------------- cards
 
+def data_key(spec) -> str | None:
+    """The spec's key naming its cards' file: `data` (a CSV or a spreadsheet), or `csv`."""
+    return next((k for k in ("data", "csv") if k in spec.data), None)
+
+
 def _cards(deck: Deck, problems: Problems) -> None:
     spec = deck.spec
     cards = cards_of_spec(spec)
-    if "csv" in spec.data:
-        rel = spec.data["csv"]
+    key = data_key(spec)
+    if "data" in spec.data and "csv" in spec.data:
+        problems.add(spec.error(("csv",), "give data: or csv:, not both (data: reads a CSV too)"))
+        return
+    if "sheet" in spec.data and (key is None or not is_spreadsheet(spec.data[key])):
+        problems.add(spec.error(("sheet",), "a sheet is named only with a spreadsheet's file (data: NAME.xlsx or .ods)"))
+        return
+    if key is not None:
+        rel = spec.data[key]
         try:
             path = confined(deck.folder, rel)
             display = str(Path(spec.file).parent / rel)
             rows: list[SpecError] = []
             notes: list[str] = []
-            cards += read_csv(path, display, spec.data.get("csv_delimiter", ","), rows, notes)
+            if is_spreadsheet(rel):
+                cards += read_sheet(read_bytes(path, display, MAX_SHEET_BYTES), display, spec.data.get("sheet"),
+                                    rows, notes)
+            else:
+                cards += read_csv(path, display, spec.data.get("csv_delimiter", ","), rows, notes)
             spec.notes.update(dict.fromkeys(notes))
             for error in rows:
                 problems.add(error)
             if rows:
                 return
         except ReferenceError_ as exc:
-            problems.add(_file_error(spec, ("csv",), rel, exc))
+            problems.add(_file_error(spec, (key,), rel, exc))
             return
         except SpecError as exc:
             if exc.line is None and exc.file == display:     # the file itself: missing, too large
-                problems.add(_file_error(spec, ("csv",), rel, exc))
+                problems.add(_file_error(spec, (key,), rel, exc))
             else:
                 problems.add(exc)
             return
     if not cards:
-        problems.add(spec.error(("cards",), "no cards: list them under cards:, or name a CSV file with csv:"))
+        problems.add(spec.error(("cards",), "no cards: list them under cards:, or name a CSV or spreadsheet file "
+                                            "with data:"))
         return
     for k, card in enumerate(cards):
         card.number = k + 1
     total = sum(c.count for c in cards)
     if total > MAX_CARDS:
-        problems.add(spec.error(("csv",) if "csv" in spec.data else ("cards",),
+        problems.add(spec.error((key,) if key else ("cards",),
                                 f"{total:,} cards in all (the counts added up); a deck has at most {MAX_CARDS:,}"))
     elif total == 0:
-        problems.add(spec.error(("csv",) if "csv" in spec.data else ("cards",), "every card's count is 0"))
+        problems.add(spec.error((key,) if key else ("cards",), "every card's count is 0"))
     deck.cards = [c for c in cards if c.count > 0]
+    if total <= MAX_CARDS and uses_index(spec) and "index" not in {k for c in cards for k in c.fields}:
+        # The card index counts copies, as Squib's ranges do: each copy a card of its own.
+        deck.cards = [dataclasses.replace(c, count=1) for c in deck.cards for _ in range(c.count)]
+        for k, card in enumerate(deck.cards):
+            card.index = k
     deck.known = {"count"} | {c.count_name for c in cards} | {k for c in cards for k in c.fields}
+    if uses_index(spec):
+        deck.known.add("index")
+
+
+# Squib's ranges (0..1, 0...2, -1, [0, 2]): `when: {index: ...}` picks cards by their place in the
+# deck, from 0, each copy counted (a card of count 3 is three indexes), a negative from the end.
+INDEX_RANGE = re.compile(r"^\s*(-?[0-9]{1,5})\s*(\.\.\.?)\s*(-?[0-9]{1,5})\s*$")
+
+
+def uses_index(spec) -> bool:
+    return any(isinstance(el, dict) and isinstance(el.get("when"), dict) and "index" in el["when"]
+               for lay in spec.data.get("layouts", {}).values() if isinstance(lay, dict)
+               for el in lay.get("elements", []) or [])
+
+
+def index_matches(want, index: int, total: int) -> bool:
+    """Whether the card at `index` (of `total`) is one of `want`: a whole number (negative from the
+    end), a range "a..b" (b included) or "a...b" (b left out), or a list of them."""
+    for item in want if isinstance(want, list) else [want]:
+        if isinstance(item, int) and not isinstance(item, bool):
+            if index == (item if item >= 0 else total + item):
+                return True
+        elif isinstance(item, str) and (m := INDEX_RANGE.match(item)):
+            a, b = (int(v) if int(v) >= 0 else total + int(v) for v in (m.group(1), m.group(3)))
+            if a <= index < (b + 1 if m.group(2) == ".." else b):
+                return True
+    return False
+
+
+def index_problem(want) -> str | None:
+    for item in want if isinstance(want, list) else [want]:
+        if isinstance(item, int) and not isinstance(item, bool):
+            continue
+        if isinstance(item, str) and INDEX_RANGE.match(item):
+            continue
+        return (f"expected a card's index from 0 (-1 the last), a range \"0..2\" (2 included) or \"0...2\" "
+                f"(2 left out), or a list of them, got {show(item)}")
+    return None
 
 
 # ---------------------------------------------------------------- layouts
@@ -426,6 +488,8 @@ def _check_element(deck: Deck, el: Element, problems: Problems) -> None:
     when = v.get("when")
     if when is not None:
         names = [when] if isinstance(when, str) else list(when)
+        if isinstance(when, dict) and "index" in when and (problem := index_problem(when["index"])):
+            problems.add(spec.error(_element_path(el, "when") + ("index",), problem))
         for name in names:
             if name not in deck.known:
                 problems.add(spec.error(_element_path(el, "when"), _unknown_field(name, deck.known)))
