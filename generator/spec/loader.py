@@ -527,9 +527,11 @@ MAX_ERRORS_SHOWN = 25
 MAX_ERRORS_FOUND = 1000
 
 
-def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
-    """Validate against the schema of `kind` (by default the spec's own `kind:` key)."""
-    spec = Spec(file, data, lines)
+def validate(data, lines: dict, file: str, kind: str | None = None, path: Path | None = None) -> Spec:
+    """Validate against the schema of `kind` (by default the spec's own `kind:` key). A kind whose
+    schema names `x-check-beyond` (module:function) has its own checks run on what the schema
+    passed as well, so that one run reports every error that does not depend on another."""
+    spec = Spec(file, data, lines, path=path)
     if not isinstance(data, dict):
         raise SpecError(file, 1, "", "expected a mapping at the top of the file")
     kinds = _kinds()
@@ -549,11 +551,20 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
     for err in sorted(found[:MAX_ERRORS_FOUND], key=lambda e: [str(p) for p in e.absolute_path]):
         for path, message in _messages(err, spec):
             if path in written:                  # a length given with its unit, converted to mm
-                message += f" (written {show(written[path])})"
+                mm = f"got {show(written[path])} ({err.instance:g} mm)"
+                message = message.replace(f"got {show(err.instance)}", mm) if f"got {show(err.instance)}" in message \
+                    else f"{message} ({mm})"
             elif isinstance(err.instance, str) and err.schema.get("x-unit") and schema.get("x-units"):
                 message += f" ({LENGTH_HINT})"
             problems.append(spec.error(path, message))
             order[id(problems[-1])] = (path, message)
+    beyond: list[SpecError] = []
+    if problems and schema.get("x-check-beyond"):
+        module, _, function = schema["x-check-beyond"].partition(":")
+        import importlib
+        check = getattr(importlib.import_module(module), function)
+        beyond = check(file, data, lines, spec.path, [tuple(e.absolute_path) for e in found[:MAX_ERRORS_FOUND]]
+                       + [tuple(order[id(e)][0]) for e in problems])
     if problems:
         # A misspelt key makes the right one missing: "unknown key (did you mean ...)" is the
         # cause, so it comes first, and the "missing required key" of that mapping right after it
@@ -572,6 +583,14 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
         # File order; on one line, fields in their order (cards[2] before cards[10]).
         problems.sort(key=lambda e: (line_of(e), [int(t) if i % 2 else t for i, t in
                                                   enumerate(re.split(r"(\d+)", e.field, flags=re.ASCII))]))
+        said = {str(e) for e in problems}
+        if beyond:            # the spec's errors in line order, then each other file's (a CSV's) in its own
+            rank = {file: 0}
+            for e in beyond:
+                rank.setdefault(e.file, len(rank))
+            lines_of = {id(e): line_of(e) for e in problems}
+            problems = sorted(problems + [e for e in beyond if str(e) not in said],
+                              key=lambda e: (rank.get(e.file, 0), lines_of.get(id(e), e.line or 0)))
         if len(problems) > MAX_ERRORS_SHOWN:
             more = len(problems) - MAX_ERRORS_SHOWN
             counted = f"over {more:,}" if len(found) > MAX_ERRORS_FOUND else f"{more:,}"
@@ -662,7 +681,7 @@ def load_spec(path: str | Path, display: str | None = None, kind: str | None = N
     if known is not None:
         return known
     data, lines = parse_yaml(decode_text(raw, file), file, shown=True)
-    spec = validate(data, lines, file, kind)
+    spec = validate(data, lines, file, kind, path)
     spec.path = path
     if len(_LOADED) < MAX_LOADED:
         _LOADED[key] = spec

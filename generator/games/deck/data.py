@@ -72,6 +72,8 @@ def text_of(value) -> str:
 def cards_of_spec(spec) -> list[Card]:
     cards = []
     for i, raw in enumerate(spec.data.get("cards", [])):
+        if raw.get("x-broken"):                   # refused by the schema (load.check_beyond_schema)
+            continue
         path = ("cards", i)
         fields = {k: text_of(v) for k, v in raw.items() if k != "count"}
         lines = {k: spec.line(path + (k,)) for k in raw}
@@ -79,7 +81,7 @@ def cards_of_spec(spec) -> list[Card]:
     return cards
 
 
-def read_csv(path, display: str, delimiter: str = ",", problems=None, notes=None) -> list[Card]:
+def read_csv(path, display: str, delimiter: str = ",", problems=None, notes=None, columns=None) -> list[Card]:
     """The cards of a CSV file: a header row, then one card a row (blank rows skipped). A row's
     errors are added to `problems` (a list) and its card left out, so every bad row is reported;
     what stops the reading (not UTF-8, a row the CSV reader cannot read, the header) is raised.
@@ -109,14 +111,17 @@ def read_csv(path, display: str, delimiter: str = ",", problems=None, notes=None
             yield start, [cell.replace("\r\n", "\n") for cell in row]
 
     extra = f"{DELIMITERS.get(delimiter, show(delimiter))} inside a cell needs the cell in double quotes"
-    return cards_of_rows(rows(), display, problems, notes, delimiter=delimiter, extra_hint=extra, table="CSV")
+    return cards_of_rows(rows(), display, problems, notes, delimiter=delimiter, extra_hint=extra, table="CSV",
+                         columns=columns)
 
 
 def cards_of_rows(rows, display: str, problems=None, notes=None, delimiter: str | None = None,
-                  extra_hint: str = "a cell right of the header's last column", table: str = "sheet") -> list[Card]:
+                  extra_hint: str = "a cell right of the header's last column", table: str = "sheet",
+                  columns: list | None = None) -> list[Card]:
     """The cards of a table's rows, (line, cells as text) each, from a CSV or a spreadsheet's sheet:
     the first row that is not blank names the fields, then one card a row. A row's errors are
-    added to `problems` and its card left out; what stops the reading (the header) is raised."""
+    added to `problems` and its card left out; what stops the reading (the header) is raised.
+    `columns` (a list) gets the header's names."""
     problems = [] if problems is None else problems
     notes = [] if notes is None else notes
     header: list[str] | None = None
@@ -126,6 +131,8 @@ def cards_of_rows(rows, display: str, problems=None, notes=None, delimiter: str 
             continue                           # a blank line, or a row of empty cells
         if header is None:
             header = _header(row, display, start, delimiter)
+            if columns is not None:
+                columns.extend(header)
             counts = [name for name in header if name.casefold() in COUNT_NAMES]
             if len(counts) > 1:
                 raise SpecError(display, start, "", f"columns {show(counts[0])} and {show(counts[1])} both say how many "

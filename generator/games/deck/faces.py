@@ -55,6 +55,8 @@ def draw_deck(deck: Deck, problems: Problems) -> DeckDrawn:
         for side, template in (("layout", deck.face_template), ("back", deck.back_template)):
             name = substitute(template, values)
             layout = deck.layouts.get(name)
+            if layout is not None and layout.broken:
+                continue                      # refused by the schema: its error is said
             if layout is None:
                 _fail_card(deck, problems, card, deck.spec.data.get(side, template), (side,),
                            f"its {'face' if side == 'layout' else 'back'} layout {show(name)} is none of the "
@@ -97,7 +99,7 @@ def _draw_card(deck: Deck, layout: Layout, card, values: dict, shared: dict, pro
     """The card drawn by the layout, or the drawing of a card that came out alike."""
     resolved = []
     for el in layout.elements:
-        if not _shown(el, values):
+        if el.broken or not _shown(el, values):
             continue
         resolved.append((el, {k: substitute(v, values) if isinstance(v, str) and k in _TEMPLATED else v
                               for k, v in el.values.items() if k not in ("when", "id")}))

@@ -35,7 +35,8 @@ def is_spreadsheet(name: str) -> bool:
     return name.lower().endswith(SPREADSHEETS)
 
 
-def read_sheet(data: bytes, display: str, sheet: str | None = None, problems=None, notes=None) -> list[Card]:
+def read_sheet(data: bytes, display: str, sheet: str | None = None, problems=None, notes=None,
+               columns=None) -> list[Card]:
     """The cards of a spreadsheet's sheet (by name, or the first), from the file's bytes."""
     archive = _archive(data, display)
     names = set(archive.namelist())
@@ -45,7 +46,7 @@ def read_sheet(data: bytes, display: str, sheet: str | None = None, problems=Non
         rows = _ods_rows(archive, display, sheet)
     else:
         raise SpecError(display, None, "", "not an XLSX or ODS spreadsheet (a zip without a workbook in it)")
-    return cards_of_rows(rows, display, problems, notes)
+    return cards_of_rows(rows, display, problems, notes, columns=columns)
 
 
 def _archive(data: bytes, display: str) -> zipfile.ZipFile:
@@ -98,9 +99,18 @@ def _xlsx_rows(data: bytes, display: str, sheet: str | None):
         try:
             # Cells right of column MAX_COLUMNS + 1 are not read: one cell far right (XFD7) would
             # make a row of 16,384 (the header's own bound is MAX_COLUMNS).
+            # Rows missing between two rows (one cell at row 1,048,576) come as one shared row of
+            # empty cells: passed over without a look at each cell.
+            from openpyxl.cell.read_only import EMPTY_CELL
+            gap = None
             for line, row in enumerate(ws.iter_rows(max_col=MAX_COLUMNS + 1), start=1):
                 if line > MAX_BLANK_ROWS:
                     raise SpecError(display, line, "", "a sheet longer than a spreadsheet's rows")
+                if row is gap:
+                    continue
+                if all(c is EMPTY_CELL for c in row):
+                    gap = row
+                    continue
                 cells = [shown(c.value, getattr(c, "number_format", "General") or "General") for c in row]
                 while cells and cells[-1] == "":
                     cells.pop()
