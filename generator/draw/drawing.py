@@ -101,14 +101,37 @@ def mirror_y(height: float) -> Affine:
 
 
 @dataclass(frozen=True)
+class Gradient:
+    """A paint that runs through colours: "linear" from (x1, y1) to (x2, y2) (`points`), or "radial"
+    from its centre (cx, cy) out to a radius r (`points` cx, cy, r), in the coordinates of the shape
+    it fills; `stops` (offset from 0 to 1, colour) in order of offset. Past its ends the end
+    colours go on (SVG's pad, cairo's EXTEND_PAD, PDF's Extend), in every backend alike."""
+    kind: str
+    points: tuple[float, ...]
+    stops: tuple[tuple[float, Colour], ...]
+
+    def __post_init__(self):
+        if self.kind not in ("linear", "radial") or len(self.points) != (4 if self.kind == "linear" else 3):
+            raise ValueError(f"a {self.kind} gradient with {len(self.points)} numbers")
+        offsets = [o for o, _ in self.stops]
+        if len(offsets) < 2 or offsets != sorted(offsets) or not 0 <= offsets[0] <= offsets[-1] <= 1:
+            raise ValueError("a gradient needs two stops or more, their offsets from 0 to 1 in order")
+
+
+Paint = Colour | Gradient
+
+
+@dataclass(frozen=True)
 class Style:
-    fill: Colour | None = None
+    fill: Paint | None = None
     stroke: Colour | None = None
     width: float = 0.3          # stroke width, mm
     join: str = "round"         # round | miter | bevel
     cap: str = "round"          # round | butt | square
     even_odd: bool = False      # fill rule, for shapes with holes
     dash: tuple[float, ...] | None = None
+    fill_opacity: float = 1.0   # 0 (none) to 1 (opaque): each paint's own, laid over what is under it
+    stroke_opacity: float = 1.0
 
 
 @dataclass
@@ -146,6 +169,7 @@ class Text:
     fill: Colour
     direction: str | None = None   # "rtl" or "ltr" for a run whose direction is resolved (a piece of
                                    # a line already ordered); None: the text's own (shaping.py)
+    opacity: float = 1.0
 
 
 @dataclass
@@ -159,6 +183,7 @@ class Image:
     h: float
     picture: object
     frame: tuple[float, float, float, float]
+    opacity: float = 1.0
 
     @property
     def fills_frame(self) -> bool:
@@ -217,6 +242,22 @@ class PathBuilder:
             p2 = (p3[0] + k * r * math.sin(t1), p3[1] - k * ry * math.cos(t1))
             self.curve(*p1, *p2, *p3)
         return self
+
+    def star(self, cx, cy, tips: int, outer: float, inner: float):
+        """A star of `tips` points, the first straight up, its tips on a circle of radius outer and
+        the notches between them on one of radius inner (inner = outer: a regular polygon of
+        2 x tips sides)."""
+        points = []
+        for k in range(2 * tips):
+            r = outer if k % 2 == 0 else inner
+            t = -math.pi / 2 + k * math.pi / tips
+            points.append((cx + r * math.cos(t), cy + r * math.sin(t)))
+        return self.polygon(points)
+
+    def regular(self, cx, cy, sides: int, r: float):
+        """A regular polygon of `sides` sides, a corner straight up, its corners on a circle of radius r."""
+        return self.polygon([(cx + r * math.cos(-math.pi / 2 + 2 * math.pi * k / sides),
+                              cy + r * math.sin(-math.pi / 2 + 2 * math.pi * k / sides)) for k in range(sides)])
 
     def polygon(self, points):
         self.move(*points[0])
@@ -284,10 +325,10 @@ class Drawing:
     def polyline(self, points, style: Style):
         return self.path([("M", *points[0])] + [("L", *p) for p in points[1:]], style)
 
-    def image(self, x, y, w, h, picture, frame=None):
+    def image(self, x, y, w, h, picture, frame=None, opacity: float = 1.0):
         """A picture stretched to its frame (default: the box), shown within the box (the caller
         fits it: the frame's proportions are the picture's for an undistorted picture)."""
-        return self.add(Image(x, y, w, h, picture, tuple(frame) if frame is not None else (x, y, w, h)))
+        return self.add(Image(x, y, w, h, picture, tuple(frame) if frame is not None else (x, y, w, h), opacity))
 
     # -- text
     def text(self, x, y, text: str, size: float, fill: Colour, font: str = "sans-bold", align: str = "left"):

@@ -619,6 +619,7 @@ def _branches(schemas: list) -> list[dict]:
             out.append(s)
             for key in ("allOf", "anyOf", "oneOf"):
                 todo.extend(s.get(key, []))
+            todo.extend(s[key] for key in ("then", "else") if key in s)
     return out
 
 

@@ -13,6 +13,7 @@ import dataclasses
 import difflib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ...colour import BLACK, Colour, parse_colour
@@ -24,22 +25,34 @@ from .data import MAX_CARDS, Card, cards_of_spec, read_csv
 from .sheets import MAX_SHEET_BYTES, is_spreadsheet, read_sheet
 from .text import Family
 
+# The language a deck's words are hyphenated in where it names none (its `language`), looked up
+# among pyphen's dictionaries (LibreOffice's).
+DEFAULT_LANGUAGE = "en_US"
+
 SHIPPED = {"sans": Family("sans", "sans-bold", "sans-italic", "sans-bold-italic")}
 FIELD = re.compile(r"\\([{}])|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 MAX_ERRORS_SHOWN = 25
 
 # What each element type takes: (required keys, optional keys); every type also takes id, type,
-# when and rotate.
-COMMON_KEYS = {"id", "type", "when", "rotate"}
+# when, rotate and opacity.
+COMMON_KEYS = {"id", "type", "when", "rotate", "opacity"}
+SHAPE = {"fill", "stroke", "stroke_width", "dash", "fill_opacity", "stroke_opacity"}
+CROP = ("crop_x", "crop_y", "crop_width", "crop_height")
 KEYS = {
-    "rect": ({"x", "y", "w", "h"}, {"radius", "fill", "stroke", "stroke_width", "dash"}),
-    "circle": ({"cx", "cy", "r"}, {"fill", "stroke", "stroke_width", "dash"}),
-    "line": ({"x1", "y1", "x2", "y2"}, {"stroke", "stroke_width", "dash"}),
-    "polygon": ({"points"}, {"fill", "stroke", "stroke_width", "dash"}),
+    "rect": ({"x", "y", "w", "h"}, {"radius"} | SHAPE),
+    "circle": ({"cx", "cy", "r"}, SHAPE),
+    "ellipse": ({"cx", "cy", "rx", "ry"}, SHAPE),
+    "arc": ({"cx", "cy", "r", "start", "end"}, SHAPE),
+    "pie": ({"cx", "cy", "r", "start", "end"}, SHAPE),
+    "line": ({"x1", "y1", "x2", "y2"}, {"stroke", "stroke_width", "dash", "stroke_opacity"}),
+    "triangle": ({"x1", "y1", "x2", "y2", "x3", "y3"}, SHAPE),
+    "polygon": (set(), {"points", "cx", "cy", "r", "n"} | SHAPE),     # points, or cx, cy, r and n (checked below)
+    "star": ({"cx", "cy", "n", "inner_radius", "outer_radius"}, SHAPE),
+    "path": ({"d"}, {"x", "y", "scale"} | SHAPE),
     "text": ({"x", "y", "w", "h", "text"}, {"font", "size", "min_size", "colour", "align", "valign", "leading",
                                             "bold", "italic"}),
-    "image": ({"x", "y", "w", "h", "file"}, {"fit"}),
-    "icon": ({"x", "y", "w", "h", "icon"}, set()),
+    "image": ({"x", "y", "w", "h", "file"}, {"fit", "picture_rotate", *CROP}),
+    "icon": ({"x", "y", "w", "h", "icon"}, {"picture_rotate"}),
 }
 TEMPLATE_KEYS = ("fill", "stroke", "colour", "text", "file", "icon")   # the string values {field} works in
 
@@ -99,11 +112,14 @@ class Deck:
     back_template: str
     pictures: dict[str, object] = field(default_factory=dict)   # image file (relative) -> Picture, or its error
     art: object = None                       # the cards drawn (faces.DeckDrawn), once checked
+    inline: dict = field(default_factory=dict)   # icon name -> text.InlineIcon: its size and offset in text
+    language: str = DEFAULT_LANGUAGE         # the cards' language: where a word too wide for its box is hyphenated
     # What the deck has cost so far, against its bounds (README "What bad input gets"): the
     # characters of text set, the pictures' bytes read, the SVG pictures' elements and path points.
     text_set: int = 0
     picture_bytes: int = 0
     svg_units: int = 0
+    paths: dict = field(default_factory=dict)   # a path element's (d, x, y, scale) -> its ops on the card
     # What was refused (by the schema, or a file that cannot be read) and what depends on it is not
     # checked further: ("cards",), ("fonts", name), ("icons", name), ("palette", name), ("layout",)...
     broken: set = field(default_factory=set)
@@ -186,6 +202,7 @@ def read_deck(spec, problems: Problems) -> Deck:
     # rows stand aside, and what uses them is checked as far as it can be (one run, every error).
     _fonts(deck, problems)
     _icons(deck, problems)
+    _language(deck, problems)
     _cards(deck, problems)
     _layouts(deck, problems)
     for key, default in (("layout", "face"), ("back", "back")):
@@ -296,21 +313,29 @@ def picture_problem(exc: Exception, rel: str) -> str:
 
 
 def _icons(deck: Deck, problems: Problems) -> None:
+    """Each icon's picture, and how it sits in text: a file, or {file, width, height, dx, dy} (mm,
+    Squib's embed options) where it is not the default (1.3 cap heights, on the capitals' middle)."""
+    from .text import InlineIcon
     spec = deck.spec
-    for name, rel in spec.data.get("icons", {}).items():
+    for name, given in spec.data.get("icons", {}).items():
+        options = given if isinstance(given, dict) else {"file": given}
+        rel = options["file"]
+        path = ("icons", name, "file") if isinstance(given, dict) else ("icons", name)
         got = load_picture(deck, rel)
         if isinstance(got, Exception):
-            problems.add(spec.error(("icons", name), picture_problem(got, rel)))
-            deck.icons[name] = stand_in_picture()
+            problems.add(spec.error(path, picture_problem(got, rel)))
+            got = stand_in_picture()
         elif not 0.05 <= got.aspect <= 20:
-            problems.add(spec.error(("icons", name), f"{show(rel)}: {got.width} x {got.height}, too long and "
-                                                     "thin for an icon (at most 20 times as wide as high)"))
-            deck.icons[name] = stand_in_picture()
-        else:
-            deck.icons[name] = got
+            problems.add(spec.error(path, f"{show(rel)}: {got.width} x {got.height}, too long and "
+                                          "thin for an icon (at most 20 times as wide as high)"))
+            got = stand_in_picture()
+        deck.icons[name] = got
+        deck.inline[name] = InlineIcon(got.aspect, options.get("width"), options.get("height"),
+                                       options.get("dx", 0.0), options.get("dy", 0.0))
     for part in deck.broken:
-        if part[0] == "icons" and len(part) == 2:
-            deck.icons.setdefault(part[1], stand_in_picture())
+        if part[0] == "icons" and len(part) == 2 and part[1] not in deck.icons:
+            deck.icons[part[1]] = stand_in_picture()
+            deck.inline[part[1]] = InlineIcon(1.0, None, None, 0.0, 0.0)
 
 
 def stand_in_picture():
@@ -324,6 +349,29 @@ def stand_in_picture():
     out = io.BytesIO()
     Image.new("RGBA", (1, 1)).save(out, "PNG")
     return picture_from_bytes(out.getvalue(), "(stand-in)")
+
+
+def _language(deck: Deck, problems: Problems) -> None:
+    given = deck.spec.data.get("language")
+    if given is None:
+        return
+    import pyphen
+    found = pyphen.language_fallback(given.replace("-", "_"))
+    if found is None:
+        near = sorted({k.split("_")[0] for k in pyphen.LANGUAGES})
+        problems.add(deck.spec.error(("language",), f"no hyphenation dictionary for {show(given)}; the languages "
+                                                    f"are {', '.join(near)} (and their regions: de_CH, pt_BR...)"))
+    else:
+        deck.language = found
+
+
+@lru_cache(maxsize=8)
+def hyphenator(language: str):
+    """A word -> the offsets where it may be hyphenated, in the language (pyphen's dictionary, read
+    once a process); a word of 100 letters or more is none (it costs, and is no word)."""
+    import pyphen
+    dictionary = pyphen.Pyphen(lang=language)
+    return lambda word: dictionary.positions(word) if len(word) < 100 else []
 
 
 # ---------------------------------------------------------------- cards
@@ -547,8 +595,9 @@ def _check_element(deck: Deck, el: Element, problems: Problems) -> None:
         if key not in required | optional | COMMON_KEYS:
             problems.add(spec.error(_element_path(el, key), f"a {kind} has no {key} (it takes "
                                                              f"{', '.join(sorted(required | optional))}, and "
-                                                             "id, type, when, rotate)"))
+                                                             "id, type, when, rotate, opacity)"))
     v = el.values
+    _check_shape(deck, el, problems)
     if kind == "text":
         font = v.get("font", "sans")
         if font not in deck.families and ("fonts",) not in deck.broken:
@@ -562,6 +611,10 @@ def _check_element(deck: Deck, el: Element, problems: Problems) -> None:
     for key in TEMPLATE_KEYS:
         if isinstance(v.get(key), str):
             _check_template(deck, v[key], _element_path(el, key), problems, colour=key in ("fill", "stroke", "colour"))
+    if isinstance(v.get("fill"), dict):
+        for k, stop in enumerate(v["fill"].get("stops", [])):
+            colour = stop if isinstance(stop, str) else stop[0]
+            _check_template(deck, colour, _element_path(el, "fill") + ("stops", k), problems, colour=True)
     when = v.get("when")
     if when is not None:
         names = [when] if isinstance(when, str) else list(when)
@@ -570,6 +623,82 @@ def _check_element(deck: Deck, el: Element, problems: Problems) -> None:
         for name in names:
             if name not in deck.known and ("cards",) not in deck.broken:
                 problems.add(spec.error(_element_path(el, "when"), _unknown_field(name, deck.known)))
+
+
+def _check_shape(deck: Deck, el: Element, problems: Problems) -> None:
+    """What the schema cannot say of a shape: a polygon's one form or the other, a gradient's
+    form and its stops in order, path data that reads (and what it costs, counted with the deck's
+    SVG pictures' path points), a crop that is a part of something."""
+    from ...draw.pathdata import PathDataError
+    spec, v, kind = deck.spec, el.values, el.type
+    if kind == "polygon":
+        regular = [k for k in ("cx", "cy", "r", "n") if k in v]
+        if "points" in v and regular:
+            problems.add(spec.error(_element_path(el, regular[0]), "a polygon takes points, or cx, cy, r and n (a "
+                                                                   "regular polygon), not both"))
+        elif "points" not in v and len(regular) < 4:
+            missing = [k for k in ("cx", "cy", "r", "n") if k not in v]
+            problems.add(spec.error(_element_path(el, "type") + (missing[0],) if regular else
+                                    _element_path(el, "type") + ("points",),
+                                    "missing required key (a polygon needs points, or cx, cy, r and n)"))
+    if kind == "star" and isinstance(v.get("inner_radius"), (int, float)) and \
+            isinstance(v.get("outer_radius"), (int, float)) and v["inner_radius"] > v["outer_radius"]:
+        problems.add(spec.error(_element_path(el, "inner_radius"), f"inner_radius {v['inner_radius']:g} is larger "
+                                                                    f"than outer_radius {v['outer_radius']:g}"))
+    paint = v.get("fill")
+    if isinstance(paint, dict):
+        forms = [k for k in ("linear", "radial") if k in paint]
+        if len(forms) != 1:
+            problems.add(spec.error(_element_path(el, "fill"), "a gradient is linear: [x1, y1, x2, y2] or radial: "
+                                                               "[cx, cy, r]" + (", not both" if forms else "")))
+        offsets = [stop[1] for stop in paint.get("stops", []) if isinstance(stop, list)]
+        if offsets and len(offsets) != len(paint["stops"]):
+            problems.add(spec.error(_element_path(el, "fill") + ("stops",), "give every stop its offset "
+                                                                           "([colour, offset]) or none"))
+        elif offsets != sorted(offsets):
+            problems.add(spec.error(_element_path(el, "fill") + ("stops",), f"the stops' offsets go back "
+                                                                           f"({', '.join(f'{o:g}' for o in offsets)}): "
+                                                                           "give them from 0 to 1 in order"))
+        if "linear" in paint and paint["linear"][:2] == paint["linear"][2:]:
+            problems.add(spec.error(_element_path(el, "fill") + ("linear",), "a linear gradient from a point to the "
+                                                                            "same point: give its end elsewhere"))
+        if "radial" in paint and paint["radial"][2] <= 0:
+            problems.add(spec.error(_element_path(el, "fill") + ("radial",), "a radial gradient's radius is over 0"))
+    if kind == "path" and isinstance(v.get("d"), str):
+        try:
+            path_ops(deck, v)
+        except PathDataError as exc:
+            problems.add(spec.error(_element_path(el, "d"), str(exc)))
+        else:
+            from ...draw.images import _path_points
+            deck.svg_units += _path_points(v["d"])
+            if deck.svg_units > MAX_DECK_SVG_UNITS:
+                problems.add(spec.error(_element_path(el, "d"), f"the deck's paths and SVG pictures come to more "
+                                                                f"than {MAX_DECK_SVG_UNITS:,} path points and "
+                                                                "elements with this one: a deck draws at most that "
+                                                                "many"))
+    for key in ("crop_width", "crop_height"):
+        if v.get(key) in (0, "0%") or (isinstance(v.get(key), str) and float(v[key][:-1]) == 0):
+            problems.add(spec.error(_element_path(el, key), f"a crop of no {key[5:]}: give the part's {key[5:]} "
+                                                            "over 0"))
+    for key in CROP:
+        if isinstance(v.get(key), str) and float(v[key][:-1]) > 100:
+            problems.add(spec.error(_element_path(el, key), f"{v[key]} of the picture: a crop lies within it "
+                                                            "(0% to 100%)"))
+
+
+def path_ops(deck: Deck, v: dict) -> tuple:
+    """A path element's ops on the card: its data read (PathDataError), moved by x, y and scaled by
+    scale; made once a deck (a deck's paths hold at most MAX_DECK_SVG_UNITS points in all)."""
+    from ...draw.pathdata import parse_path_data
+    key = (v["d"], v.get("x", 0.0), v.get("y", 0.0), v.get("scale", 1.0))
+    known = deck.paths.get(key)
+    if known is None:
+        _, x, y, k = key
+        known = deck.paths[key] = tuple(op if op[0] == "Z" else
+                                        (op[0], *[x + k * c if i % 2 == 0 else y + k * c for i, c in enumerate(op[1:])])
+                                        for op in parse_path_data(v["d"]))
+    return known
 
 
 def _unknown_field(name: str, known) -> str:
