@@ -298,6 +298,8 @@ def test_path_data_reads_as_svg_reads_it():
     assert ops[9][0] == "C" and ops[9][-2:] == pytest.approx((22, 0))  # "00" two flags; a half circle, two curves
     assert ops[8][-2:] == pytest.approx((21, 1))       # (sweep 0: the half below, y down)
     assert ops[-1][-2:] == pytest.approx((27, 5))
+    after_close = parse_path_data("M 0 0 L 10 0 L 10 10 Z q 5 5 10 0")[-1]   # from where Z took the pen
+    assert after_close[1:] == pytest.approx((10 / 3, 10 / 3, 20 / 3, 10 / 3, 10, 0))
 
 
 def test_a_face_placed_as_a_form_carries_its_shadings_and_graphics_states(face, tmp_path):
