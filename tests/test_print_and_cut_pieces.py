@@ -356,23 +356,9 @@ def content_named(game: str, name: str):
                 or (isinstance(c, Deck) and f"{c.art.stem}-tuckbox" == name))
 
 
-# A defect of the cutting product (i37a's, reported, not ours to fix), each case marked where it
-# fails today, strictly (the mark fails the case the day it passes): cutters._rows lays a part
-# longer than the reach is wide (a 14-unit wall, 202 mm) flat, past the reach, where turning it
-# would fit.
-LONG = {"capitals_walls-strips", "capitals_walls-troughs"}
-
-
-def build_case(game: str, name: str, machine: str, paper: str):
-    marks = []
-    if name in LONG and (machine != "scanncut" or paper == "a4"):
-        marks.append(pytest.mark.xfail(strict=True, raises=AssertionError,
-                                       reason="cutters._rows does not turn a part longer than the reach is wide"))
-    return pytest.param(game, name, machine, paper, marks=marks, id=f"{name}-{machine}-{paper}")
-
-
-@pytest.mark.parametrize("game,name,machine,paper", [build_case(g, n, m, p) for g, n in printed_pieces()
-                                                     for m in MACHINES for p in ("a4", "letter")])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("machine", MACHINES)
+@pytest.mark.parametrize("game,name", printed_pieces())
 def test_every_printed_piece_builds_with_each_cut(tmp_path, game, name, machine, paper):
     """Each printed piece (and each deck's box) with --cut MACHINE on the paper: its sheets and cut
     files written, every part on a sheet as many times as it counts, every sheet within the
