@@ -5,10 +5,12 @@ Exit codes: 0 done; 1 a spec or build error (nothing written); 2 bad usage or re
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import signal
 import sys
+import warnings
 from pathlib import Path
 
 from .options import EXTRA_LAYOUTS, LAYOUTS, BuildOptions
@@ -676,7 +678,8 @@ def main(argv=None) -> int:
     previous = watch_signals()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") else None
     try:
-        code = _main(argv)
+        with quiet_libraries():
+            code = _main(argv)
         late = held_back()      # a signal held back from an import, the command done meanwhile
         return stopped(late) if late is not None else code
     finally:
@@ -687,6 +690,21 @@ def main(argv=None) -> int:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+@contextlib.contextmanager
+def quiet_libraries():
+    """Python's warnings silenced while the command runs (its build workers, forked, too): a
+    library's warning about a user's file (Pillow's "Tag data larger than file" for a JPEG's
+    damaged EXIF) once reached the terminal as two lines of Python, a path and a source line. What
+    the tool has to say of a file it says itself, in one line naming it. `python -W` or
+    PYTHONWARNINGS shows them, for a developer."""
+    if sys.warnoptions:
+        yield
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def _check_environment() -> None:

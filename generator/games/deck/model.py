@@ -695,9 +695,14 @@ def path_ops(deck: Deck, v: dict) -> tuple:
     known = deck.paths.get(key)
     if known is None:
         _, x, y, k = key
-        known = deck.paths[key] = tuple(op if op[0] == "Z" else
-                                        (op[0], *[x + k * c if i % 2 == 0 else y + k * c for i, c in enumerate(op[1:])])
-                                        for op in parse_path_data(v["d"]))
+        from ...draw.pathdata import MAX_COORDINATE, PathDataError, ops_bounds
+        known = tuple(op if op[0] == "Z" else
+                      (op[0], *[x + k * c if i % 2 == 0 else y + k * c for i, c in enumerate(op[1:])])
+                      for op in parse_path_data(v["d"]))
+        if max(map(abs, ops_bounds(known) or (0.0,))) > MAX_COORDINATE:
+            raise PathDataError(f"path data whose points reach beyond ±{MAX_COORDINATE:,.0f} mm once scaled by "
+                                f"{k:g} and moved by {x:g}, {y:g}")
+        deck.paths[key] = known
     return known
 
 
