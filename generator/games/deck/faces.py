@@ -17,7 +17,7 @@ from ...draw import Drawing, Gradient, PathBuilder, Rect, Style, Text, compose, 
 from ...draw.fonts import get_font, needs_shaping
 from ...errors import show
 from .model import (CROP, MAX_DECK_TEXT, MAX_ELEMENT_TEXT, Deck, Element, Layout, Problems, hyphenator,
-                    load_picture, path_ops, picture_problem, substitute)
+                    index_matches, load_picture, path_ops, picture_problem, substitute)
 from .text import BREAK, PT, Markup, Measure, TextError, fit, parse
 
 EDGE = 0.01          # mm: an element this close to the trim reaches it
@@ -48,11 +48,15 @@ def draw_deck(deck: Deck, problems: Problems) -> DeckDrawn:
     for card in deck.cards:
         values = dict(card.fields)
         values["count"] = values[card.count_name] = str(card.count)
+        if card.index is not None:
+            values[INDEX] = (card.index, len(deck.cards))
         face = back = None
         sizes: dict[str, float] = {}
         for side, template in (("layout", deck.face_template), ("back", deck.back_template)):
             name = substitute(template, values)
             layout = deck.layouts.get(name)
+            if layout is not None and layout.broken:
+                continue                      # refused by the schema: its error is said
             if layout is None:
                 _fail_card(deck, problems, card, deck.spec.data.get(side, template), (side,),
                            f"its {'face' if side == 'layout' else 'back'} layout {show(name)} is none of the "
@@ -95,7 +99,7 @@ def _draw_card(deck: Deck, layout: Layout, card, values: dict, shared: dict, pro
     """The card drawn by the layout, or the drawing of a card that came out alike."""
     resolved = []
     for el in layout.elements:
-        if not _shown(el, values):
+        if el.broken or not _shown(el, values):
             continue
         resolved.append((el, {k: _resolve(k, v, values) for k, v in el.values.items() if k not in ("when", "id")}))
     background = substitute(layout.background, values) if layout.background else None
@@ -152,6 +156,9 @@ def _frozen(value):
     return value
 
 
+INDEX = ("index",)      # the card's (index, cards in the deck) among its values: no field's name
+
+
 def _shown(el: Element, values: dict) -> bool:
     when = el.values.get("when")
     if when is None:
@@ -159,6 +166,10 @@ def _shown(el: Element, values: dict) -> bool:
     if isinstance(when, str):
         return values.get(when, "") != ""
     for name, want in when.items():
+        if name == "index" and INDEX in values:
+            if not index_matches(want, *values[INDEX]):
+                return False
+            continue
         have = values.get(name, "")
         options = want if isinstance(want, list) else [want]
         if not any(have == _text(o) for o in options):
@@ -417,8 +428,9 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
         raise CardFailed()
     family = deck.families[v.get("font", "sans")]
     size = v.get("size", DEFAULT_SIZE)
+    language = deck.language
     measure = Measure(family, v.get("bold", False), v.get("italic", False), deck.inline, size, deck.families,
-                      hyphenator(deck.language))
+                      lambda word: hyphenator(language)(word))     # (its dictionary read when first needed)
     path = el.paths["text"]
     try:
         words = parse(text, deck.icons, Markup(size, tuple(deck.families), deck.palette))
@@ -460,10 +472,12 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
                     "bottom": v["h"] - setting.height}[v.get("valign", "top")]
     sides = _line_sides(words, setting.ends, align)
     _past_trim(deck, card, el, v, setting, measure, top, sides)
+    marked = any(p.underline or p.strike for word in words for p in word or ())
     for (placed, width), baseline, (side, rtl) in zip(setting.lines, setting.baselines, sides):
         baseline += top
         dx = v["x"] + {"left": 0.0, "centre": (v["w"] - width) / 2, "right": v["w"] - width}[side]
-        _draw_lines_marks(d, measure, placed, dx, baseline, s, colour, opacity)
+        if marked:
+            _draw_lines_marks(d, measure, placed, dx, baseline, s, colour, opacity)
         if rtl or any(p.piece.text and needs_shaping(p.piece.text) for p in placed):
             _draw_line_in_order(d, deck, measure, placed, dx, baseline, s, colour, rtl, opacity)
             continue
@@ -508,10 +522,10 @@ def _past_trim(deck: Deck, card, el: Element, v: dict, setting, measure: Measure
     """A warning (a note of the spec's, said by validate and build) where a text as set runs past the
     card's trim (a box wider than the card, Squib's habit, with a long name in it): it is printed, and
     cut; no error, as Squib's decks are made so. A rotated element is not checked."""
-    if v.get("rotate"):
-        return
-    s = setting.size_pt * PT
     W, H = deck.size.width, deck.size.height
+    if v.get("rotate") or (v["x"] >= 0 and v["y"] >= 0 and v["x"] + v["w"] <= W and v["y"] + v["h"] <= H):
+        return                      # (the lines lie within their box)
+    s = setting.size_pt * PT
     for (placed, width), baseline, (side, _) in zip(setting.lines, setting.baselines, sides):
         if not placed:
             continue

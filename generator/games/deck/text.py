@@ -553,7 +553,7 @@ def prepare(words, measure: Measure) -> Prepared:
         end = word[-1]
         widths.append((sum(measure.piece_unit(p) for p in word),
                        0.0 if joined else _unit_width(" ", measure.font_of(end)) * end.scale,
-                       max((p.scale for p in word if p.icon is None), default=1.0)))
+                       end.scale if len(word) == 1 else max([p.scale for p in word])))
     return Prepared(kept, widths)
 
 
@@ -652,7 +652,7 @@ def break_lines(prepared: Prepared, measure: Measure, limit: float) -> list[Line
                 g = (gap or 0.0) if line.words else 0.0
                 line.words.append((pieces, g, pw))
                 line.width += g + pw
-                line.scale = max(line.scale, max(p.scale for p in pieces))
+                line.scale = max(line.scale, max([p.scale for p in pieces]))
             gap = space
             continue
         if gap is not None and line.words and line.width + gap + w > limit:
@@ -661,7 +661,8 @@ def break_lines(prepared: Prepared, measure: Measure, limit: float) -> list[Line
         g = (gap or 0.0) if line.words else 0.0
         line.words.append((word, g, w))
         line.width += g + w
-        line.scale = max(line.scale, scale)
+        if scale > line.scale:
+            line.scale = scale
         gap = space
     lines[-1].last = True
     for line in lines:
@@ -705,6 +706,34 @@ def set_lines(prepared: Prepared, measure: Measure, size_pt: float, width: float
     return Setting(size_pt, lines, height, baselines, [line.last for line in broken])
 
 
+def _plain_height(prepared: Prepared, measure: Measure, limit: float, leading: float) -> float | None:
+    """The block's height at 1 mm, as break_lines and block_height would make it, counted without
+    making the lines (fit tries a few sizes a text; most texts have no word wider than their box);
+    None where a word is wider than the limit."""
+    limit += 1e-9
+    scales: list[float] = []
+    x, gap, scale, empty = 0.0, 0.0, 0.0, True
+    for wg in prepared.widths:
+        if wg is None:
+            scales.append(scale or 1.0)
+            x, gap, scale, empty = 0.0, 0.0, 0.0, True
+            continue
+        w, space, sc = wg
+        if w > limit:
+            return None
+        if not empty and x + gap + w > limit:
+            scales.append(scale or 1.0)
+            x, scale = w, 0.0
+        else:
+            x += (0.0 if empty else gap) + w
+        empty = False
+        if sc > scale:
+            scale = sc
+        gap = space
+    scales.append(scale or 1.0)
+    return measure.cap * scales[0] + leading * (sum(scales) - scales[0]) + measure.descent * scales[-1]
+
+
 def fit(words, measure: Measure, size_pt: float, min_pt: float, width: float, height: float,
         leading: float, justify: bool = False) -> Setting | None:
     """The largest size from size_pt down to min_pt (in STEPs) at which the words fit the box, or
@@ -719,8 +748,11 @@ def fit(words, measure: Measure, size_pt: float, min_pt: float, width: float, he
 
     def fits(k: int) -> bool:
         s = size_at(k) * PT
-        lines = break_lines(prepared, measure, width / s)
-        return lines is not None and block_height(lines, measure, leading) * s <= height + 1e-6
+        tall = _plain_height(prepared, measure, width / s, leading)
+        if tall is None:                   # a word wider than the box: hyphenated, if it can be
+            lines = break_lines(prepared, measure, width / s)
+            tall = None if lines is None else block_height(lines, measure, leading)
+        return tall is not None and tall * s <= height + 1e-6
     if fits(steps):
         best = steps
     elif not fits(0):
