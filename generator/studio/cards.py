@@ -115,6 +115,7 @@ class Studio:
         self.cards: dict[str, CardView] = {}
         self.decks: dict[str, DeckView] = {}
         self.errors: list[str] = []          # what stops the folder being read at all
+        self.shown: dict[str, tuple] = {}    # every spec shown so far (specs()), by path
         self.version = 0
         self.read: set[str] = set()          # every file the last refresh read (real paths): the watch's
         self.printing: dict = {"state": "off"}
@@ -176,31 +177,40 @@ class Studio:
 
     # ------------------------------------------------------------ reading the folder
 
-    def specs(self) -> list[tuple[str, Path, str, str | None]]:
-        """(game, path, as errors name it, part) of each spec to show, once each."""
+    def specs(self) -> tuple[list[tuple[str, Path, str, str | None]], list[str]]:
+        """(game, path, as errors name it, part) of each spec to show, once each: what a build here
+        would build, and each spec shown before that is still a file (a spec saved half-written is
+        no spec to the folder's look, but its cards stay on the page, under its error); and the
+        errors that stopped the folder being looked over (a spec whose kind cannot be read)."""
         from ..cli import _what_to_build
         from ..paths import is_project
         from ..pipeline import job_path
         from ..spec import display_path
         here = Path.cwd()
-        if not self.names and not is_project(here):
+        out: dict[str, tuple] = {}
+        errors: list[str] = []
+        if self.names or is_project(here):
+            try:
+                jobs = _what_to_build(self.names, self.root)
+            except SpecError as exc:
+                jobs, errors = [], [one_line(str(exc))]
+            for job in jobs:
+                path = job_path(job, self.root)
+                out.setdefault(str(path), (job.game, path, display_path(path, self.root), job.part))
+        for key, known in self.shown.items():
+            if key not in out and known[1].is_file():
+                out[key] = known
+        if not out:
             raise UsageError(f"no specs in {here}: `pnp new deck NAME` starts a deck, or name a spec (NAME.yaml)")
-        out, seen = [], set()
-        for job in _what_to_build(self.names, self.root):
-            path = job_path(job, self.root)
-            if str(path) in seen:
-                continue
-            seen.add(str(path))
-            out.append((job.game, path, display_path(path, self.root), job.part))
-        return out
+        self.shown.update(out)
+        return list(out.values()), errors
 
     def refresh(self) -> bool:
         """Read the folder again; True if the page has something new to show."""
         started = self.version
         self._bumped = None
         try:
-            specs = self.specs()
-            top: list[str] = []
+            specs, top = self.specs()
         except (UsageError, SpecError) as exc:
             specs, top = [], [one_line(str(exc))]
         read: set[str] = set()
