@@ -27,7 +27,8 @@ def relevant(read: set[str], outside: list[str]) -> Callable[[object, str], bool
 def saves(here: Path, read: set[str], outside: list[str], stop_event=None, **timing) -> Iterator[list[str]]:
     """Each save in `here` (a few at once are one), as the changed files' names relative to it,
     sorted; until Ctrl-C (KeyboardInterrupt), or `stop_event` (a threading.Event) is set. `read` is
-    looked at on each change: the caller keeps it to what was read last."""
+    looked at on each change: the caller keeps it to what was read last. With `yield_on_timeout`
+    (watchfiles'), an empty list each `rust_timeout` ms nothing is saved."""
     import watchfiles
     timing = {"debounce": 150, "step": 50, **timing}
     for changes in watchfiles.watch(here, watch_filter=relevant(read, outside), raise_interrupt=stop_event is None,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,6 @@ from generator.studio.cards import DPIS, GRID_DPI, Studio
 
 from conftest import pnp_here
 
-TUTORIAL = Path("/work/shared/realdecks/tutorial")
 
 
 @pytest.fixture
@@ -167,26 +165,30 @@ def test_checks_text_set_smaller_than_its_size(starter):
     assert 6 <= float(flags[0].split(" set at ")[1].split(" pt")[0]) < 16
 
 
-def test_checks_elements_past_the_trim(tmp_path, monkeypatch):
-    folder = tmp_path / "tutorial"
-    shutil.copytree(TUTORIAL, folder)
-    monkeypatch.chdir(folder)
-    GAMES.load()
-    s = studio_of(folder)
-    assert [d["errors"] for d in s.state()["decks"]] == [[]]
-    # Squib's title and power boxes are 825 px wide, as wide as the card with its bleed: past the trim
-    # (the port's README says so: "Robot Golem" and the Ninja's power run past it)
+def test_checks_elements_past_the_trim_and_each_elements_outline_with_its_line(starter):
+    s = studio_of(starter)
+    assert all(c.flags == [] for c in s.cards.values())
+    # the name's box moved 2 mm past the trim's left edge (as Squib's ported tutorial has its
+    # titles, as wide as the card and its bleed): every face is marked, no back
+    edit(starter / "demo.yaml", "{id: name, type: text, x: 5,", "{id: name, type: text, x: -2,")
+    s.refresh()
+    spec_lines = (starter / "demo.yaml").read_text().splitlines()
     for card in s.cards.values():
-        assert any("text power of layout face" in f and "past the trim" in f for f in card.flags), card.flags
-        assert any("text title of layout face" in f and "past the trim" in f for f in card.flags), card.flags
-    golem = card_named(s, "Robot Golem")
-    # the hover outlines: each element of the face with its layout's line in the spec
-    face = s.side(golem.face)
-    spec_lines = (folder / "familiar.yaml").read_text().splitlines()
-    by_name = {b["name"]: b for b in face.boxes}
-    assert set(by_name) == {"backdrop", "title", "class", "art", "power"}
-    assert "id: title" in spec_lines[by_name["title"]["line"] - 1]
-    assert by_name["art"]["box"] == pytest.approx([3.175, 22.225, 3.175 + 57.15, 22.225 + 57.15])
+        assert len(card.flags) == 1 and card.flags[0].startswith("text name of layout ") and \
+            card.flags[0].endswith("past the trim"), card.flags
+        line = int(card.flags[0].split("(line ")[1].split(")")[0])
+        assert "id: name" in spec_lines[line - 1]
+    # the hover outlines: each element shown on the face, with its layout's name and line
+    gem = card_named(s, "Gem")
+    boxes = {b["name"]: b for b in s.side(gem.face).boxes}
+    # (the treasure layout's own icon, and plain's elements it extends; no cost: its `when` is empty)
+    assert set(boxes) == {"band", "name", "text", "elements[1]"}
+    assert boxes["band"]["box"] == [0, 0, 63, 16] and boxes["band"]["layout"] == "plain"
+    changed = boxes["band"]["changed"]            # treasure's own band colour, at its line
+    assert [c["layout"] for c in changed] == ["treasure"]
+    assert "{id: band, fill: blue}" in spec_lines[changed[0]["line"] - 1]
+    assert "{type: icon, icon: star" in spec_lines[boxes["elements[1]"]["line"] - 1]
+    assert boxes["elements[1]"]["layout"] == "treasure"
 
 
 def test_the_api_answers_and_bounds_what_it_is_asked(starter):

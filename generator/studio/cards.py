@@ -65,9 +65,10 @@ class CardView:
     row: dict = field(default_factory=dict)   # its fields, as the CSV (or the spec) gives them
     where: str = ""           # file:line of its row
     version: int = 0          # the studio's version when it last changed
+    count: int = 1            # its copies in the deck
 
     def shown(self) -> dict:
-        return {"id": self.id, "deck": self.deck, "number": self.number, "caption": self.caption,
+        return {"id": self.id, "deck": self.deck, "number": self.number, "caption": self.caption, "count": self.count,
                 "face": self.face, "back": self.back, "error": self.error, "flags": self.flags,
                 "row": self.row, "where": self.where}
 
@@ -123,7 +124,7 @@ class Studio:
         self.printing: dict = {"state": "off"}
         self.listeners: list = []            # called (no arguments) after each change
         self.drawn = 0                       # sides drawn so far (tests and benchmarks count them)
-        self._bumped: int | None = None      # the version this refresh's changes carry, once bumped
+        self._pending: dict[str, CardView] = {}   # the cards a refresh changed, shown at its end, all at once
 
     # ------------------------------------------------------------ the state the page reads
 
@@ -209,9 +210,9 @@ class Studio:
         return list(out.values()), errors
 
     def refresh(self) -> bool:
-        """Read the folder again; True if the page has something new to show."""
-        started = self.version
-        self._bumped = None
+        """Read the folder again; True if the page has something new to show (a new version, with
+        every change of this reading in it: a page never sees half a reading)."""
+        self._pending = {}
         try:
             specs, top = self.specs()
         except (UsageError, SpecError) as exc:
@@ -231,17 +232,21 @@ class Studio:
         with self.lock:
             wanted = {cid for d in decks.values() for cid in d.cards}
             gone = [cid for cid in self.cards if cid not in wanted]
-            changed = bool(gone) or top != self.errors or list(decks) != list(self.decks) or \
+            changed = bool(gone) or bool(self._pending) or top != self.errors or list(decks) != list(self.decks) or \
                 any(decks[k] is not self.decks.get(k) for k in decks)
+            if changed:
+                self.version += 1
             for cid in gone:
                 del self.cards[cid]
-            if changed and self.version == started:
-                self.version += 1
+            for cid, card in self._pending.items():     # what the refresh changed, shown all at once
+                card.version = self.version
+                self.cards[cid] = card
+            self._pending = {}
             self.decks, self.errors = decks, top
             self.read = read
-        if self.version != started:
+        if changed:
             self._tell()
-        return self.version != started
+        return changed
 
     def _read_spec(self, game: str, path: Path, rel: str, part, old: DeckView | None) -> DeckView:
         from ..inputs import track_reads
@@ -334,20 +339,11 @@ class Studio:
                 face, back = (old.face, old.back) if old else (None, None)
                 flags = old.flags if old else []
             if old is not None and (old.face, old.back, old.error, old.caption, old.row, old.where, old.flags,
-                                    old.number, old.deck) == (face, back, error, caption, row, where, flags,
-                                                              card.number, deck):
+                                    old.number, old.deck, old.count) == (face, back, error, caption, row, where,
+                                                                         flags, card.number, deck, card.count):
                 return
-            new = CardView(cid, deck, card.number, caption, face, back, error, flags, row, where)
-            new.version = self._next_version()
-            self.cards[cid] = new
-
-    def _next_version(self) -> int:
-        """The version this refresh's changes carry (one a refresh, however many cards changed);
-        called under the lock."""
-        if self._bumped != self.version:
-            self.version += 1
-            self._bumped = self.version
-        return self.version
+            new = CardView(cid, deck, card.number, caption, face, back, error, flags, row, where, count=card.count)
+            self._pending[cid] = new
 
     # ------------------------------------------------------------ the five games' decks
 
@@ -379,10 +375,9 @@ class Studio:
                     old = self.cards.get(cid)
                     new = CardView(cid, view.spec, i, caption.strip(), face_key, back_key, None,
                                    _flags(self.sides.get(face_key), self.sides.get(back_key)),
-                                   {"count": str(count)}, view.spec)
+                                   {"count": str(count)}, view.spec, count=count)
                     if old is None or old.shown() != new.shown():
-                        new.version = self._next_version()
-                        self.cards[cid] = new
+                        self._pending[cid] = new
         view.cards = ids
 
 
@@ -491,8 +486,17 @@ def _side(key: str, drawing, size, deck, layout, values: dict, sizes: dict | Non
         box = _box(el.type, el.values)
         if box is None:
             continue
-        side.boxes.append({"name": el.name, "layout": el.layout, "type": el.type,
-                           "line": deck.spec.line(_element_path(el)), "box": [round(b, 3) for b in box]})
+        # the layout it was written in (a layout that extends another has its elements), and those
+        # that changed it since, each at its line
+        origin = _element_path(el)
+        written = origin[1] if len(origin) > 1 and origin[0] == "layouts" else el.layout
+        changed = {}
+        for path in el.paths.values():
+            if len(path) > 1 and path[0] == "layouts" and path[1] != written and path[1] not in changed:
+                changed[path[1]] = deck.spec.line(path)
+        side.boxes.append({"name": el.name, "layout": written, "type": el.type, "line": deck.spec.line(origin),
+                           "changed": [{"layout": k, "line": v} for k, v in changed.items()],
+                           "box": [round(b, 3) for b in box]})
     if sizes:
         by_name = {el.name: el for el in layout.elements}
         for name, set_at in sizes.items():

@@ -71,15 +71,19 @@ def studio(names: list[str], host: str = "127.0.0.1", port: int = 8010, browser:
 
 def follow(model, here: Path, stop: threading.Event, printer=None) -> None:
     """Read the folder, then again on each save of a file it read (or one a build may read), until
-    `stop`; each save that changed what a build reads starts the print files again."""
+    `stop`; each save that changed what a build reads starts the print files again. The watch starts
+    first: a save made while the folder is first read (a thousand cards take seconds) is seen."""
     from ..watching import saves
     read: set[str] = set()
-    model.refresh()
-    read.update(model.read)
     outside = [os.path.realpath(here / "output")]
-    for _names in saves(here, read, outside, stop_event=stop, debounce=150, step=30):
+    first = True
+    for names in saves(here, read, outside, stop_event=stop, debounce=150, step=30,
+                       yield_on_timeout=True, rust_timeout=300):
+        if not names and not first:
+            continue                 # (the watch's own wake-ups, nothing saved)
+        first = False
         model.refresh()
         read.clear()
         read.update(model.read)
-        if printer is not None:
+        if printer is not None and names:
             printer.saved()

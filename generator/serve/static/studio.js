@@ -65,12 +65,21 @@ function showCard(card) {
     badge.textContent = `⚠ ${card.flags.length}`;
     caption.appendChild(badge);
   }
-  caption.append(card.caption);
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = card.caption;
+  caption.appendChild(name);
+  if (card.count > 1) {
+    const copies = document.createElement("span");
+    copies.className = "copies";
+    copies.textContent = ` ×${card.count}`;
+    caption.appendChild(copies);
+  }
   fig.title = [card.caption, card.where, ...card.flags].join("\n");
   if (opened === card.id) openLarge(card.id, true);
 }
 
-function layoutDecks() {
+function layoutDecks(version) {
   const main = $("decks");
   const wanted = new Set();
   const sections = [];
@@ -111,16 +120,17 @@ function layoutDecks() {
   if (!decks.length) {
     const p = document.createElement("p");
     p.className = "hint";
-    p.textContent = "No deck to show: see the errors above.";
+    p.textContent = version ? "No deck to show: see the errors above." : "Reading the folder…";
     main.replaceChildren(p);
   }
 }
 
 function summarise(state) {
   const all = decks.reduce((n, d) => n + d.cards.length, 0);
+  const copies = Array.from(cards.values()).reduce((n, c) => n + c.count, 0);
   const broken = Array.from(cards.values()).filter((c) => c.error).length;
   const flagged = Array.from(cards.values()).filter((c) => c.flags.length).length;
-  const parts = [`${all} card${all === 1 ? "" : "s"}`];
+  const parts = [`${all} card${all === 1 ? "" : "s"}` + (copies > all ? ` (${copies} with their copies)` : "")];
   if (broken) parts.push(`${broken} that do not draw`);
   if (flagged) parts.push(`${flagged} with checks`);
   setText($("summary"), parts.join(" · "));
@@ -165,7 +175,7 @@ function apply(state) {
   dpi = state.dpi; largeDpi = state.large_dpi; safe = state.safe;
   for (const card of state.cards) showCard(card);
   decks = state.decks;
-  layoutDecks();
+  layoutDecks(state.version);
   summarise(state);
   fieldsKnown();
   filter();
@@ -212,7 +222,9 @@ async function openLarge(cid, again) {
   for (const el of card[side + "_boxes"]) {
     const [x0, y0, x1, y1] = el.box;
     const r = rect(svg, "el", x0, y0, x1, y1);
-    const where = `${el.layout} · ${el.name} (${el.type}) · ${card.deck}${el.line ? ":" + el.line : ""}`;
+    const at = (line) => `${card.deck}${line ? ":" + line : ""}`;
+    const where = `${el.layout} · ${el.name} (${el.type}) · ${at(el.line)}` +
+      el.changed.map((c) => `, changed in ${c.layout} (${at(c.line)})`).join("");
     r.dataset.where = where;
     if (flagged.includes(`${el.name} of layout ${el.layout}`)) r.classList.add("flagged");
     const title = document.createElementNS(SVG, "title");
@@ -253,7 +265,6 @@ function follow() {
   const live = $("live");
   const source = new EventSource("/api/studio/events");
   source.addEventListener("change", (e) => {
-    $("reading").hidden = true;
     apply(JSON.parse(e.data));
   });
   source.onopen = () => { live.textContent = "following the folder"; live.classList.add("on"); };
