@@ -5,10 +5,12 @@ Exit codes: 0 done; 1 a spec or build error (nothing written); 2 bad usage or re
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import signal
 import sys
+import warnings
 from pathlib import Path
 
 from .options import EXTRA_LAYOUTS, LAYOUTS, BuildOptions
@@ -101,6 +103,11 @@ def _printer(args, say: bool = False) -> None:
         print(f"pnp: {SETTINGS} is replaced (it was not read: {exc})", file=sys.stderr)
         settings = Settings()
     came = {}
+    # The cutting machine the folder names (cut: MACHINE), where the command takes --cut and the
+    # command line names none; kept for calibrate --save, which writes the file again.
+    if getattr(args, "cut", "") is None and settings.cut:
+        args.cut = settings.cut
+    args.kept_cut = settings.cut
     for key, default in (("paper", "a4"), ("flip", "long"), ("back_offset", (0.0, 0.0))):
         given = getattr(args, key, None)
         kept = getattr(settings, key)
@@ -515,7 +522,7 @@ def cmd_calibrate(args) -> int:
         write_pdf(out, f"Duplex calibration, {args.paper.label}, flip on {args.flip} edge", pages, args.cmyk)
     if args.save:
         from .project import write_settings
-        path = write_settings(Path.cwd(), args.paper.name, args.flip, args.back_offset)
+        path = write_settings(Path.cwd(), args.paper.name, args.flip, args.back_offset, args.kept_cut)
         x, y = args.back_offset
         print(f"pnp: {path.name} remembers paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
               "every build in this folder uses them", file=sys.stderr)
@@ -595,7 +602,8 @@ def parser(command: str | None = "build") -> argparse.ArgumentParser:
     b.add_argument("--out", help="output folder (default ./output)")
     b.add_argument("--layout", action="append", choices=list(LAYOUTS + EXTRA_LAYOUTS),
                    help="print layout(s) to write (default all): sheet = imposed for home printing, "
-                        "shop = one card a page with bleed and TrimBox")
+                        "shop = one card a page with bleed and TrimBox; only when named: png = a picture a "
+                        "card, showcase and hand = the faces in perspective or fanned, a picture to show")
     b.add_argument("--force", action="store_true", help="build everything again, even what is up to date")
     b.add_argument("--watch", action="store_true",
                    help="build, then build again whenever a spec, spreadsheet, picture or font here is saved "
@@ -672,7 +680,8 @@ def main(argv=None) -> int:
     previous = watch_signals()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") else None
     try:
-        code = _main(argv)
+        with quiet_libraries():
+            code = _main(argv)
         late = held_back()      # a signal held back from an import, the command done meanwhile
         return stopped(late) if late is not None else code
     finally:
@@ -683,6 +692,21 @@ def main(argv=None) -> int:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+@contextlib.contextmanager
+def quiet_libraries():
+    """Python's warnings silenced while the command runs (its build workers, forked, too): a
+    library's warning about a user's file (Pillow's "Tag data larger than file" for a JPEG's
+    damaged EXIF) once reached the terminal as two lines of Python, a path and a source line. What
+    the tool has to say of a file it says itself, in one line naming it. `python -W` or
+    PYTHONWARNINGS shows them, for a developer."""
+    if sys.warnoptions:
+        yield
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def _check_environment() -> None:

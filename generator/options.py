@@ -9,7 +9,9 @@ from typing import Any
 from .paper import A4, Paper
 
 LAYOUTS = ("sheet", "shop")      # what a build writes unless --layout says
-EXTRA_LAYOUTS = ("png",)         # written only when asked: every card as a picture (--dpi)
+# Written only when asked: every card as a picture (--dpi); a showcase and a hand of the deck's
+# faces, pictures to show a deck (as Squib's showcase and hand).
+EXTRA_LAYOUTS = ("png", "showcase", "hand")
 
 
 @dataclass

@@ -21,6 +21,7 @@ from .spec import load_spec
 from .spec.loader import parse_yaml
 
 SETTINGS = "pnp-settings.yaml"
+from .cutters import MACHINES as CUTTERS    # `cut:`, as --cut (generator/cutters/ has their profiles)  # noqa: E402
 MAX_BACK_OFFSET = 20.0          # mm, as the command line's --back-offset
 
 
@@ -106,6 +107,14 @@ def new_deck(name: str, dest: Path) -> list[str]:
         raise UsageError(f"a deck's name is letters, digits, - and _ (at most 60), got {show(name)}")
     if not STARTER.is_dir():
         raise UsageError("this pnp has no starter deck")
+    from .draw.fonts import get_font
+    # The name is the deck's title, which its products print in the starter's fonts: a name they
+    # have no letter for once wrote a deck that failed validate.
+    missing = next((ch for font in ("sans", "sans-bold") for ch in [get_font(font).missing(name)] if ch), None)
+    if missing:
+        raise UsageError(f"the starter deck's font (sans, Bitstream Vera: Latin letters) has no letter for {show(missing)} "
+                         f"(U+{ord(missing):04X}), which its title would print: nothing was written; name the deck "
+                         "in letters it has, then give it a font of yours (fonts:) and the title you want")
     plan = []
     for src in sorted(p for p in STARTER.rglob("*") if p.is_file()):
         rel = src.relative_to(STARTER).as_posix()
@@ -157,6 +166,7 @@ class Settings:
     paper: str | None = None
     flip: str | None = None
     back_offset: tuple[float, float] | None = None
+    cut: str | None = None             # the cutting machine a build here makes print-and-cut sheets for
     file: str | None = None            # where they were read, for the line a build says
 
 
@@ -170,14 +180,14 @@ def read_settings(folder: Path) -> Settings:
     if data is None:
         return Settings(file=SETTINGS)
     if not isinstance(data, dict):
-        raise SpecError(SETTINGS, 1, "", "expected a mapping: paper, flip, back_offset")
+        raise SpecError(SETTINGS, 1, "", "expected a mapping: paper, flip, back_offset, cut")
 
     def error(key, message):
         return SpecError(SETTINGS, lines.get((key,), 1), str(key), message)
     for key in data:
-        if key not in ("paper", "flip", "back_offset"):
-            raise error(key, f"unknown key (expected paper, flip or back_offset), got {show(key)}")
-    paper, flip, offset = data.get("paper"), data.get("flip"), data.get("back_offset")
+        if key not in ("paper", "flip", "back_offset", "cut"):
+            raise error(key, f"unknown key (expected paper, flip, back_offset or cut), got {show(key)}")
+    paper, flip, offset, cut = data.get("paper"), data.get("flip"), data.get("back_offset"), data.get("cut")
     if paper is not None and paper not in HOME:
         raise error("paper", f"expected a4 or letter, got {show(paper)}")
     if flip is not None and flip not in ("long", "short"):
@@ -190,7 +200,9 @@ def read_settings(folder: Path) -> Settings:
             raise error("back_offset", f"expected [X, Y] in mm, each between -{MAX_BACK_OFFSET:g} and "
                                        f"{MAX_BACK_OFFSET:g}, got {show(offset)}")
         offset = (float(offset[0]), float(offset[1]))
-    return Settings(paper, flip, offset, SETTINGS)
+    if cut is not None and cut not in CUTTERS:
+        raise error("cut", f"expected {', '.join(CUTTERS[:-1])} or {CUTTERS[-1]}, got {show(cut)}")
+    return Settings(paper, flip, offset, cut, SETTINGS)
 
 
 def yaml_float(value: float) -> str:
@@ -200,12 +212,14 @@ def yaml_float(value: float) -> str:
     return text if "." in text else text + ".0"
 
 
-def write_settings(folder: Path, paper: str, flip: str, offset: tuple[float, float]) -> Path:
-    """The folder's settings file, written whole (replacing what was there)."""
+def write_settings(folder: Path, paper: str, flip: str, offset: tuple[float, float], cut: str | None = None) -> Path:
+    """The folder's settings file, written whole (replacing what was there); `cut`, the machine the
+    file named before (calibrate --save keeps it), if any."""
     from .outputs import write_synced
     text = (f"# What this folder's printer needs (pnp calibrate --save wrote it; every pnp build here\n"
             f"# reads it, and the command line still wins).\n"
-            f"paper: {paper}\nflip: {flip}\nback_offset: [{yaml_float(offset[0])}, {yaml_float(offset[1])}]\n")
+            f"paper: {paper}\nflip: {flip}\nback_offset: [{yaml_float(offset[0])}, {yaml_float(offset[1])}]\n"
+            + (f"cut: {cut}\n" if cut in CUTTERS else ""))
     path = folder / SETTINGS
     write_synced(path, text.encode("utf-8"))
     return path

@@ -10,7 +10,8 @@ and copy").
   script) put into a value, a key or a CSV cell of the starter deck: a refused character is refused
   (exit 1, one line naming the spec or the CSV), never printed raw, never written;
 - spreadsheet exports: the starter deck's cards as spreadsheets export them (`,` `;` tab `|`, with
-  and without `csv_delimiter`, a byte-order mark, CRLF, quoted cells holding the delimiter or a
+  and without `csv_delimiter`, UTF-8 with and without a byte-order mark, Windows' and the Mac's
+  code pages and UTF-16 refused in one line naming UTF-8, letters outside ASCII, CRLF, quoted cells holding the delimiter or a
   line break, trailing empty columns, the count column in any case and under Squib's and others'
   names, count-like columns): the right count of cards, or the hint that names the option;
 - own folders: decks whose file names differ or fold to one (case, NFC/NFD, compatibility forms,
@@ -137,6 +138,10 @@ def hostile_text(work: Path, rng: random.Random, i: int) -> tuple[int, list[str]
 COUNT_COLUMNS = ["count", "Count", "COUNT", "qty", "Qty", "QTY", "quantity", "Quantity", "copies", "Copies"]
 COUNTISH = ["number", "Number", "amount", "n", "cnt", "pcs"]
 DELIMITERS = [",", ";", "\t", "|"]
+# As spreadsheets save: UTF-8 ("CSV UTF-8", LibreOffice, Google Sheets, Numbers), Windows' code page
+# (Excel's plain "CSV" on Windows), the Mac's (Excel's "CSV" on a Mac), UTF-16 with tabs (Excel's
+# "Unicode Text").
+ENCODINGS = ["utf-8", "utf-8", "utf-8", "cp1252", "mac_roman", "utf-16"]
 
 
 def spreadsheet_export(work: Path, rng: random.Random, i: int) -> tuple[int, list[str], str]:
@@ -158,12 +163,19 @@ def spreadsheet_export(work: Path, rng: random.Random, i: int) -> tuple[int, lis
         header, body = header + ["", ""], [r + ["", ""] for r in body]
     if rng.random() < 0.2:
         body.append([""] * len(header))                     # a blank row
-    sep = rng.choice(DELIMITERS)
+    accented = rng.random() < 0.4
+    if accented:                                            # a letter outside ASCII, as names have
+        n = header.index("name")
+        body[0][n] = body[0][n][:1] + rng.choice(["é", "ü", "ñ", "ß", "€", "Ø"]) + body[0][n][1:]
+    encoding = rng.choice(ENCODINGS)
+    sep = "\t" if encoding == "utf-16" else rng.choice(DELIMITERS)
     buf = io.StringIO()
     csv.writer(buf, delimiter=sep, lineterminator=rng.choice(["\n", "\r\n"])).writerows([header] + body)
-    data = buf.getvalue().encode("utf-8")
-    if rng.random() < 0.3:
+    data = buf.getvalue().encode(encoding)
+    if encoding == "utf-8" and rng.random() < 0.3:
         data = b"\xef\xbb\xbf" + data                        # Excel's "CSV UTF-8"
+    # (ASCII is the same bytes in Windows' and the Mac's code pages as in UTF-8: read alike)
+    not_utf8 = encoding == "utf-16" or (encoding != "utf-8" and accented)
     (folder / "d.csv").write_bytes(data)
     declared = rng.choice([None, sep, sep, rng.choice(DELIMITERS)])
     text = spec.read_text(encoding="utf-8")
@@ -173,8 +185,13 @@ def spreadsheet_export(work: Path, rng: random.Random, i: int) -> tuple[int, lis
     code, out, err, seconds = run_cli(["validate", "d.yaml"], folder)
     found = problems(code, err, seconds) + _raw_shown(out, err)
     effective = declared or ","
-    what = f"{sep!r} declared {declared!r}, count column {count_name!r}"
-    if effective == sep:
+    what = f"{encoding}{' accented' if accented else ''} {sep!r} declared {declared!r}, count column {count_name!r}"
+    if not_utf8:
+        lines = err.strip().splitlines()
+        if code != 1 or len(lines) != 1 or not lines[0].startswith("d.csv:") or "UTF-8" not in lines[0]:
+            found.append(f"an export not in UTF-8 not refused in one line naming the CSV and UTF-8 (exit {code}): "
+                         f"{err[:300]!r}")
+    elif effective == sep:
         if code != 0:
             found.append(f"a well-formed export refused: {err[:300]!r}")
         else:
@@ -186,6 +203,9 @@ def spreadsheet_export(work: Path, rng: random.Random, i: int) -> tuple[int, lis
             got = sum(c.count for c in deck.cards)
             if got != want:
                 found.append(f"{got} cards, expected {want}")
+            name = body[0][header.index("name")]
+            if accented and not any(c.fields.get("name") == name for c in deck.cards):
+                found.append(f"no card named {name!r}: {[c.fields.get('name') for c in deck.cards]}")
             if count_name in COUNTISH and "looks like a count" not in err:
                 found.append("a count-like column not noted")
     elif code != 1 or "csv_delimiter" not in err:

@@ -23,7 +23,7 @@ import threading
 
 from ..colour import Colour
 from ..units import MM_PER_INCH
-from .drawing import IDENTITY, Drawing, Ellipse, Group, Image, Rect, Text
+from .drawing import IDENTITY, Drawing, Ellipse, Gradient, Group, Image, Rect, Text
 from .fonts import Font
 
 # cairosvg's rounded rectangle (from the Cairo cookbook): a quarter circle as one cubic.
@@ -116,11 +116,32 @@ class CairoRenderer:
         self.greek_px = greek_px
         self._xy = ffi.new("double[2]") if greek_px else None
 
-    def _source(self, colour: Colour) -> None:
+    def _source(self, colour: Colour, opacity: float = 1.0) -> None:
         rgb = self._rgb.get(colour)
         if rgb is None:
             rgb = self._rgb[colour] = _svg_rgb(colour)
-        self.lib.cairo_set_source_rgb(self.ctx, *rgb)
+        if opacity < 1:
+            self.lib.cairo_set_source_rgba(self.ctx, *rgb, opacity)
+        else:
+            self.lib.cairo_set_source_rgb(self.ctx, *rgb)
+
+    def _paint(self, paint, opacity: float = 1.0) -> None:
+        """A colour or a Gradient (its colours as the SVG's stops, padded past its ends) as the source."""
+        if not isinstance(paint, Gradient):
+            self._source(paint, opacity)
+            return
+        from . import cairo_lib as cl
+        lib = self.lib
+        if paint.kind == "linear":
+            pattern = lib.cairo_pattern_create_linear(*paint.points)
+        else:
+            cx, cy, r = paint.points
+            pattern = lib.cairo_pattern_create_radial(cx, cy, 0.0, cx, cy, r)
+        for offset, colour in paint.stops:
+            lib.cairo_pattern_add_color_stop_rgba(pattern, offset, *_svg_rgb(colour), opacity)
+        lib.cairo_pattern_set_extend(pattern, cl.EXTEND_PAD)
+        lib.cairo_set_source(self.ctx, pattern)
+        lib.cairo_pattern_destroy(pattern)        # (the context holds its own reference)
 
     def _outline(self, item) -> bool:
         """Put the item's outline in the current path; False if it has none (draws nothing)."""
@@ -173,12 +194,12 @@ class CairoRenderer:
         k = item.size / item.font.upm
         lib.cairo_scale(ctx, k, k)
         at_x = at_y = 0.0
-        for glyph, gx, gy in item.font.glyphs(item.text, item.direction):
+        for glyph, gx, gy in item.font.glyphs(item.text, item.direction, item.context):
             lib.cairo_translate(ctx, gx - at_x, -gy - at_y)
             at_x, at_y = gx, -gy
             lib.cairo_append_path(ctx, glyphs.get(item.font, glyph))
         lib.cairo_restore(ctx)
-        self._source(item.fill)
+        self._source(item.fill, item.opacity)
         lib.cairo_fill(ctx)
 
     def _greeked(self, item: Text) -> bool:
@@ -216,7 +237,11 @@ class CairoRenderer:
         lib.cairo_pattern_set_extend(pattern, cl.EXTEND_REFLECT)
         lib.cairo_pattern_set_filter(pattern, cl.FILTER_GOOD)
         lib.cairo_rectangle(ctx, (item.x - fx) / kx, (item.y - fy) / ky, item.w / kx, item.h / ky)
-        lib.cairo_fill(ctx)
+        if item.opacity < 1:
+            lib.cairo_clip(ctx)
+            lib.cairo_paint_with_alpha(ctx, item.opacity)
+        else:
+            lib.cairo_fill(ctx)
         lib.cairo_restore(ctx)
 
     def render(self, item) -> None:
@@ -250,7 +275,7 @@ class CairoRenderer:
                 lib.cairo_new_path(ctx)
                 return
             if s.fill is not None:
-                self._source(s.fill)
+                self._paint(s.fill, s.fill_opacity)
                 if s.even_odd:
                     lib.cairo_set_fill_rule(ctx, self._even_odd)
                     lib.cairo_fill_preserve(ctx)
@@ -258,7 +283,7 @@ class CairoRenderer:
                 else:
                     lib.cairo_fill_preserve(ctx)
             if s.stroke is not None:
-                self._source(s.stroke)
+                self._source(s.stroke, s.stroke_opacity)
                 lib.cairo_set_line_width(ctx, s.width)
                 lib.cairo_set_line_join(ctx, self._joins[s.join])
                 lib.cairo_set_line_cap(ctx, self._caps[s.cap])

@@ -88,6 +88,12 @@ void cairo_stroke_preserve (cairo_t *cr);
 void cairo_fill (cairo_t *cr);
 void cairo_fill_preserve (cairo_t *cr);
 void cairo_clip (cairo_t *cr);
+void cairo_paint_with_alpha (cairo_t *cr, double alpha);
+cairo_pattern_t *cairo_pattern_create_linear (double x0, double y0, double x1, double y1);
+cairo_pattern_t *cairo_pattern_create_radial (double cx0, double cy0, double radius0, double cx1, double cy1, double radius1);
+void cairo_pattern_add_color_stop_rgba (cairo_pattern_t *pattern, double offset, double red, double green, double blue, double alpha);
+void cairo_pattern_destroy (cairo_pattern_t *pattern);
+void cairo_set_source (cairo_t *cr, cairo_pattern_t *source);
 """
 
 # cairo.h's values of the enums used.
@@ -96,7 +102,7 @@ FORMAT_ARGB32, FORMAT_RGB24 = 0, 1
 FILL_RULE_WINDING, FILL_RULE_EVEN_ODD = 0, 1
 LINE_CAP_BUTT, LINE_CAP_ROUND, LINE_CAP_SQUARE = 0, 1, 2
 LINE_JOIN_MITER, LINE_JOIN_ROUND, LINE_JOIN_BEVEL = 0, 1, 2
-EXTEND_REFLECT = 2
+EXTEND_REFLECT, EXTEND_PAD = 2, 3
 FILTER_GOOD = 1
 
 # The library's names, as cairocffi looks for them: the usual file names first (no search), then

@@ -101,14 +101,37 @@ def mirror_y(height: float) -> Affine:
 
 
 @dataclass(frozen=True)
+class Gradient:
+    """A paint that runs through colours: "linear" from (x1, y1) to (x2, y2) (`points`), or "radial"
+    from its centre (cx, cy) out to a radius r (`points` cx, cy, r), in the coordinates of the shape
+    it fills; `stops` (offset from 0 to 1, colour) in order of offset. Past its ends the end
+    colours go on (SVG's pad, cairo's EXTEND_PAD, PDF's Extend), in every backend alike."""
+    kind: str
+    points: tuple[float, ...]
+    stops: tuple[tuple[float, Colour], ...]
+
+    def __post_init__(self):
+        if self.kind not in ("linear", "radial") or len(self.points) != (4 if self.kind == "linear" else 3):
+            raise ValueError(f"a {self.kind} gradient with {len(self.points)} numbers")
+        offsets = [o for o, _ in self.stops]
+        if len(offsets) < 2 or offsets != sorted(offsets) or not 0 <= offsets[0] <= offsets[-1] <= 1:
+            raise ValueError("a gradient needs two stops or more, their offsets from 0 to 1 in order")
+
+
+Paint = Colour | Gradient
+
+
+@dataclass(frozen=True)
 class Style:
-    fill: Colour | None = None
+    fill: Paint | None = None
     stroke: Colour | None = None
     width: float = 0.3          # stroke width, mm
     join: str = "round"         # round | miter | bevel
     cap: str = "round"          # round | butt | square
     even_odd: bool = False      # fill rule, for shapes with holes
     dash: tuple[float, ...] | None = None
+    fill_opacity: float = 1.0   # 0 (none) to 1 (opaque): each paint's own, laid over what is under it
+    stroke_opacity: float = 1.0
 
 
 @dataclass
@@ -146,6 +169,9 @@ class Text:
     fill: Colour
     direction: str | None = None   # "rtl" or "ltr" for a run whose direction is resolved (a piece of
                                    # a line already ordered); None: the text's own (shaping.py)
+    opacity: float = 1.0
+    context: tuple[str, str] = ("", "")   # the text just before and after it in another style
+                                          # (a piece of a word in bold): shaped as within it
 
 
 @dataclass
@@ -159,6 +185,7 @@ class Image:
     h: float
     picture: object
     frame: tuple[float, float, float, float]
+    opacity: float = 1.0
 
     @property
     def fills_frame(self) -> bool:
@@ -217,6 +244,22 @@ class PathBuilder:
             p2 = (p3[0] + k * r * math.sin(t1), p3[1] - k * ry * math.cos(t1))
             self.curve(*p1, *p2, *p3)
         return self
+
+    def star(self, cx, cy, tips: int, outer: float, inner: float):
+        """A star of `tips` points, the first straight up, its tips on a circle of radius outer and
+        the notches between them on one of radius inner (inner = outer: a regular polygon of
+        2 x tips sides)."""
+        points = []
+        for k in range(2 * tips):
+            r = outer if k % 2 == 0 else inner
+            t = -math.pi / 2 + k * math.pi / tips
+            points.append((cx + r * math.cos(t), cy + r * math.sin(t)))
+        return self.polygon(points)
+
+    def regular(self, cx, cy, sides: int, r: float):
+        """A regular polygon of `sides` sides, a corner straight up, its corners on a circle of radius r."""
+        return self.polygon([(cx + r * math.cos(-math.pi / 2 + 2 * math.pi * k / sides),
+                              cy + r * math.sin(-math.pi / 2 + 2 * math.pi * k / sides)) for k in range(sides)])
 
     def polygon(self, points):
         self.move(*points[0])
@@ -284,10 +327,10 @@ class Drawing:
     def polyline(self, points, style: Style):
         return self.path([("M", *points[0])] + [("L", *p) for p in points[1:]], style)
 
-    def image(self, x, y, w, h, picture, frame=None):
+    def image(self, x, y, w, h, picture, frame=None, opacity: float = 1.0):
         """A picture stretched to its frame (default: the box), shown within the box (the caller
         fits it: the frame's proportions are the picture's for an undistorted picture)."""
-        return self.add(Image(x, y, w, h, picture, tuple(frame) if frame is not None else (x, y, w, h)))
+        return self.add(Image(x, y, w, h, picture, tuple(frame) if frame is not None else (x, y, w, h), opacity))
 
     # -- text
     def text(self, x, y, text: str, size: float, fill: Colour, font: str = "sans-bold", align: str = "left"):
@@ -332,21 +375,29 @@ def text_block_height(text: str, size: float, width: float, font: str = "sans", 
 
 
 def wrap_text(text: str, font: Font, size: float, width: float) -> list[str]:
-    """The text's lines within the width: broken between words, and a word wider than the width
-    (a file name, a long title) broken within it, so no line runs past the width."""
+    """The text's lines within the width: broken where the Unicode line-breaking rules let a line
+    break (UAX #14, shaping.break_after, as a deck's text is: at spaces, after a hyphen, between
+    CJK ideographs but never before "。" or a small kana), and a piece wider than the width (a
+    file name, a long title) broken within it, so no line runs past the width. Runs of spaces
+    are one space."""
+    from .shaping import break_after
     lines: list[str] = []
     for para in text.split("\n"):
-        line = ""
-        for word in para.split():
-            pieces = _word_pieces(word, font, size, width) if text_width(font.name, word, size) > width else [word]
-            for k, piece in enumerate(pieces):
-                trial = f"{line} {piece}".strip() if k == 0 else piece
-                if k > 0 or (line and text_width(font.name, trial, size) > width):
-                    lines.append(line)
-                    line = piece
-                else:
-                    line = trial
-        lines.append(line)
+        para = " ".join(para.split())
+        line, start = "", 0                  # (line: with the spaces after its last piece)
+        for end in break_after(para) if para else ():
+            piece, start = para[start:end], end
+            if text_width(font.name, (line + piece).rstrip(), size) <= width:
+                line += piece
+                continue
+            if line:
+                lines.append(line.rstrip())
+            line = piece
+            if text_width(font.name, piece.rstrip(), size) > width:
+                cut = _word_pieces(piece.rstrip(), font, size, width)
+                lines += cut[:-1]
+                line = cut[-1] + piece[len(piece.rstrip()):]
+        lines.append(line.rstrip())
     return lines
 
 

@@ -18,7 +18,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 from ..colour import Colour
 from ..errors import show
 from ..units import PT_PER_MM, mm_to_pt
-from .drawing import Drawing, Ellipse, Group, Image, Rect, Text
+from .drawing import Drawing, Ellipse, Gradient, Group, Image, Rect, Text
 from .fonts import Font, needs_shaping, text_outline
 
 # Streams compressed with Flate alone: reportlab also wraps them in ASCII85 by default, which only
@@ -147,7 +147,9 @@ class PdfRenderer:
                 self.render(child)
         finally:
             self.under, self.around = under, around
+        shadings = dict(c._shadingUsed)
         c.endForm()
+        _own_resources(c._doc.idToObject[c._doc.getXObjectName(name)], shadings)
         return name
 
     def _fill(self, colour: Colour):
@@ -161,6 +163,51 @@ class PdfRenderer:
             self.c.setStrokeColorCMYK(*limit_ink(colour.as_cmyk(), self.ink_limit))
         else:
             self.c.setStrokeColorRGB(*colour.rgb)
+
+    def _pdf_colour(self, colour: Colour):
+        """A colour as reportlab's, in CMYK where every colour is (a gradient's stops)."""
+        from reportlab.lib.colors import CMYKColor, Color
+        if self.cmyk or colour.rgb is None:
+            return CMYKColor(*limit_ink(colour.as_cmyk(), self.ink_limit))
+        return Color(*colour.rgb)
+
+    def _shade(self, g: Gradient) -> None:
+        """A gradient painted over the clip (PDF's sh: an axial or radial shading, its colours the
+        stops', extended past its ends as SVG's pad and cairo's EXTEND_PAD)."""
+        stops = list(g.stops)
+        if self.cmyk:
+            # The SVG and PNG run from stop to stop in RGB, a CMYK shading in CMYK: halfway from red
+            # to blue is RGB's purple there, CMYK's brighter magenta here. So the CMYK shading
+            # follows the RGB one through GRADIENT_STEPS colours from a stop to the next (the
+            # stops themselves as given).
+            fine = [stops[0]]
+            for (o0, c0), (o1, c1) in zip(stops, stops[1:]):
+                fine += [(o0 + (o1 - o0) * k / GRADIENT_STEPS, c0.mix(c1, k / GRADIENT_STEPS))
+                         for k in range(1, GRADIENT_STEPS)] + [(o1, c1)]
+            stops = fine
+        colours = [self._pdf_colour(colour) for _, colour in stops]
+        offsets = [offset for offset, _ in stops]
+        if g.kind == "linear":
+            self.c.linearGradient(*g.points, colours, offsets, extend=True)
+        else:
+            self.c.radialGradient(*g.points, colours, offsets, extend=True)
+
+    def _opaque_copy(self, item) -> Image:
+        """A transparent item (an opacity under 1) as a picture of it, for a file that may have no
+        transparency (PDF/X-1a): drawn by the cairo backend over its box at FLATTEN_DPI (its pixels
+        transparent where it is), then laid over what lies under it as every transparent picture
+        is (_flattened), so it prints as it looks on screen."""
+        from .cairo_backend import render_surface
+        from .drawing import Drawing
+        from .images import picture_from_bytes
+        from .raster import surface_png
+        x0, y0, x1, y1 = _extent(item)
+        w, h = max(x1 - x0, 0.01), max(y1 - y0, 0.01)
+        dpi = min(FLATTEN_DPI, FLATTEN_MAX_SIDE * 25.4 / max(w, h))
+        sheet = Drawing(w, h)
+        sheet.root.items.append(Group(items=[item], transform=(1.0, 0.0, 0.0, 1.0, -x0, -y0)))
+        picture = picture_from_bytes(surface_png(render_surface(sheet, dpi)), "a transparent element")
+        return Image(x0, y0, w, h, picture, (x0, y0, w, h))
 
     def _path(self, item):
         p = self.c.beginPath()
@@ -195,8 +242,16 @@ class PdfRenderer:
             finally:
                 self.around.pop()
             c.restoreState()
+        elif self.flatten and _transparent(item):
+            self.render(self._opaque_copy(item))
         elif isinstance(item, Image):
-            self._image(item)
+            if item.opacity < 1:
+                c.saveState()
+                c.setFillAlpha(item.opacity)
+                self._image(item)
+                c.restoreState()
+            else:
+                self._image(item)
             if self.flatten:
                 self.under.append((tuple(self.around), item))
         elif isinstance(item, Text) and (item.direction is not None or needs_shaping(item.text)):
@@ -204,8 +259,10 @@ class PdfRenderer:
             # cairo backends draw every text; a PDF string can name only a character's own glyph.
             c.saveState()
             self._fill(item.fill)
+            if item.opacity < 1:
+                c.setFillAlpha(item.opacity)
             p = c.beginPath()
-            _add_ops(p, text_outline(item.font, item.text, item.x, item.y, item.size, item.direction))
+            _add_ops(p, text_outline(item.font, item.text, item.x, item.y, item.size, item.direction, item.context))
             c.drawPath(p, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
             c.restoreState()
             if self.flatten:
@@ -213,6 +270,8 @@ class PdfRenderer:
         elif isinstance(item, Text):
             c.saveState()
             self._fill(item.fill)
+            if item.opacity < 1:
+                c.setFillAlpha(item.opacity)
             c.translate(item.x, item.y)
             c.scale(1, -1)  # text must read upright on a y-down page
             c.setFont(_register(item.font), item.size)
@@ -224,7 +283,20 @@ class PdfRenderer:
             s = item.style
             if s.fill is None and s.stroke is None:
                 return
-            if s.fill is not None:
+            rule = FILL_EVEN_ODD if s.even_odd else FILL_NON_ZERO
+            own_state = s.fill_opacity < 1 or s.stroke_opacity < 1
+            if own_state:
+                c.saveState()
+                c.setFillAlpha(s.fill_opacity)
+                c.setStrokeAlpha(s.stroke_opacity)
+            fill = s.fill is not None
+            if isinstance(s.fill, Gradient):
+                c.saveState()
+                c.clipPath(self._path(item), stroke=0, fill=0, fillMode=rule)
+                self._shade(s.fill)
+                c.restoreState()
+                fill = False
+            elif fill:
                 self._fill(s.fill)
             if s.stroke is not None:
                 self._stroke(s.stroke)
@@ -232,8 +304,10 @@ class PdfRenderer:
                 c.setLineJoin(_JOIN[s.join])
                 c.setLineCap(_CAP[s.cap])
                 c.setDash(list(s.dash) if s.dash else [])
-            c.drawPath(self._path(item), stroke=int(s.stroke is not None), fill=int(s.fill is not None),
-                       fillMode=FILL_EVEN_ODD if s.even_odd else FILL_NON_ZERO)
+            if fill or s.stroke is not None:
+                c.drawPath(self._path(item), stroke=int(s.stroke is not None), fill=int(fill), fillMode=rule)
+            if own_state:
+                c.restoreState()
             if self.flatten:
                 self.under.append((tuple(self.around), item))
 
@@ -320,6 +394,55 @@ class PdfRenderer:
         name = "Im" + hashlib.sha256(samples).hexdigest()[:24]
         return _ImageStream(name, w, h, "DeviceCMYK" if self.cmyk else "DeviceRGB",
                             zlib.compress(samples, IMAGE_ZLIB_LEVEL), None)
+
+
+GRADIENT_STEPS = 16         # colours a CMYK gradient takes from one stop to the next (_shade)
+FLATTEN_DPI = 300           # a transparent element's picture under --pdfx: a print's resolution
+FLATTEN_MAX_SIDE = 4_000    # ... and never more pixels a side (an element the size of a page: 140 dpi on A4)
+
+
+def _transparent(item) -> bool:
+    """An item drawn with an opacity under 1 (an element's, a paint's, a picture's)."""
+    if isinstance(item, (Image, Text)):
+        return item.opacity < 1
+    s = getattr(item, "style", None)
+    return s is not None and ((s.fill is not None and s.fill_opacity < 1)
+                              or (s.stroke is not None and s.stroke_opacity < 1))
+
+
+def _extent(item) -> tuple[float, float, float, float]:
+    """A box (x0, y0, x1, y1, mm) around everything an item paints: its outline, and its stroke's
+    half width beyond it (four times, as far as a miter join at SVG's limit reaches)."""
+    from .pathdata import ops_bounds
+    if isinstance(item, Image):
+        return item.x, item.y, item.x + item.w, item.y + item.h
+    if isinstance(item, Text):
+        width = item.font.width(item.text, item.size)
+        return item.x - item.size, item.y - 1.5 * item.size, item.x + width + item.size, item.y + 0.75 * item.size
+    if isinstance(item, Rect):
+        box = (item.x, item.y, item.x + item.w, item.y + item.h)
+    elif isinstance(item, Ellipse):
+        box = (item.cx - item.rx, item.cy - item.ry, item.cx + item.rx, item.cy + item.ry)
+    else:
+        box = ops_bounds(item.ops) or (0.0, 0.0, 0.0, 0.0)
+    pad = 2 * item.style.width if item.style.stroke is not None else 0.0
+    return box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+
+
+def _own_resources(form, shadings: dict) -> None:
+    """A form XObject's resources with the graphics states and shadings its content names:
+    reportlab gives a form only its fonts and pictures (a reader may not look up the rest in the
+    page's, and a page that only shows the form has none of them)."""
+    res = pdfdoc.PDFResourceDictionary()
+    res.basicFonts()
+    res.allProcs()
+    if form.XObjects:
+        res.XObject = form.XObjects
+    if getattr(form, "ExtGState", None):
+        res.ExtGState = form.ExtGState
+    if shadings:
+        res.setShading(shadings)
+    form.Resources = res
 
 
 @dataclass(frozen=True)

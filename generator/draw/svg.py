@@ -13,7 +13,7 @@ from functools import lru_cache
 import svgwrite
 
 from ..colour import Colour
-from .drawing import IDENTITY, Drawing, Ellipse, Group, Image, Rect, Text
+from .drawing import IDENTITY, Drawing, Ellipse, Gradient, Group, Image, Rect, Text
 from .fonts import glyph_ops, text_outline
 
 
@@ -45,6 +45,7 @@ class SvgRenderer:
         self._ids = itertools.count(1)
         self.shared_glyphs = shared_glyphs
         self._glyphs: dict = {}          # (font, glyph) -> its id in <defs>, or None (no outline)
+        self._gradients: dict = {}       # Gradient -> its id in <defs>
 
     def _glyph(self, font, glyph: str) -> str | None:
         key = (font.name, glyph)
@@ -61,7 +62,9 @@ class SvgRenderer:
         """The text as references to its glyphs' outlines (font units, y up), scaled into place."""
         d, font = self.dwg, item.font
         k = item.size / font.upm
-        g = d.g(fill=item.fill.hex(), transform=f"matrix({_num(k)} 0 0 {_num(-k)} {_num(item.x)} {_num(item.y)})")
+        extra = {"fill_opacity": _num(item.opacity)} if item.opacity < 1 else {}
+        g = d.g(fill=item.fill.hex(), transform=f"matrix({_num(k)} 0 0 {_num(-k)} {_num(item.x)} {_num(item.y)})",
+                **extra)
         pen = 0.0
         for ch in item.text:
             gid = self._glyph(font, font.glyph_name(ch))
@@ -70,11 +73,32 @@ class SvgRenderer:
             pen += font.advance(ch) * font.upm
         return g
 
+    def _gradient(self, g: Gradient) -> str:
+        """A gradient in <defs> (in the user space of the shape it fills), once a file; its url()."""
+        gid = self._gradients.get(g)
+        if gid is None:
+            d = self.dwg
+            gid = self._gradients[g] = f"grad{len(self._gradients) + 1}"
+            if g.kind == "linear":
+                x1, y1, x2, y2 = map(_num, g.points)
+                el = d.linearGradient(id=gid, gradientUnits="userSpaceOnUse", x1=x1, y1=y1, x2=x2, y2=y2)
+            else:
+                cx, cy, r = map(_num, g.points)
+                el = d.radialGradient(id=gid, gradientUnits="userSpaceOnUse", cx=cx, cy=cy, r=r)
+            for offset, colour in g.stops:
+                el.add_stop_color(offset=_num(offset), color=colour.hex())
+            d.defs.add(el)
+        return f"url(#{gid})"
+
     def _style(self, s) -> dict:
-        attrs = {"fill": _paint(s.fill)}
+        attrs = {"fill": self._gradient(s.fill) if isinstance(s.fill, Gradient) else _paint(s.fill)}
+        if s.fill is not None and s.fill_opacity < 1:
+            attrs["fill_opacity"] = _num(s.fill_opacity)
         if s.stroke is not None:
             attrs.update({"stroke": _paint(s.stroke), "stroke_width": _num(s.width),
                           "stroke_linejoin": s.join, "stroke_linecap": s.cap})
+            if s.stroke_opacity < 1:
+                attrs["stroke_opacity"] = _num(s.stroke_opacity)
             if s.dash:
                 attrs["stroke_dasharray"] = " ".join(_num(v) for v in s.dash)
         if s.even_odd:
@@ -95,8 +119,9 @@ class SvgRenderer:
         if isinstance(item, Text) and self.shared_glyphs:
             return self._shared_text(item)
         if isinstance(item, Text):
-            ops = text_outline(item.font, item.text, item.x, item.y, item.size, item.direction)
-            return d.path(d=path_data(ops) or "M0 0", fill=item.fill.hex())
+            ops = text_outline(item.font, item.text, item.x, item.y, item.size, item.direction, item.context)
+            extra = {"fill_opacity": _num(item.opacity)} if item.opacity < 1 else {}
+            return d.path(d=path_data(ops) or "M0 0", fill=item.fill.hex(), **extra)
         return d.path(d=path_data(item.ops), **self._style(item.style))
 
     def _image(self, item):
@@ -110,7 +135,7 @@ class SvgRenderer:
         cid = f"clip{next(self._ids)}"
         cp = d.defs.add(d.clipPath(id=cid))
         cp.add(d.rect((_num(item.x), _num(item.y)), (_num(item.w), _num(item.h))))
-        g = d.g(clip_path=f"url(#{cid})")
+        g = d.g(clip_path=f"url(#{cid})", **({"opacity": _num(item.opacity)} if item.opacity < 1 else {}))
         for tx, ty, tw, th, across, down in tiles((item.x, item.y, item.w, item.h), item.frame):
             m = (-1 if across else 1, 0, 0, -1 if down else 1, tx + tw if across else tx, ty + th if down else ty)
             g.add(d.image(href, insert=(0, 0), size=(_num(tw), _num(th)), preserveAspectRatio="none",

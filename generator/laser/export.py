@@ -116,10 +116,12 @@ _SVG_GROUPS = tuple((f'{_SVG_STYLES[name]} id="{name}" inkscape:groupmode="layer
                     for name, _ in LAYERS)
 
 
-def sheet_svg(sheet: Sheet, title: str = "") -> str:
+def sheet_svg(sheet: Sheet, title: str = "", marks=()) -> str:
     """The sheet as SVG in mm: three layers (ENGRAVE, SCORE, CUT), a path a contour. Written as
     text, in the form svgwrite wrote it (attributes in order, empty groups closed): the drawing
-    is a flat list of paths, and svgwrite's element objects made it a fifth of a sheet's time."""
+    is a flat list of paths, and svgwrite's element objects made it a fifth of a sheet's time.
+    marks: a print-and-cut sheet's registration marks, (id, path data) filled black, in a first
+    layer named Regmarks (what inkscape-silhouette reads them from, and leaves uncut)."""
     from xml.sax.saxutils import escape
     w, h = sheet.width, sheet.height
     paths: dict[str, list[str]] = {"ENGRAVE": [], "SCORE": [], "CUT": []}
@@ -138,6 +140,10 @@ def sheet_svg(sheet: Sheet, title: str = "") -> str:
     if title:
         out.append(f"<title>{escape(title)}</title>")
     out.append("<defs />")
+    if marks:
+        out.append(f'<g fill="{ENGRAVE}" stroke="none" id="Regmarks" inkscape:groupmode="layer" '
+                   'inkscape:label="Regmarks">'
+                   + "".join(f'<path d="{d}" id="{escape(name)}" />' for name, d in marks) + "</g>")
     for attributes, name in _SVG_GROUPS:
         if name == "CUT" and sheet.cut_layer != "CUT":    # a kiss cut: the layer says so, depth and all
             attributes = attributes.replace('"CUT"', f'"{escape(sheet.cut_layer)}"')

@@ -1,0 +1,84 @@
+"""The hand (`--layout hand`): a deck's distinct faces fanned as a player holds them, a picture to
+show a deck (as Squib's `hand`), STEM-hand.png at show_pictures.DPI.
+
+The cards turn about a point below their middle (0.3 card heights below the bottom edge, as
+Squib's radius: auto), from the leftmost to the rightmost, each on the one before, at most
+HAND_STEP degrees apart and 90 degrees in all, the fan upright in the middle. Each card casts a
+soft shadow on those under it, so white cards stay apart."""
+from __future__ import annotations
+
+import math
+
+from .contents import Deck
+from .declaration import ProductDeclaration
+from .show_pictures import DPI, card_rgba, corner_of, finished, shadow_of, shown_faces
+
+HAND_STEP = 20.0          # degrees between two cards, at most (a few cards spread, as a hand is held)
+HAND_SPREAD = 90.0        # degrees from the first card to the last, at most
+RADIUS = 0.3              # the turning point below the bottom edge, in card heights
+MARGIN = 5.0              # mm round the fan
+
+
+def angles(n: int) -> list[float]:
+    """Each card's turn (degrees, clockwise), the fan symmetric about upright."""
+    if n <= 1:
+        return [0.0] * n
+    step = min(HAND_STEP, HAND_SPREAD / (n - 1))
+    return [(k - (n - 1) / 2) * step for k in range(n)]
+
+
+def hand_picture(faces: list, card, corner_mm: float, dpi: float = DPI):
+    """The faces fanned, as a PIL RGB image; and each card's corners on it (pixels), for tests."""
+    from PIL import Image
+    cards = [card_rgba(face, card, corner_mm, dpi) for face in faces]
+    w, h = cards[0].size
+    px, py = w / 2, h + RADIUS * h              # the turning point, in a card's pixels
+    turns = angles(len(cards))
+
+    def corners(theta: float) -> list[tuple[float, float]]:
+        c, s = math.cos(math.radians(theta)), math.sin(math.radians(theta))
+        return [(px + c * (x - px) - s * (y - py), py + s * (x - px) + c * (y - py))
+                for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+    every = [p for t in turns for p in corners(t)]
+    margin = MARGIN / 25.4 * dpi
+    ox, oy = margin - min(x for x, _ in every), margin - min(y for _, y in every)
+    size = (math.ceil(max(x for x, _ in every) + ox + margin), math.ceil(max(y for _, y in every) + oy + margin))
+    canvas = Image.new("RGBA", size, (0, 0, 0, 0))
+    placed = []
+    shadow_px = max(1, round(dpi / 100))
+    for image, theta in zip(cards, turns):
+        c, s = math.cos(math.radians(theta)), math.sin(math.radians(theta))
+        # Pillow maps each pixel of the canvas back to the card: the turn undone about the point.
+        X0, Y0 = ox + px, oy + py
+        inverse = (c, s, px - c * X0 - s * Y0, -s, c, py + s * X0 - c * Y0)
+        shadow, pad = shadow_of(image, shadow_px, 3 * shadow_px)
+        canvas.alpha_composite(shadow.transform(size, Image.AFFINE, _shifted(inverse, pad), Image.BICUBIC))
+        canvas.alpha_composite(image.transform(size, Image.AFFINE, inverse, Image.BICUBIC))
+        placed.append([(x + ox, y + oy) for x, y in corners(theta)])
+    return finished(canvas), placed
+
+
+def _shifted(inverse: tuple, pad: int) -> tuple:
+    """An inverse map onto a picture padded by `pad` on every side."""
+    a, b, c, d, e, f = inverse
+    return (a, b, c + pad, d, e, f + pad)
+
+
+def make(deck: Deck, plan, opts) -> None:
+    from ..shops.pictures import encode
+    art = deck.art
+    faces = shown_faces(art)
+    if not faces:
+        return
+    corner = corner_of(deck)
+
+    def picture() -> bytes:
+        image, _ = hand_picture(faces, art.size, corner)
+        return encode(image, DPI)
+    plan.add_bytes(f"{art.stem}-hand.png", picture,
+                   what=f"{art.title}: {len(faces)} faces fanned as a hand, a picture to show the deck "
+                        f"({DPI} dpi)", **PRODUCT.entry)
+
+
+PRODUCT = ProductDeclaration(name="hand", takes=(Deck,), files="STEM-hand.png", make=make, rank=37,
+                             entry=dict(preview=True, order=94), wanted=lambda opts: "hand" in opts.layouts)

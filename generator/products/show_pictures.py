@@ -1,0 +1,55 @@
+"""What the pictures that show a deck (showcase.py, hand.py) share: which faces they show, each
+cut at its trim with the card's rounded corners, as an RGBA picture, drawn by the per-card
+machinery of the picture products (shops/pictures.py). A module of helpers: it declares no product."""
+from __future__ import annotations
+
+DPI = 150                 # a picture to post, not to print
+MAX_FACES = 10            # a large deck shows its first distinct faces, as many as read at a glance
+CORNER = 3.0              # mm: a card's corner where its spec names none (a poker card's 1/8 in)
+
+
+def shown_faces(art) -> list:
+    """The deck's distinct faces the picture shows, in the deck's order (at most MAX_FACES)."""
+    return [face for face, _count, _caption in art.faces][:MAX_FACES]
+
+
+def corner_of(deck) -> float:
+    card = getattr(deck.spec, "data", {}).get("card", {}) if deck.spec is not None else {}
+    radius = card.get("corner_radius") if isinstance(card, dict) else None
+    return CORNER if radius is None else float(radius)
+
+
+def card_rgba(face, card, corner_mm: float, dpi: float):
+    """A face cut at its trim, its corners rounded (transparent beyond them), as a PIL RGBA image."""
+    from PIL import Image, ImageDraw
+    from ..shops.pictures import card_drawing, card_size_at, rgb_image
+    size = card_size_at(card, dpi, bleed=False)
+    image = rgb_image(card_drawing(face, card, size, 1.0, trim_only=True), dpi).convert("RGBA")
+    # The corners drawn 4 times larger and reduced: a smooth edge.
+    k = 4
+    mask = Image.new("L", (image.width * k, image.height * k), 0)
+    radius = corner_mm / 25.4 * dpi * k
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, mask.width - 1, mask.height - 1), radius=radius, fill=255)
+    image.putalpha(mask.resize(image.size, Image.LANCZOS))
+    return image
+
+
+def shadow_of(image, offset_px: int, blur_px: float, strength: float = 0.35):
+    """A soft shadow of an RGBA picture (its shape in black, blurred), the picture's size plus
+    room for the blur and the offset, the picture's place in it returned beside it."""
+    from PIL import Image, ImageFilter
+    pad = int(blur_px * 3) + offset_px
+    shadow = Image.new("RGBA", (image.width + 2 * pad, image.height + 2 * pad), (0, 0, 0, 0))
+    alpha = image.getchannel("A").point(lambda a: int(a * strength))
+    black = Image.new("RGBA", image.size, (0, 0, 0, 255))
+    black.putalpha(alpha)
+    shadow.alpha_composite(black, (pad + offset_px, pad + offset_px))
+    return shadow.filter(ImageFilter.GaussianBlur(blur_px)), pad
+
+
+def finished(canvas, background=(255, 255, 255)):
+    """An RGBA canvas on the background, as the RGB picture written."""
+    from PIL import Image
+    out = Image.new("RGBA", canvas.size, background + (255,))
+    out.alpha_composite(canvas)
+    return out.convert("RGB")
