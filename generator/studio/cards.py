@@ -281,46 +281,48 @@ class Studio:
         from ..games.deck.model import Problems, read_deck
         from ..games.deck.products import deck_fonts
         problems = Problems()
-        deck = read_deck(spec, problems)          # SpecErrors: the spec or its CSV does not read
+        deck = read_deck(spec, problems)
+        view.errors = _said(problems)     # the spec's, its files', its rows': at the top, file and line
+        if not deck.drawable() or (view.errors and view.cards):
+            # Its cards cannot be drawn now, or would be drawn from a spec a build refuses: the page
+            # keeps them as they were, under the errors. (A first reading shows what it can.)
+            return
         set_fallbacks(deck_fonts(deck))
         size = (deck.size.width, deck.size.height, deck.size.bleed)
         view.title, view.size = deck.title, size
         keys = _DeckKeys(deck)
         ids = []
-        cards = deck.cards
         prefix = rel_id(view.spec)
-        try:
-            for card in cards:
-                cid = f"{prefix}-{card.number}"
-                ids.append(cid)
-                face_key, back_key = keys.of(card)
-                with self.lock:
-                    have = face_key in self.sides and back_key in self.sides
-                    if have:
-                        self.sides.move_to_end(face_key)
-                        self.sides.move_to_end(back_key)
-                error = None
-                if not have:
-                    deck.cards = [card]
-                    card_problems = Problems()
-                    drawn = draw_deck(deck, card_problems)
-                    if card_problems.errors:
-                        error = "; ".join(str(e) for e in card_problems.errors[:3])[:MAX_ERROR_CHARS]
-                    else:
-                        layout_face = deck.layouts[drawn.face_layouts[0]]
-                        layout_back = deck.layouts[drawn.back_layouts[0]]
-                        face = _side(face_key, drawn.faces[0], size, deck, layout_face, keys.values(card),
-                                     drawn.sizes[0])
-                        back = _side(back_key, drawn.backs[0], size, deck, layout_back, keys.values(card), None)
-                        with self.lock:
-                            self.sides[face_key] = face
-                            self.sides[back_key] = back
-                            while len(self.sides) > MAX_SIDES:
-                                self.sides.popitem(last=False)
-                        self.drawn += 1
-                self._card(cid, view.spec, card, face_key, back_key, error)
-        finally:
-            deck.cards = cards
+        for card in deck.cards:
+            cid = f"{prefix}-{card.number}" + (f"-{card.index}" if card.index is not None else "")
+            ids.append(cid)
+            face_key, back_key = keys.of(card)
+            with self.lock:
+                have = face_key in self.sides and back_key in self.sides
+                if have:
+                    self.sides.move_to_end(face_key)
+                    self.sides.move_to_end(back_key)
+            error = None
+            if not have:
+                card_problems = Problems()
+                drawn = draw_deck(deck, card_problems, [card])
+                if card_problems.errors:
+                    error = "; ".join(str(e) for e in card_problems.errors[:3])[:MAX_ERROR_CHARS]
+                elif not drawn.faces:     # a layout the schema refused: said at the top
+                    error = f"{card.label()}: its layout has an error (at the top)"
+                else:
+                    values = keys.values(card)
+                    face = _side(face_key, drawn.faces[0], size, deck, deck.layouts[drawn.face_layouts[0]],
+                                 values, drawn.sizes[0])
+                    back = _side(back_key, drawn.backs[0], size, deck, deck.layouts[drawn.back_layouts[0]],
+                                 values, None)
+                    with self.lock:
+                        self.sides[face_key] = face
+                        self.sides[back_key] = back
+                        while len(self.sides) > MAX_SIDES:
+                            self.sides.popitem(last=False)
+                    self.drawn += 1
+            self._card(cid, view.spec, card, face_key, back_key, error)
         view.cards = ids
 
     def _card(self, cid: str, deck: str, card, face_key: str, back_key: str, error: str | None) -> None:
@@ -381,6 +383,16 @@ class Studio:
         view.cards = ids
 
 
+def _said(problems) -> list[str]:
+    """A reading's problems as error lines, in file order (as `pnp validate` says them)."""
+    from ..spec.loader import SpecErrors
+    try:
+        problems.raise_any()
+    except SpecErrors as exc:
+        return [SpecError.__str__(e) for e in exc.errors]
+    return []
+
+
 def rel_id(rel: str) -> str:
     """A spec's display path as part of a card's id (letters, digits, - and _ only)."""
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in rel)[:80]
@@ -398,8 +410,9 @@ class _DeckKeys:
         for name, styles in sorted(spec.data.get("fonts", {}).items()):
             for style, rel in sorted(styles.items()):
                 files.append(self._stat(rel))
-        for name, rel in sorted(spec.data.get("icons", {}).items()):
-            files.append(self._stat(rel))
+        for name, given in sorted(spec.data.get("icons", {}).items()):
+            files.append(self._stat(given.get("file") if isinstance(given, dict) else given))
+            files.append(given)             # (how it sits in text, too)
         self.common = _digest(deck.size.width, deck.size.height, deck.size.bleed,
                               {k: v.as_rgb() for k, v in deck.palette.items()},
                               {k: [f.regular, f.bold, f.italic, f.bold_italic] for k, f in deck.families.items()},
@@ -417,30 +430,44 @@ class _DeckKeys:
         return got
 
     def layout(self, name: str):
-        """(digest, the fields it reads, its image elements' file templates) of a layout."""
-        from ..games.deck.model import TEMPLATE_KEYS, fields_in
+        """(digest, the fields it reads, its image elements' file templates, whether it asks for
+        a card's index) of a layout."""
+        from ..games.deck.model import fields_in
         got = self.layouts.get(name)
         if got is None:
             lay = self.deck.layouts[name]
             fields = set(fields_in(lay.background or ""))
-            files = []
+            files, index = [], False
             for el in lay.elements:
-                for key in TEMPLATE_KEYS:
-                    fields.update(el.fields(key))
+                # every text in it, however deep (a gradient's stops), may name a field
+                todo = [v for k, v in el.values.items() if k != "when"]
+                while todo:
+                    value = todo.pop()
+                    if isinstance(value, str):
+                        fields.update(fields_in(value))
+                    elif isinstance(value, dict):
+                        todo += list(value.values())
+                    elif isinstance(value, list):
+                        todo += value
                 when = el.values.get("when")
                 if isinstance(when, str):
                     fields.add(when)
                 elif isinstance(when, dict):
-                    fields.update(when)
+                    fields.update(k for k in when if k != "index")
+                    index = index or "index" in when
                 if el.type == "image":
                     files.append(el.values.get("file"))
-            digest = _digest(name, lay.background, [[el.name, el.values] for el in lay.elements])
-            got = self.layouts[name] = (digest, sorted(fields), files)
+            digest = _digest(name, lay.background, lay.broken, [[el.name, el.values, el.broken] for el in lay.elements])
+            got = self.layouts[name] = (digest, sorted(fields), files, index)
         return got
 
     def values(self, card) -> dict:
+        """The card's values as faces.py draws with them (its index among the deck's, where it has one)."""
+        from ..games.deck.faces import INDEX
         values = dict(card.fields)
         values["count"] = values[card.count_name] = str(card.count)
+        if card.index is not None:
+            values[INDEX] = (card.index, len(self.deck.cards))
         return values
 
     def of(self, card) -> tuple[str, str]:
@@ -452,25 +479,33 @@ class _DeckKeys:
             if name not in self.deck.layouts:
                 keys.append(_digest(side, "no layout", name, values))
                 continue
-            digest, fields, files = self.layout(name)
+            digest, fields, files, index = self.layout(name)
             stats = [self._stat(substitute(f, values)) for f in files if isinstance(f, str)]
-            keys.append(_digest(side, self.common, digest, {f: values.get(f, "") for f in fields}, stats))
+            keys.append(_digest(side, self.common, digest, {f: values.get(f, "") for f in fields}, stats,
+                                (card.index, len(self.deck.cards)) if index else None))
         return keys[0], keys[1]
 
 
 # ---------------------------------------------------------------- what a side shows and the checks
 
-def _box(el_type: str, v: dict) -> tuple[float, float, float, float] | None:
+def _box(deck, el_type: str, v: dict) -> tuple[float, float, float, float] | None:
+    """An element's box on the card (mm), from its layout's values (turned elements: unturned)."""
+    from ..draw.pathdata import ops_bounds
+    from ..games.deck.faces import _outline
     try:
-        if el_type == "circle":
+        if el_type in ("circle", "arc", "pie"):
             return v["cx"] - v["r"], v["cy"] - v["r"], v["cx"] + v["r"], v["cy"] + v["r"]
+        if el_type == "ellipse":
+            return v["cx"] - v["rx"], v["cy"] - v["ry"], v["cx"] + v["rx"], v["cy"] + v["ry"]
+        if el_type == "star":
+            r = v["outer_radius"]
+            return v["cx"] - r, v["cy"] - r, v["cx"] + r, v["cy"] + r
         if el_type == "line":
             return min(v["x1"], v["x2"]), min(v["y1"], v["y2"]), max(v["x1"], v["x2"]), max(v["y1"], v["y2"])
-        if el_type == "polygon":
-            xs, ys = [p[0] for p in v["points"]], [p[1] for p in v["points"]]
-            return min(xs), min(ys), max(xs), max(ys)
+        if el_type in ("polygon", "triangle", "path"):
+            return tuple(ops_bounds(_outline(deck, el_type, v).ops))
         return v["x"], v["y"], v["x"] + v["w"], v["y"] + v["h"]
-    except (KeyError, TypeError, IndexError, ValueError):
+    except Exception:  # noqa: BLE001  an element that cannot be outlined has no box (it draws, or says why)
         return None
 
 
@@ -481,9 +516,9 @@ def _side(key: str, drawing, size, deck, layout, values: dict, sizes: dict | Non
     from ..games.deck.model import _element_path
     side = Side(key, drawing, size)
     for el in layout.elements:
-        if not _shown(el, values):
+        if el.broken or not _shown(el, values):
             continue
-        box = _box(el.type, el.values)
+        box = _box(deck, el.type, el.values)
         if box is None:
             continue
         # the layout it was written in (a layout that extends another has its elements), and those
