@@ -77,8 +77,15 @@ def built_output(tmp_path_factory, paper: str = "a4") -> Path:
         if not (shared / f"done{tag}").exists():
             r = run_pnp("build", "--out", out, *(["--paper", paper] if tag else []))
             assert r.returncode == 0, r.stderr
+            (shared / f"listed{tag}").write_text(r.stdout)     # what it said it wrote, in its order
             (shared / f"done{tag}").write_text("ok")
     return out
+
+
+def built_listing(tmp_path_factory, paper: str = "a4") -> list[str]:
+    """The lines the run's one build (built_output) printed: every file it wrote, in its order."""
+    out = built_output(tmp_path_factory, paper)
+    return (out.parent / f"listed{'' if paper == 'a4' else '-' + paper}").read_text().splitlines()
 
 
 def build_options(out: Path, paper: str = "a4", **options):
