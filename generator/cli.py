@@ -5,10 +5,12 @@ Exit codes: 0 done; 1 a spec or build error (nothing written); 2 bad usage or re
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import signal
 import sys
+import warnings
 from pathlib import Path
 
 from .options import EXTRA_LAYOUTS, LAYOUTS, BuildOptions
@@ -309,21 +311,15 @@ def build_summary(written: list[str], out: Path, seconds: float) -> str:
     return "\n".join(lines)
 
 
-# What a build may read that a person saves while designing, whatever the case of its name
-# (STAR.SVG): with every file the last build read (its manifest's), a save of these starts a
-# rebuild; a save of any other file (the output folder's own, an editor's swap file) does not.
-WATCHED = (".yaml", ".yml", ".csv", ".tsv", ".txt", ".png", ".jpg", ".jpeg", ".svg", ".ttf", ".otf", ".json")
-
-
 def _watch(args) -> int:
     """Build, then build again each time a spec, a spreadsheet, a picture or a font in this folder
     is saved, a line each time; Ctrl-C (or SIGTERM) ends it, exit 0. A build that fails says why in
     one line, and the output folder keeps the last good build."""
     import time
     from datetime import datetime
-    import watchfiles
     from .paths import is_project
     from .pipeline import read_manifest
+    from .watching import said, saves
     here = Path.cwd()
     out = Path(args.out) if args.out else Path("output")
     outside = [os.path.realpath(out)]
@@ -350,23 +346,16 @@ def _watch(args) -> int:
             if mask is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         took = time.perf_counter() - start
-        said = (f"{plural(len(written), 'file')} written" if written else "nothing to do") if code == 0 else \
+        outcome = (f"{plural(len(written), 'file')} written" if written else "nothing to do") if code == 0 else \
             f"failed (exit {code}): the last good build stays in {out}"
-        print(f"{datetime.now():%H:%M:%S} {reason}: {said}, {took:.2f} s", flush=True)
+        print(f"{datetime.now():%H:%M:%S} {reason}: {outcome}, {took:.2f} s", flush=True)
 
-    def relevant(change, path: str) -> bool:
-        real = os.path.realpath(path)
-        return (real in read or path.lower().endswith(WATCHED)) \
-            and not any(real == o or real.startswith(o + os.sep) for o in outside) \
-            and ".pnp-build" not in path and not os.path.basename(path).startswith(".")
     try:
         once("built")
         print(f"pnp: watching {here}: save a spec, a spreadsheet or a "
               "picture to build again; Ctrl-C stops", file=sys.stderr, flush=True)
-        for changes in watchfiles.watch(here, watch_filter=relevant, debounce=150, step=50, raise_interrupt=True,
-                                        ignore_permission_denied=True):
-            names = sorted({os.path.relpath(p, here) for _, p in changes})
-            once(f"{names[0]}{f' and {len(names) - 1} more' if len(names) > 1 else ''} changed")
+        for names in saves(here, read, outside):
+            once(f"{said(names)} changed")
     except (KeyboardInterrupt, Terminated):
         print("pnp: stopped watching; the output folder holds the last good build", file=sys.stderr)
     return 0
@@ -603,6 +592,11 @@ def cmd_serve(args) -> int:
     return serve(Path(args.dir), args.host, args.port, new_token=args.new_token)
 
 
+def cmd_studio(args) -> int:
+    from .studio.command import studio   # the web framework is imported here only
+    return studio(args.specs, args.host, args.port, browser=not args.no_browser, printing=not args.no_print)
+
+
 def product_options(sp) -> None:
     """The options products declare for themselves (a print shop's `--shop NAME`), on this command;
     their values reach the products as BuildOptions.extra (by dest)."""
@@ -706,6 +700,16 @@ def parser(command: str | None = "build") -> argparse.ArgumentParser:
                     help="make a new token for the phones (the old link stops working); by default the "
                          "token kept in DIR is used again, so phones stay in when the server restarts")
     sv.set_defaults(func=cmd_serve)
+
+    st = sub.add_parser("studio", help="a page showing every card of this folder's decks as you save")
+    st.add_argument("specs", nargs="*", metavar="SPEC", help="spec files (NAME.yaml) or games to show; by default "
+                                                            "the specs in this folder")
+    st.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    st.add_argument("--no-print", action="store_true", help="do not build the print files in the background")
+    st.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine only; "
+                                                         "another: with a token, as pnp serve)")
+    st.add_argument("--port", type=int, default=8010, help="port (default 8010; 0: any free one)")
+    st.set_defaults(func=cmd_studio)
     return p
 
 
@@ -713,7 +717,8 @@ def main(argv=None) -> int:
     previous = watch_signals()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") else None
     try:
-        code = _main(argv)
+        with quiet_libraries():
+            code = _main(argv)
         late = held_back()      # a signal held back from an import, the command done meanwhile
         return stopped(late) if late is not None else code
     finally:
@@ -724,6 +729,21 @@ def main(argv=None) -> int:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+@contextlib.contextmanager
+def quiet_libraries():
+    """Python's warnings silenced while the command runs (its build workers, forked, too): a
+    library's warning about a user's file (Pillow's "Tag data larger than file" for a JPEG's
+    damaged EXIF) once reached the terminal as two lines of Python, a path and a source line. What
+    the tool has to say of a file it says itself, in one line naming it. `python -W` or
+    PYTHONWARNINGS shows them, for a developer."""
+    if sys.warnoptions:
+        yield
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def _check_environment() -> None:

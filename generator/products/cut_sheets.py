@@ -23,8 +23,8 @@ STOCK = "card stock, 250-300 g/m2"
 def deck_parts(deck: Deck) -> list[CutPart]:
     """A deck's cards as the parts a cutter cuts: one part a distinct face (with its count), its
     outline the card's trim with the spec's corner radius, its back seen from the front (the card
-    turned over its vertical axis, as layout/cards.py prints backs). The one place a Deck becomes
-    parts: a tuck box's part joins these here."""
+    turned over its vertical axis, as layout/cards.py prints backs). With box_parts, the one place
+    a Deck becomes parts."""
     from ..cutters import rounded_rect
     from ..draw import Drawing, mirror_x
     art = deck.art
@@ -50,22 +50,60 @@ def deck_parts(deck: Deck) -> list[CutPart]:
     return parts
 
 
+def box_parts(deck: Deck, machine=None, paper=None) -> list[CutPart]:
+    """The deck's tuck box, as the tuck-box product prints it: in one piece where that piece fits
+    what the machine reaches on the paper (or no machine is named), else in two (each with its
+    side tab, as the printed box in two pieces). Its own sheets, not the cards': printed on one
+    side, and the cards keep their grid. None for a deck without a box, or one whose box the
+    tuck-box product cannot make (it says why)."""
+    from ..layout.cards import LayoutError
+    from ..layout.tuckbox import SMALLEST_CARD, box_nets, box_settings, deck_box, tuck_box_cut_part
+    from .tuck_box import box_art
+    if deck.box is None:
+        return []
+    art = box_art(deck)
+    if min(art.size.width, art.size.height) < SMALLEST_CARD:
+        return []
+    box = deck_box(art.size, art.cards, box_settings(deck.spec))
+    try:
+        one = [tuck_box_cut_part(art, box_nets(box, 1)[0], f"{art.stem} tuck box")]
+        if machine is None or _fits(one[0], machine, paper):
+            return one
+        return [tuck_box_cut_part(art, net, f"{art.stem} tuck box, piece {k} of 2")
+                for k, net in enumerate(box_nets(box, 2), 1)]
+    except LayoutError:
+        return []
+
+
+def _fits(part: CutPart, machine, paper) -> bool:
+    """Whether the part, alone, lies within what the machine reaches on the paper, clear of its marks."""
+    from dataclasses import replace
+    from ..cutters import DoesNotFit, in_reach, lay_out
+    try:
+        return all(in_reach(s, machine, paper) for s in lay_out([replace(part, count=1)], machine, paper))
+    except DoesNotFit:
+        return False
+
+
 def make(content, plan, opts) -> None:
     from ..cutters import DoesNotFit, cutter
     machine = cutter(opts.extra["cut"])
     if isinstance(content, Deck):
-        parts, stem, title = deck_parts(content), content.art.stem, content.art.title
+        a = content.art
+        groups = [(deck_parts(content), a.stem, a.title, ("card",)),
+                  (box_parts(content, machine, opts.paper), f"{a.stem}-tuckbox", f"{a.title}: tuck box", ("tuck_box",))]
     else:
-        parts, stem, title = content.parts(), content.name, content.title
-    if not parts:
-        return
+        groups = [(content.parts(), content.name, content.title, ())]
     sub = plan.sub(f"cut-{machine.name}")
     before = set(plan.products)
-    try:
-        MAKERS[machine.kind](machine, parts, sub, opts, stem, title)
-    except DoesNotFit as exc:
-        field = ("card",) if isinstance(content, Deck) and "card" in content.spec.data else ()
-        raise content.spec.error(field, f"--cut {machine.name}: {exc}") from None
+    for parts, stem, title, field in groups:
+        if not parts:
+            continue
+        try:
+            MAKERS[machine.kind](machine, parts, sub, opts, stem, title)
+        except DoesNotFit as exc:
+            field = field if field and field[0] in content.spec.data else ()
+            raise content.spec.error(field, f"--cut {machine.name}: {exc}") from None
     # The cut sheets are instead of the home sheet: the print list counts their card apart.
     for rel in [r for r in plan.products if r not in before]:
         plan.products[rel].info.setdefault("variant", f"cutting with a {machine.title.split(' (')[0]}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ...colour import Colour
 from ...errors import show
@@ -57,6 +57,8 @@ class Piece:
     underline: bool = False
     strike: bool = False
     family: str | None = None
+    context: tuple[str, str] = ("", "")   # the word's text before and after it, where the word
+                                          # needs shaping: set as within the word (shaping.shape)
 
 
 @dataclass(frozen=True)
@@ -322,7 +324,26 @@ def parse(text: str, icons, markup: Markup | None = None) -> list:
     if stack:
         name, where, _ = stack[-1]
         raise TextError(f"<{name}> opened at character {where + 1} is never closed (</{name}>)")
-    return _break_within(words)
+    return _in_context(_break_within(words))
+
+
+def _in_context(words: list) -> list:
+    """Each piece of a word of several styles that needs shaping given the word's text around it:
+    an Arabic word with a bold letter stays joined across the style's edge."""
+    from ...draw.shaping import CONTEXT, needs_shaping
+    out = []
+    for word in words:
+        if word is BREAK or word is NOSPACE or len(word) < 2:
+            out.append(word)
+            continue
+        texts = ["\ufffc" if p.icon is not None else p.text for p in word]
+        if not needs_shaping("".join(texts)):
+            out.append(word)
+            continue
+        out.append(tuple(p if p.icon is not None else
+                         replace(p, context=("".join(texts[:k])[-CONTEXT:], "".join(texts[k + 1:])[:CONTEXT]))
+                         for k, p in enumerate(word)))
+    return out
 
 
 NOSPACE = ()                   # after a word: the next one follows it with no space (a line may
@@ -396,11 +417,13 @@ class Placed:
 @dataclass
 class Setting:
     """Text set in a box: its size (pt), its lines (each placed pieces and a width), the block's
-    height (mm), and each line's baseline from the block's top (mm)."""
+    height (mm), each line's baseline from the block's top (mm), and whether each line ends its
+    paragraph (a line break in the text, or the end: the next line starts a paragraph)."""
     size_pt: float
     lines: list[tuple[list[Placed], float]]
     height: float
     baselines: list[float]
+    ends: list[bool] = field(default_factory=list)
 
 
 class Measure:
@@ -454,7 +477,7 @@ class Measure:
         """A piece's width at a size of 1 mm (every width grows with the size)."""
         if piece.icon is not None:
             return self.icon_box(piece.icon, 1.0)[0]
-        return _unit_width(piece.text, self.font_of(piece)) * piece.scale
+        return _unit_width(piece.text, self.font_of(piece), piece.context) * piece.scale
 
     def missing_glyphs(self, words) -> str:
         """Characters of the text its fonts have no glyph for ("" if none)."""
@@ -490,14 +513,14 @@ _widths: dict[tuple[str, str], float] = {}
 _cmaps: dict[str, object] = {}
 
 
-def _unit_width(text: str, font: str) -> float:
-    key = (text, font)
+def _unit_width(text: str, font: str, context: tuple[str, str] = ("", "")) -> float:
+    key = (text, font, context)
     w = _widths.get(key)
     if w is None:
         from ...draw.fonts import get_font
         if len(_widths) > 200_000:
             _widths.clear()
-        w = _widths[key] = get_font(font).width(text, 1.0)
+        w = _widths[key] = get_font(font).width(text, 1.0, context)
     return w
 
 
@@ -530,7 +553,7 @@ def prepare(words, measure: Measure) -> Prepared:
         end = word[-1]
         widths.append((sum(measure.piece_unit(p) for p in word),
                        0.0 if joined else _unit_width(" ", measure.font_of(end)) * end.scale,
-                       max((p.scale for p in word if p.icon is None), default=1.0)))
+                       end.scale if len(word) == 1 else max([p.scale for p in word])))
     return Prepared(kept, widths)
 
 
@@ -562,7 +585,8 @@ def _hyphenated(word: tuple, measure: Measure, limit: float, room: float):
         for p in word:
             lo, hi = max(a, at), min(b, at + len(p.text))
             if lo < hi:
-                out.append(replace(p, text=p.text[lo - at:hi - at]))
+                out.append(replace(p, text=p.text[lo - at:hi - at],      # (shaped as within the word)
+                                   context=(p.context[0] + p.text[:lo - at], p.text[hi - at:] + p.context[1])))
             at += len(p.text)
         if hyphen:
             out[-1] = replace(out[-1], text=out[-1].text + HYPHEN)
@@ -628,7 +652,7 @@ def break_lines(prepared: Prepared, measure: Measure, limit: float) -> list[Line
                 g = (gap or 0.0) if line.words else 0.0
                 line.words.append((pieces, g, pw))
                 line.width += g + pw
-                line.scale = max(line.scale, max(p.scale for p in pieces))
+                line.scale = max(line.scale, max([p.scale for p in pieces]))
             gap = space
             continue
         if gap is not None and line.words and line.width + gap + w > limit:
@@ -637,7 +661,8 @@ def break_lines(prepared: Prepared, measure: Measure, limit: float) -> list[Line
         g = (gap or 0.0) if line.words else 0.0
         line.words.append((word, g, w))
         line.width += g + w
-        line.scale = max(line.scale, scale)
+        if scale > line.scale:
+            line.scale = scale
         gap = space
     lines[-1].last = True
     for line in lines:
@@ -678,7 +703,35 @@ def set_lines(prepared: Prepared, measure: Measure, size_pt: float, width: float
                 x += pw
         lines.append((placed, x * s))
     height = block_height(broken, measure, leading) * s
-    return Setting(size_pt, lines, height, baselines)
+    return Setting(size_pt, lines, height, baselines, [line.last for line in broken])
+
+
+def _plain_height(prepared: Prepared, measure: Measure, limit: float, leading: float) -> float | None:
+    """The block's height at 1 mm, as break_lines and block_height would make it, counted without
+    making the lines (fit tries a few sizes a text; most texts have no word wider than their box);
+    None where a word is wider than the limit."""
+    limit += 1e-9
+    scales: list[float] = []
+    x, gap, scale, empty = 0.0, 0.0, 0.0, True
+    for wg in prepared.widths:
+        if wg is None:
+            scales.append(scale or 1.0)
+            x, gap, scale, empty = 0.0, 0.0, 0.0, True
+            continue
+        w, space, sc = wg
+        if w > limit:
+            return None
+        if not empty and x + gap + w > limit:
+            scales.append(scale or 1.0)
+            x, scale = w, 0.0
+        else:
+            x += (0.0 if empty else gap) + w
+        empty = False
+        if sc > scale:
+            scale = sc
+        gap = space
+    scales.append(scale or 1.0)
+    return measure.cap * scales[0] + leading * (sum(scales) - scales[0]) + measure.descent * scales[-1]
 
 
 def fit(words, measure: Measure, size_pt: float, min_pt: float, width: float, height: float,
@@ -695,8 +748,11 @@ def fit(words, measure: Measure, size_pt: float, min_pt: float, width: float, he
 
     def fits(k: int) -> bool:
         s = size_at(k) * PT
-        lines = break_lines(prepared, measure, width / s)
-        return lines is not None and block_height(lines, measure, leading) * s <= height + 1e-6
+        tall = _plain_height(prepared, measure, width / s, leading)
+        if tall is None:                   # a word wider than the box: hyphenated, if it can be
+            lines = break_lines(prepared, measure, width / s)
+            tall = None if lines is None else block_height(lines, measure, leading)
+        return tall is not None and tall * s <= height + 1e-6
     if fits(steps):
         best = steps
     elif not fits(0):
