@@ -458,3 +458,26 @@ def test_every_printed_piece_builds_with_each_cut(tmp_path, game, name, machine,
         assert path.stat().st_size > 500, product.rel
     kinds = {q.rel.rsplit(".", 1)[1] for q in ours}
     assert kinds == {"silhouette": {"pdf", "svg", "dxf"}, "cricut": {"png", "svg"}, "scanncut": {"pdf", "svg"}}[machine]
+
+
+def test_a_box_too_big_for_the_machine_is_left_out_with_a_note_unless_asked_for(tmp_path):
+    """A deck of 150 x 200 mm cards: the cards fit a Cricut's Print Then Cut area, their box does
+    not, even in two pieces. Not asked for (no tuck_box section), the box is left out with a note
+    and the cards are made; asked for, it is the spec's error at its line."""
+    from dataclasses import replace
+    from conftest import build_options
+    from generator.errors import SpecError
+    from generator.layout.cardsize import CardSize
+    from generator.outputs import Plan
+    from generator.products.cut_sheets import make
+    _, deck = next((g, d) for g, d in tuck_boxes() if g == "deck")
+    big = replace(deck, art=replace(deck.art, size=CardSize(150, 200, 3)))
+    assert "tuck_box" not in big.spec.data
+    plan = Plan()
+    make(big, plan.sub("deck"), build_options(tmp_path, "a4", extra={"cut": "cricut"}))
+    assert any("-cricut-sheet" in rel for rel in plan.products)
+    assert not any("tuckbox" in rel for rel in plan.products)
+    assert any("no tuck box for the Cricut" in note for note in big.spec.notes)
+    asked = replace(big, spec=replace(big.spec, data={**big.spec.data, "tuck_box": {}}))
+    with pytest.raises(SpecError, match="tuck_box"):
+        make(asked, Plan().sub("deck"), build_options(tmp_path, "a4", extra={"cut": "cricut"}))
