@@ -4,7 +4,6 @@ troughs) and every deck's tuck box (tuck_box_cut_part). Each outline is the trim
 piece is cut on (read from the sheets' drawings, within 0.05 mm), one closed path; each face covers
 its outline and its bleed with the piece's art; holes and folds lie inside their outline."""
 from functools import lru_cache
-from pathlib import Path as FilePath
 
 import numpy as np
 import pytest
@@ -50,7 +49,7 @@ def tuck_boxes() -> list[tuple[str, Deck]]:
     return [(game, c) for game in GAMES for c in contents(game) if isinstance(c, Deck) and c.box is not None]
 
 
-def box_parts(deck: Deck, pieces: int = 1, cards: int | None = None):
+def printed_box(deck: Deck, pieces: int = 1, cards: int | None = None):
     """The deck's box (or one for `cards` cards), its art, and its pieces as cut parts."""
     from dataclasses import replace
     from generator.layout.tuckbox import box_nets, box_settings, deck_box, tuck_box_cut_part
@@ -222,6 +221,7 @@ def test_capitals_strips_are_cut_where_the_sheets_cut_them():
     from generator.games.capitals.walls import load_walls
     spec = next(s for s in load_game_specs("capitals", ROOT).values() if s.kind == "capitals-walls")
     ws = load_walls(spec)
+
     def fills(page) -> list[Polygon]:
         out = []
         for item, m in drawn_items(page.root):
@@ -249,7 +249,7 @@ def test_every_tuck_box_is_cut_on_its_printed_trim(paper):
     boxes = tuck_boxes()
     assert len(boxes) == 7                 # every shipped deck has one, and the starter deck
     for game, deck in boxes:
-        box, art, parts = box_parts(deck)
+        box, art, parts = printed_box(deck)
         plan = plan_print(box, PAPERS[paper])
         assert plan.pieces == 1, (game, deck.art.stem)
         pages = print_pages(box, art, plan)
@@ -263,7 +263,7 @@ def test_every_tuck_box_is_cut_on_its_printed_trim(paper):
 def test_a_thick_decks_box_in_two_pieces_is_cut_on_both_printed_trims():
     from generator.layout.tuckbox import cut_style, plan_print, print_pages
     _, deck = tuck_boxes()[0]
-    box, art, parts = box_parts(deck, pieces=2, cards=150)
+    box, art, parts = printed_box(deck, pieces=2, cards=150)
     plan = plan_print(box, A4)
     assert plan.pieces == 2 and len(parts) == 2
     pages = print_pages(box, art, plan)
@@ -359,10 +359,10 @@ def every_part():
         for part in content.parts():
             yield f"{content.name}: {part.name}", part
     for game, deck in tuck_boxes():
-        for part in box_parts(deck)[2]:
+        for part in printed_box(deck)[2]:
             yield f"{deck.art.stem} tuck box", part
     _, deck = tuck_boxes()[0]
-    for part in box_parts(deck, pieces=2, cards=150)[2]:
+    for part in printed_box(deck, pieces=2, cards=150)[2]:
         yield f"{deck.art.stem} tuck box for 150 cards", part
 
 
