@@ -167,6 +167,7 @@ SLOW_TESTS = {
     "test_made_up_ids_cost_nothing_that_stays": "thousands of requests to a served folder",
     "test_pytest_commands_parse_and_select_on_a_registered_marker": "pytest started again",
     "test_two_builds_write_the_same_bytes": "two builds",
+    "test_every_printed_piece_builds_with_each_cut": "every printed piece's sheets and cut files, each machine and paper",
 }
 
 
