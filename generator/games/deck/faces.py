@@ -42,10 +42,12 @@ class CardFailed(Exception):
     """A card could not be drawn (its error is among the deck's problems)."""
 
 
-def draw_deck(deck: Deck, problems: Problems) -> DeckDrawn:
+def draw_deck(deck: Deck, problems: Problems, cards: list | None = None) -> DeckDrawn:
+    """Every card of the deck drawn, or only `cards` of it (the studio draws the cards a save changed,
+    each in its place among all of them: its index, where a layout asks for it)."""
     drawn = DeckDrawn()
     shared: dict = {}
-    for card in deck.cards:
+    for card in deck.cards if cards is None else cards:
         values = dict(card.fields)
         values["count"] = values[card.count_name] = str(card.count)
         if card.index is not None:
