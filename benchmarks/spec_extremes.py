@@ -208,7 +208,7 @@ SCRIPTS = ["שלום עולם זה טקסט בעברית", "مرحبا بالع�
 def deck_worst_cases() -> list[tuple[str, str, object]]:
     """A deck of the user's own at its bounds (issue 32): the most text a deck sets (500,000
     characters: 125 distinct cards of 4,000, in Latin with bold and italic, and in Hebrew, Arabic
-    and CJK, shaped), the most picture bytes (256 MB of incompressible PNGs, one of 40 million
+    and CJK, shaped; in Hebrew and Arabic with a style changing inside every word), the most picture bytes (256 MB of incompressible PNGs, one of 40 million
     pixels), the most SVG work (30,000 elements and path points: an SVG of 20,000 path points and
     one of 10,000; one of 20,000 elements and one of 10,000)."""
     rng = random.Random(32)
@@ -242,6 +242,21 @@ def deck_worst_cases() -> list[tuple[str, str, object]]:
                    "".join(f"  face_{f}:\n    elements:\n      - {{type: text, x: 5, y: 5, w: 140, h: 190, text: "
                            f"\"{{text}}\", size: 12, font: {f}, align: right}}\n" for f in ("hebar", "cjk")) +
                    "  back: {background: \"#223344\"}\n", rows, header=("name", "text", "font"))
+
+    def styled_scripts(project):
+        """Hebrew and Arabic, a style changing inside every word (each piece shaped with the word
+        around it) and set from the paragraph's start (its direction found): the most pieces."""
+        shutil.copy(ROOT / "tests" / "fonts" / "dejavu-hebrew-arabic.ttf", project / "decks")
+
+        def styled(word: str) -> str:
+            k = rng.randrange(1, len(word)) if len(word) > 1 else 1
+            return f"{word[:k]}**{word[k:]}**" if k < len(word) else f"*{word}*"
+        words = [styled(w) for line in SCRIPTS[:2] for w in line.split() for _ in range(3)]
+        rows = [[f"card {i}", text(4000, words)] for i in range(125)]
+        _deck_spec(project, "own_styled", "kind: deck\ntitle: Styled\n" + big_box +
+                   "fonts:\n  hebar: {regular: dejavu-hebrew-arabic.ttf}\ncsv: own_styled.csv\nlayouts:\n  face:\n"
+                   "    elements:\n      - {type: text, x: 5, y: 5, w: 140, h: 190, text: \"{text}\", size: 12, "
+                   "font: hebar}\n  back: {background: \"#223344\"}\n", rows)
 
     def pictures(project):
         import numpy as np
@@ -277,6 +292,8 @@ def deck_worst_cases() -> list[tuple[str, str, object]]:
 
     return [("decks/own_text.yaml", "a deck's most text: 125 cards of 4,000 characters (Latin, bold, italic)", latin),
             ("decks/own_scripts.yaml", "a deck's most text in Hebrew, Arabic and CJK: 125 cards of 4,000", scripts),
+            ("decks/own_styled.yaml", "a deck's most text in Hebrew and Arabic, a style changing inside every word",
+             styled_scripts),
             ("decks/own_pictures.yaml", "a deck's most pictures: 31 PNGs of 8 MB and one of 40 million pixels",
              pictures),
             ("decks/own_svgs.yaml", "a deck's most SVG: of 20,000 and 10,000 path points, 2,000 cards",

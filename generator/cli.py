@@ -5,10 +5,12 @@ Exit codes: 0 done; 1 a spec or build error (nothing written); 2 bad usage or re
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import signal
 import sys
+import warnings
 from pathlib import Path
 
 from .options import EXTRA_LAYOUTS, LAYOUTS, BuildOptions
@@ -103,7 +105,7 @@ def _printer(args, say: bool = False) -> None:
     came = {}
     # The cutting machine the folder names (cut: MACHINE), where the command takes --cut and the
     # command line names none; kept for calibrate --save, which writes the file again.
-    if getattr(args, "cut", "") is None and settings.cut:
+    if getattr(args, "cut", "") is None and settings.cut and args.command in ("build", "validate"):
         args.cut = settings.cut
     args.kept_cut = settings.cut
     for key, default in (("paper", "a4"), ("flip", "long"), ("back_offset", (0.0, 0.0))):
@@ -309,21 +311,15 @@ def build_summary(written: list[str], out: Path, seconds: float) -> str:
     return "\n".join(lines)
 
 
-# What a build may read that a person saves while designing, whatever the case of its name
-# (STAR.SVG): with every file the last build read (its manifest's), a save of these starts a
-# rebuild; a save of any other file (the output folder's own, an editor's swap file) does not.
-WATCHED = (".yaml", ".yml", ".csv", ".tsv", ".txt", ".png", ".jpg", ".jpeg", ".svg", ".ttf", ".otf", ".json")
-
-
 def _watch(args) -> int:
     """Build, then build again each time a spec, a spreadsheet, a picture or a font in this folder
     is saved, a line each time; Ctrl-C (or SIGTERM) ends it, exit 0. A build that fails says why in
     one line, and the output folder keeps the last good build."""
     import time
     from datetime import datetime
-    import watchfiles
     from .paths import is_project
     from .pipeline import read_manifest
+    from .watching import said, saves
     here = Path.cwd()
     out = Path(args.out) if args.out else Path("output")
     outside = [os.path.realpath(out)]
@@ -350,23 +346,16 @@ def _watch(args) -> int:
             if mask is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         took = time.perf_counter() - start
-        said = (f"{plural(len(written), 'file')} written" if written else "nothing to do") if code == 0 else \
+        outcome = (f"{plural(len(written), 'file')} written" if written else "nothing to do") if code == 0 else \
             f"failed (exit {code}): the last good build stays in {out}"
-        print(f"{datetime.now():%H:%M:%S} {reason}: {said}, {took:.2f} s", flush=True)
+        print(f"{datetime.now():%H:%M:%S} {reason}: {outcome}, {took:.2f} s", flush=True)
 
-    def relevant(change, path: str) -> bool:
-        real = os.path.realpath(path)
-        return (real in read or path.lower().endswith(WATCHED)) \
-            and not any(real == o or real.startswith(o + os.sep) for o in outside) \
-            and ".pnp-build" not in path and not os.path.basename(path).startswith(".")
     try:
         once("built")
         print(f"pnp: watching {here}: save a spec, a spreadsheet or a "
               "picture to build again; Ctrl-C stops", file=sys.stderr, flush=True)
-        for changes in watchfiles.watch(here, watch_filter=relevant, debounce=150, step=50, raise_interrupt=True,
-                                        ignore_permission_denied=True):
-            names = sorted({os.path.relpath(p, here) for _, p in changes})
-            once(f"{names[0]}{f' and {len(names) - 1} more' if len(names) > 1 else ''} changed")
+        for names in saves(here, read, outside):
+            once(f"{said(names)} changed")
     except (KeyboardInterrupt, Terminated):
         print("pnp: stopped watching; the output folder holds the last good build", file=sys.stderr)
     return 0
@@ -523,6 +512,8 @@ def cmd_calibrate(args) -> int:
     from .products.pdf import write_pdf
     from .layout.calibrate import calibration_pages
     _printer(args)
+    if args.cut:
+        return _calibrate_cutter(args)
     out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper.name}-{args.flip}.pdf"
     from .outputs import OutputFolder, refuse_unless_regular
     # Everything checked, and the sheet written, before the settings are: a refused --out (a
@@ -538,6 +529,37 @@ def cmd_calibrate(args) -> int:
         print(f"pnp: {path.name} remembers paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
               "every build in this folder uses them", file=sys.stderr)
     print(display_path(out, Path.cwd()))
+    return 0
+
+
+def _calibrate_cutter(args) -> int:
+    """`pnp calibrate --cut MACHINE`: the cutter calibration sheet (its PDF and, beside it, its cut
+    files), written whole or not at all; with --save, the folder remembers the machine too."""
+    from .cutters import cutter
+    from .cutters.calibration import calibration_sheet, cut_files
+    from .outputs import OutputFolder, atomic_path, refuse_unless_regular
+    from .products.pdf import write_pdf
+    machine = cutter(args.cut)
+    if machine.kind == "picture":
+        raise UsageError(f"--cut {args.cut}: {machine.software} calibrates Print Then Cut itself (its menu, "
+                         "Calibration, Print Then Cut): print and cut its own sheet")
+    out = Path(args.out) if args.out else Path("output") / f"cutter-calibration-{args.cut}-{args.paper.name}.pdf"
+    sheet, page = calibration_sheet(machine, args.paper)
+    files = {out.with_suffix(f".{kind}"): data for kind, data in cut_files(machine, sheet).items()}
+    for path in [out, *files]:
+        refuse_unless_regular(path)
+    with OutputFolder.between_builds(out.parent):
+        write_pdf(out, f"Cutter calibration, {machine.title}, {args.paper.label}", [page], args.cmyk)
+        for path, data in files.items():
+            with atomic_path(path) as tmp:
+                Path(tmp).write_bytes(data)
+    if args.save:
+        from .project import write_settings
+        path = write_settings(Path.cwd(), args.paper.name, args.flip, args.back_offset, args.cut)
+        print(f"pnp: {path.name} remembers the {machine.title}: every build in this folder makes its sheets",
+              file=sys.stderr)
+    for path in [out, *files]:
+        print(display_path(path, Path.cwd()))
     return 0
 
 
@@ -568,6 +590,11 @@ def cmd_referee(args) -> int:
 def cmd_serve(args) -> int:
     from .serve import serve   # the web framework is imported here only: `pnp referee` stays fast
     return serve(Path(args.dir), args.host, args.port, new_token=args.new_token)
+
+
+def cmd_studio(args) -> int:
+    from .studio.command import studio   # the web framework is imported here only
+    return studio(args.specs, args.host, args.port, browser=not args.no_browser, printing=not args.no_print)
 
 
 def product_options(sp) -> None:
@@ -636,8 +663,12 @@ def parser(command: str | None = "build") -> argparse.ArgumentParser:
     c = sub.add_parser("calibrate", help="a duplex test sheet for reading --back-offset")
     c.add_argument("--out", help="output PDF (default output/calibrate-PAPER-FLIP.pdf)")
     c.add_argument("--save", action="store_true",
-                   help=f"remember --paper, --flip and --back-offset in this folder ({SETTINGS}): every "
-                        "build here uses them")
+                   help=f"remember --paper, --flip and --back-offset (and --cut) in this folder ({SETTINGS}): "
+                        "every build here uses them")
+    from .cutters import MACHINES
+    c.add_argument("--cut", choices=list(MACHINES),
+                   help="instead, a cutting machine's calibration sheet and its cut file (the machine's own "
+                        "offset, read off a scale after one cut)")
     print_options(c)
     c.set_defaults(func=cmd_calibrate)
 
@@ -669,6 +700,16 @@ def parser(command: str | None = "build") -> argparse.ArgumentParser:
                     help="make a new token for the phones (the old link stops working); by default the "
                          "token kept in DIR is used again, so phones stay in when the server restarts")
     sv.set_defaults(func=cmd_serve)
+
+    st = sub.add_parser("studio", help="a page showing every card of this folder's decks as you save")
+    st.add_argument("specs", nargs="*", metavar="SPEC", help="spec files (NAME.yaml) or games to show; by default "
+                                                            "the specs in this folder")
+    st.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    st.add_argument("--no-print", action="store_true", help="do not build the print files in the background")
+    st.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine only; "
+                                                         "another: with a token, as pnp serve)")
+    st.add_argument("--port", type=int, default=8010, help="port (default 8010; 0: any free one)")
+    st.set_defaults(func=cmd_studio)
     return p
 
 
@@ -676,7 +717,8 @@ def main(argv=None) -> int:
     previous = watch_signals()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") else None
     try:
-        code = _main(argv)
+        with quiet_libraries():
+            code = _main(argv)
         late = held_back()      # a signal held back from an import, the command done meanwhile
         return stopped(late) if late is not None else code
     finally:
@@ -687,6 +729,21 @@ def main(argv=None) -> int:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+@contextlib.contextmanager
+def quiet_libraries():
+    """Python's warnings silenced while the command runs (its build workers, forked, too): a
+    library's warning about a user's file (Pillow's "Tag data larger than file" for a JPEG's
+    damaged EXIF) once reached the terminal as two lines of Python, a path and a source line. What
+    the tool has to say of a file it says itself, in one line naming it. `python -W` or
+    PYTHONWARNINGS shows them, for a developer."""
+    if sys.warnoptions:
+        yield
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def _check_environment() -> None:

@@ -107,6 +107,14 @@ def new_deck(name: str, dest: Path) -> list[str]:
         raise UsageError(f"a deck's name is letters, digits, - and _ (at most 60), got {show(name)}")
     if not STARTER.is_dir():
         raise UsageError("this pnp has no starter deck")
+    from .draw.fonts import get_font
+    # The name is the deck's title, which its products print in the starter's fonts: a name they
+    # have no letter for once wrote a deck that failed validate.
+    missing = next((ch for font in ("sans", "sans-bold") for ch in [get_font(font).missing(name)] if ch), None)
+    if missing:
+        raise UsageError(f"the starter deck's font (sans, Bitstream Vera: Latin letters) has no letter for {show(missing)} "
+                         f"(U+{ord(missing):04X}), which its title would print: nothing was written; name the deck "
+                         "in letters it has, then give it a font of yours (fonts:) and the title you want")
     plan = []
     for src in sorted(p for p in STARTER.rglob("*") if p.is_file()):
         rel = src.relative_to(STARTER).as_posix()

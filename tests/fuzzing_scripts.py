@@ -1,11 +1,14 @@
 """Fuzz families of issue 32 (pictures, fonts, scripts): each case is a deck of one's own in a folder
 of its own, with a picture of a random PNG colour type and bit depth or a JPEG variant (some
 damaged), a font with a random OS/2 fsType (some damaged), or text in a random mix of Latin, Greek,
-Cyrillic, Hebrew, Arabic, CJK and emoji, validated (and now and then built) with the command line;
-each checked for what tests/fuzzing.problems checks, and for its own property:
+Cyrillic, Hebrew, Arabic, CJK and emoji (a style changing inside a word now and then, any `align`),
+validated (and now and then built) with the command line; each checked for what
+tests/fuzzing.problems checks, and for its own property:
 
 - pictures: a PNG that is read is read as a viewer shows it (its pixels against those worked out
-  from its samples); a JPEG with data after its end marker reads as the JPEG before it;
+  from its samples); a JPEG (grey, RGB, CMYK; baseline or progressive, optimised, any chroma
+  subsampling, restart markers, an ICC profile, an EXIF orientation) as Pillow shows it turned
+  upright; a JPEG with data after its end marker reads as the JPEG before it;
 - fonts: a font whose fsType forbids embedding (restricted alone, bitmap-only, no subsetting) is
   refused naming the licence, any other that is whole is accepted;
 - scripts: text every letter of which its font has is set (exit 0, or refused only as too long for
@@ -114,6 +117,19 @@ def random_jpeg(rng: random.Random) -> tuple[bytes, str, bytes | None]:
     if rng.random() < 0.3:
         options["progressive"] = True
         what += " progressive"
+    if rng.random() < 0.3:
+        options["optimize"] = True
+        what += " optimised"
+    if mode == "RGB" and rng.random() < 0.5:
+        options["subsampling"] = rng.choice([0, 1, 2])      # 4:4:4, 4:2:2, 4:2:0
+        what += f" subsampling {('4:4:4', '4:2:2', '4:2:0')[options['subsampling']]}"
+    if rng.random() < 0.2:
+        options["restart_marker_rows"] = rng.randint(1, 4)
+        what += f" restart every {options['restart_marker_rows']} rows"
+    if mode == "RGB" and rng.random() < 0.2:
+        from PIL import ImageCms
+        options["icc_profile"] = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+        what += " sRGB profile"
     if rng.random() < 0.3 and mode != "CMYK":
         exif = Image.Exif()
         exif[0x0112] = rng.randint(1, 8)
@@ -167,6 +183,11 @@ def random_text(rng: random.Random) -> tuple[str, list[str]]:
         word = rng.choice(SAMPLES[rng.choice(scripts)].split())
         if rng.random() < 0.1:
             word = f"**{word}**"
+        elif rng.random() < 0.1 and len(word) > 1:           # a style that changes inside the word
+            a = rng.randrange(len(word))
+            b = rng.randrange(a + 1, len(word) + 1)
+            mark = rng.choice(["**", "*"])
+            word = f"{word[:a]}{mark}{word[a:b]}{mark}{word[b:]}"
         words.append(word)
     joiner = "" if rng.random() < 0.2 else " "
     return joiner.join(words), scripts
@@ -195,13 +216,14 @@ def _quoted(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def write_deck(folder: Path, text="plain", font="sans", extra="", elements="", title="Fuzz", box="false") -> Path:
+def write_deck(folder: Path, text="plain", font="sans", extra="", elements="", title="Fuzz", box="false",
+               align=None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for f in FONT_FOR.values():
         if f:
             shutil.copy(FONTS / f, folder / f)
     elements = elements or (f'      - {{type: text, x: 3, y: 3, w: 57, h: 80, text: "{{text}}", font: {font}, '
-                            'size: 9}')
+                            f'size: 9{f", align: {align}" if align else ""}}}')
     spec = folder / "fuzz.yaml"
     spec.write_text(SPEC.format(title=title, box=box, extra=extra, text=_quoted(text), elements=elements),
                     encoding="utf-8")
@@ -251,6 +273,12 @@ def case(family: str, folder: Path, rng: random.Random, run_cli) -> tuple[str, l
                         own.append(f"read unlike a viewer shows it (off by {diff})")
                 if plain is not None and picture.data != plain:
                     own.append("the data after its end marker was taken as the picture's")
+                if shown is None:                    # a JPEG: as Pillow shows it, turned upright
+                    from PIL import Image, ImageOps
+                    import numpy as np
+                    viewer = ImageOps.exif_transpose(Image.open(io.BytesIO(plain or data))).convert("RGBA")
+                    if got.size != viewer.size or np.abs(np.asarray(got).astype(int) - np.asarray(viewer)).max() > 1:
+                        own.append(f"read unlike a viewer shows it ({got.size} against {viewer.size})")
             if runs[0][0] != 0:
                 own.append(f"a sound picture's deck refused: {runs[0][2].strip()[:200]}")
         if runs[0][0] == 0 and rng.random() < 0.15:
@@ -282,7 +310,9 @@ def case(family: str, folder: Path, rng: random.Random, run_cli) -> tuple[str, l
     where = rng.choice(["face", "title", "name"])
     what = f"{'+'.join(scripts)} in {font} on the {where}: {text[:40]!r}"
     if where == "face":
-        spec = write_deck(folder, text=text, font=font)
+        align = rng.choice([None, "start", "end", "left", "right", "centre"])
+        what += f", align {align or 'unset'}"
+        spec = write_deck(folder, text=text, font=font, align=align)
     elif where == "title":
         text = text[:100].strip() or "x"
         spec = write_deck(folder, title=_quoted(text), box=rng.choice(["false", "{}"]), text="x")

@@ -26,3 +26,19 @@ def phone(profile: Path, size: tuple[int, int] = UPRIGHT):
     width, height = size
     opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2}})
     return webdriver.Chrome(service=Service(DRIVER), options=opts)
+
+
+def desktop(profile: Path, size: tuple[int, int] = (1400, 900)):
+    """A desktop's browser (the studio's page is for a designer's screen), with its own profile."""
+    for path in (CHROMIUM, DRIVER):
+        if not shutil.which(path):
+            raise RuntimeError(f"{path} is missing: apt-get install chromium chromium-driver (.ci/run installs them)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
+                f"--window-size={size[0]},{size[1]}", f"--user-data-dir={profile}"):
+        opts.add_argument(arg)
+    return webdriver.Chrome(service=Service(DRIVER), options=opts)

@@ -43,6 +43,7 @@ layouts:
       - {type: rect, x: 4, y: 56, w: 24, h: 14, fill: "#0000ff"}
       - {type: rect, x: 16, y: 60, w: 24, h: 14, fill: red, fill_opacity: 0.5}
       - {type: image, file: quad.png, x: 44, y: 62, w: 16, h: 8, fit: stretch, picture_rotate: 180}
+      - {type: image, file: quad.png, x: 48, y: 56, w: 8, h: 4, fit: stretch, opacity: 0.5}
       - {type: pie, cx: 15, cy: 80, r: 6, start: 0, end: 90, fill: ink}
       - {type: triangle, x1: 30, y1: 86, x2: 40, y2: 86, x3: 35, y3: 76, fill: "#800080", opacity: 0.5}
       - {type: rect, x: 48, y: 76, w: 8, h: 8, fill: "#ff8080"}
@@ -186,6 +187,7 @@ def test_an_opacitys_blended_colour(pictures, backend):
     assert near(at(img, 35, 72), (255, 128, 128))      # half red over white
     assert near(at(img, 35, 84), (192, 128, 192))      # the element's opacity: half purple over white
     assert near(at(img, 10, 58), BLUE)
+    assert near(at(img, 49, 56.5), (255, 128, 128)) and near(at(img, 55, 59.5), (255, 255, 128))   # a picture's
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -296,6 +298,8 @@ def test_path_data_reads_as_svg_reads_it():
     assert ops[9][0] == "C" and ops[9][-2:] == pytest.approx((22, 0))  # "00" two flags; a half circle, two curves
     assert ops[8][-2:] == pytest.approx((21, 1))       # (sweep 0: the half below, y down)
     assert ops[-1][-2:] == pytest.approx((27, 5))
+    after_close = parse_path_data("M 0 0 L 10 0 L 10 10 Z q 5 5 10 0")[-1]   # from where Z took the pen
+    assert after_close[1:] == pytest.approx((10 / 3, 10 / 3, 20 / 3, 10 / 3, 10, 0))
 
 
 def test_a_face_placed_as_a_form_carries_its_shadings_and_graphics_states(face, tmp_path):
@@ -321,3 +325,47 @@ def test_a_face_placed_as_a_form_carries_its_shadings_and_graphics_states(face, 
                           capture_output=True, check=True).stdout
     img = PILImage.open(io.BytesIO(data)).convert("RGB")
     assert near(at(img, 6, 10), RED) and near(at(img, 66, 10), BLUE) and near(at(img, 27, 70), (128, 0, 128))
+
+
+def test_a_cmyk_gradient_runs_through_the_colours_the_rgb_one_does(tmp_path):
+    """Under --pdfx (CMYK) a gradient's middle prints as its RGB middle given flat (as the PNG and
+    SVG show it), not as the middle of its ends' inks (a brighter magenta from red to blue)."""
+    from generator.colour import parse_colour
+    from generator.draw import Drawing, Gradient, Style
+    d = Drawing(60, 20)
+    d.rect(0, 0, 60, 10, Style(fill=Gradient("linear", (0, 0, 60, 0), ((0, parse_colour("#ff0000")),
+                                                                        (1, parse_colour("#0000ff"))))))
+    d.rect(25, 10, 10, 10, Style(fill=parse_colour("#800080")))
+    img = render(d, "pdf", tmp_path, pdfx=True)
+    assert near(at(img, 30, 5), at(img, 30, 15), 8), (at(img, 30, 5), at(img, 30, 15))
+
+
+def test_a_paths_points_are_bounded_where_they_are_placed(tmp_path, folder):
+    spec = tmp_path / "paint.yaml"
+    spec.write_text(SPEC.replace('L 24 36 A 6 6 0 0 1 24 48 L 4 48 Z", fill: ink}',
+                                 'L 240 36 L 4 48 Z", fill: ink, scale: 1000}', 1))
+    (tmp_path / "quad.png").write_bytes((folder / "quad.png").read_bytes())
+    r = pnp_here("validate", spec)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip().endswith(".d: path data whose points reach beyond ±100,000 mm once scaled by 1000 and "
+                                     "moved by 0, 0"), r.stderr
+
+
+def test_the_new_lengths_take_units(tmp_path, folder):
+    """An ellipse's radii, a star's radii and a gradient's points are lengths as every other is:
+    written in cm, in or px (at the deck's dpi, 300), they are the same mm."""
+    from generator.draw import Ellipse, Gradient, Path
+    from generator.games.deck.load import load_deck
+    from generator.spec import load_spec
+    spec = tmp_path / "paint.yaml"
+    spec.write_text(SPEC.replace("rx: 12, ry: 6", "rx: 1.2cm, ry: 70.866px")
+                    .replace("outer_radius: 8,", "outer_radius: 0.31496in,")
+                    .replace("linear: [3, 0, 60, 0]", "linear: [3mm, 0, 6cm, 0]"))
+    (tmp_path / "quad.png").write_bytes((folder / "quad.png").read_bytes())
+    items = load_deck(load_spec(spec, display="paint.yaml")).art.faces[0].root.items
+    ellipse = next(i for i in items if isinstance(i, Ellipse))
+    assert (ellipse.rx, ellipse.ry) == pytest.approx((12, 6), abs=1e-3)
+    gradient = next(i.style.fill for i in items if isinstance(getattr(i, "style", None) and i.style.fill, Gradient))
+    assert gradient.points == pytest.approx((3, 0, 60, 0))
+    star = next(i for i in items if isinstance(i, Path) and len(i.ops) == 11)     # ten corners and a close
+    assert min(op[2] for op in star.ops[:-1]) == pytest.approx(22 - 8, abs=1e-3)  # its top tip 8 mm up

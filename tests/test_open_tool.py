@@ -278,6 +278,19 @@ def test_a_new_deck_whose_name_yaml_would_type_validates(tmp_path, name):
     assert spec.data["title"] == name and spec.data["csv"] == f"{name}.csv"
 
 
+@pytest.mark.parametrize("name,letter", [("日本", "日"), ("Жук", "Ж"), ("שלום", "ש")])
+def test_a_new_deck_whose_name_the_starters_font_cannot_print_is_refused_before_writing(tmp_path, name, letter):
+    """Found by the campaign: `pnp new deck 日本` wrote a deck that failed validate (its title, the
+    name, has no letter in the starter's font). Refused in one line naming the letter, nothing
+    written; a name in Latin letters with accents is taken."""
+    r = pnp_here("new", "deck", name, cwd=tmp_path)
+    line = one_line_error(r)
+    assert r.returncode == 2 and f'no letter for "{letter}" (U+{ord(letter):04X})' in line, line
+    assert list(tmp_path.iterdir()) == []
+    new_deck(tmp_path, "Ünïcødé")
+    assert pnp_here("validate", "Ünïcødé.yaml", cwd=tmp_path).returncode == 0
+
+
 def test_settings_read_back_equal_to_what_was_written(tmp_path):
     from generator.project import read_settings, write_settings
     rng = random.Random(32)

@@ -158,6 +158,26 @@ def test_data_after_a_jpegs_end_marker_is_not_the_picture(options):
             picture_from_bytes(jpeg[:cut], "cut.jpg")
 
 
+def test_a_jpeg_with_damaged_exif_prints_no_python_warning(tmp_path):
+    """Found by the campaign: an EXIF tag whose data lies past the file's end made Pillow warn, and
+    the warning reached the terminal as two lines of Python (a path into PIL, a source line). The
+    picture is read (its orientation kept), validate and build say nothing of it."""
+    from conftest import run_pnp      # (its own process: pytest would catch the warning in this one)
+    ifd = (struct.pack(">H", 2) + struct.pack(">HHII", 0x0112, 3, 1, 6 << 16)
+           + struct.pack(">HHII", 0x010E, 2, 100, 0x1000) + struct.pack(">I", 0))
+    exif = b"Exif\x00\x00" + b"MM\x00*" + struct.pack(">I", 8) + ifd
+    folder = tmp_path / "d"
+    shutil.copytree(DECK.parent, folder)
+    (folder / "art.jpg").write_bytes(_jpeg(exif=exif))
+    spec = folder / "delve.yaml"
+    spec.write_text(spec.read_text().replace("icons:\n", "icons:\n  photo: art.jpg\n", 1))
+    for command in (["validate", spec], ["build", spec, "--out", tmp_path / "out"]):
+        r = run_pnp(*command, cwd=folder)
+        assert r.returncode == 0 and "arn" not in r.stderr and "PIL" not in r.stderr, r.stderr
+    from generator.draw.images import picture_from_bytes
+    assert (picture_from_bytes((folder / "art.jpg").read_bytes()).width, ) == (30, )    # turned a quarter (6)
+
+
 def test_pdfx_flattens_a_transparent_picture_over_what_lies_under_it(tmp_path):
     """A half-transparent blue PNG over a red card: PDF/X-1a has no soft mask, and the picture
     prints as the blend the screen shows (purple), not black where it was transparent."""

@@ -17,8 +17,10 @@ import shapely
 from PIL import Image
 from shapely.geometry import LineString, Polygon
 
-from conftest import ROOT, build_options
-from test_laser_sheets import closed, dxf_entities, polyline_vertices, svg_layers, with_arcs
+from conftest import ROOT, build_options, pnp_here, run_pnp
+import test_laser_sheets as laser_sheets
+from test_laser_sheets import (closed, dxf_entities, dxf_engraved_without_arcs, polyline_vertices, svg_engraved,
+                               svg_layers, with_arcs)
 
 from generator.colour import BLACK, Colour
 from generator.cutters import cutter, in_reach, lay_out, rounded_rect
@@ -184,6 +186,8 @@ def test_the_marks_are_where_silhouette_studio_looks_for_them(tmp_path, paper):
     folder = build(tmp_path, [trim_part(63, 88, 3.0, back=True)], "silhouette", paper)
     pdf = folder / f"test-silhouette-{paper}.pdf"
     W, H = PAPERS[paper].size
+    # The reach the profile gives for this paper is what lies within the marks.
+    assert cutter("silhouette").reach[paper] == pytest.approx((10, 10, W - 20, H - 20))
     img = raster(pdf, 1)
     sx, sy = printed_square(img)
     assert abs(sx - 10) <= TOLERANCE and abs(sy - 10) <= TOLERANCE
@@ -324,9 +328,7 @@ def test_every_deck_of_the_five_games_and_the_starter_lays_out(tmp_path, machine
 def test_a_build_with_cut_writes_the_machines_files(tmp_path, machine):
     """`pnp build continuo --cut MACHINE`: its folder, its files, listed in the print list."""
     out = tmp_path / "out"
-    r = subprocess.run([str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").exists() else "python3",
-                        "-m", "generator", "build", "continuo", "--out", str(out), "--cut", machine],
-                       cwd=ROOT, capture_output=True, text=True)
+    r = run_pnp("build", "continuo", "--out", out, "--cut", machine)
     assert r.returncode == 0, r.stderr
     folder = out / "continuo" / f"cut-{machine}"
     names = sorted(p.name for p in folder.iterdir())
@@ -335,3 +337,89 @@ def test_a_build_with_cut_writes_the_machines_files(tmp_path, machine):
                      "scanncut": {"pdf", "svg"}}[machine], names
     listed = (out / "continuo" / "README.txt").read_text(encoding="utf-8")
     assert f"cut-{machine}/" in listed
+
+
+def test_a_folder_remembers_its_machine(tmp_path):
+    """`cut: scanncut` in pnp-settings.yaml: a build there makes the ScanNCut's sheets without
+    --cut; the command line wins; calibrate --save keeps it; a machine we do not know is the
+    file's error, at its line, exit 1."""
+    assert pnp_here("new", "deck", "mine", cwd=tmp_path).returncode == 0
+    (tmp_path / "pnp-settings.yaml").write_text("paper: letter\ncut: scanncut\n")
+    r = pnp_here("build", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "output" / "deck" / "cut-scanncut" / "mine-scanncut-letter.pdf").exists()
+    r = pnp_here("build", "--cut", "cricut", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "output" / "deck" / "cut-cricut" / "mine-cricut-sheet1.png").exists()
+    listed = (tmp_path / "output" / "deck" / "README.txt").read_text(encoding="utf-8")
+    assert "cut-cricut/" in listed and "cut-scanncut/" not in listed
+    r = pnp_here("calibrate", "--back-offset", "0.5,0", "--save", cwd=tmp_path)
+    assert r.returncode == 0 and "calibrate-letter-long.pdf" in r.stdout      # the duplex sheet, as ever
+    assert "cut: scanncut" in (tmp_path / "pnp-settings.yaml").read_text()
+    r = pnp_here("calibrate", "--cut", "silhouette", "--save", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    settings = (tmp_path / "pnp-settings.yaml").read_text()
+    assert "cut: silhouette" in settings and "back_offset: [0.5, 0.0]" in settings
+    (tmp_path / "pnp-settings.yaml").write_text("paper: a4\ncut: plotter\n")
+    r = pnp_here("build", cwd=tmp_path)
+    assert r.returncode == 1 and "pnp-settings.yaml:2: cut: expected silhouette, cricut or scanncut" in r.stderr
+
+
+def test_the_cut_files_read_as_the_laser_sheets_do(tmp_path):
+    """The laser sheets' import check (issue 28, tests/test_laser_sheets.py), on cut files: read by
+    the same independent readers, the SVG's layers are the DXF's (the SVG's Regmarks layer aside,
+    which the DXF leaves out: Studio would cut it), nothing engraved in either, the DXF's cuts the
+    SVG's in the SVG's order (arcs rebuilt, within 0.01 mm), and inner cuts before outer."""
+    holed = trim_part(40, 40, 2.0, "holed")
+    holed.holes = [[("M", 15.0, 15.0), ("L", 25.0, 15.0), ("L", 25.0, 25.0), ("L", 15.0, 25.0), ("Z",)]]
+    read = []
+    for machine in ("silhouette", "scanncut", "cricut"):
+        folder = build(tmp_path / machine, [trim_part(63, 88, 3.0, count=3), holed], machine)
+        for svg in sorted(folder.glob("test-*.svg")):
+            layers = svg_layers(svg)
+            dxf = svg.with_suffix(".dxf")
+            table, entities = dxf_entities(dxf) if dxf.exists() else (["ENGRAVE", "SCORE", "CUT"], [
+                {"kind": "LWPOLYLINE", "layer": "CUT", "codes": [("70", "1")] + [
+                    (c, str(v)) for x, y in pts for c, v in (("10", x), ("20", layers["height"] - y))]}
+                for subs in layers["CUT"] for pts, _ in subs])
+            assert layers["labels"] == (["Regmarks"] if machine == "silhouette" else []) + ["ENGRAVE", "SCORE", "CUT"]
+            assert [t for t in table if t not in ("0", "Defpoints")] == ["ENGRAVE", "SCORE", "CUT"]
+            assert svg_engraved(layers) == 0 and dxf_engraved_without_arcs(entities) == 0
+            read.append((svg.name, layers, table, entities))
+    assert sorted(n for n, *_ in read) == ["test-cricut-sheet1.svg", "test-scanncut-a4-sheet1.svg",
+                                           "test-silhouette-a4-sheet1.svg"]
+    laser_sheets.test_inner_contours_are_cut_before_the_material_round_them(read)
+
+
+def test_a_part_too_large_for_the_reach_is_the_specs_error_and_a_wide_one_is_turned():
+    machine, a4 = cutter("silhouette"), PAPERS["a4"]
+    with pytest.raises(ValueError, match="does not fit the 190 x 277 mm a Silhouette"):
+        lay_out([trim_part(200, 280, 3.0)], machine, a4)
+    sheets = lay_out([trim_part(250, 60, 0.0), trim_part(30, 30, 0.0)], machine, a4)
+    assert all(in_reach(s, machine, a4) for s in sheets) and sheets[0].placed[0].turned
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_cutter_calibration_sheet_cuts_its_printed_squares(tmp_path, paper):
+    """`pnp calibrate --cut silhouette`: a PDF with the marks and two targets, and beside it the
+    cut files cutting each target's square where it is printed (its hairline edge), measured from
+    the marks; the scales' zero ticks lie on the square's edges. The Cricut has Design Space's."""
+    r = pnp_here("calibrate", "--cut", "silhouette", "--paper", paper, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    pdf = tmp_path / "output" / f"cutter-calibration-silhouette-{paper}.pdf"
+    assert r.stdout.split() == [f"output/{pdf.name}", f"output/{pdf.stem}.svg", f"output/{pdf.stem}.dxf"]
+    img = raster(pdf)
+    sx, sy = printed_square(img)
+    cuts, (cx, cy) = svg_cuts(pdf.with_suffix(".svg"))
+    W, H = PAPERS[paper].size
+    assert len(cuts) == 2 and len(dxf_cuts(pdf.with_suffix(".dxf"), H)) == 2
+    for cut in cuts:
+        x0, y0, x1, y1 = cut.bounds
+        assert abs(x1 - x0 - 40) < 0.01
+        # The printed edge: a dark hairline across the column at the square's three-quarter point.
+        col = img[int((y0 - 1) / PX):int((y0 + 1) / PX), int((x0 + 30) / PX)]
+        dark = np.argwhere(col < 0.5).ravel()
+        printed = (int((y0 - 1) / PX) + dark.mean() + 0.5) * PX
+        assert abs((printed - sy) - (y0 - cy)) <= TOLERANCE, (printed, y0)
+    r = pnp_here("calibrate", "--cut", "cricut", cwd=tmp_path)
+    assert r.returncode == 2 and "Design Space calibrates Print Then Cut itself" in r.stderr

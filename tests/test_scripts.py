@@ -275,3 +275,119 @@ def test_a_long_arabic_title_shortened_on_the_tuck_box_in_the_decks_font(tmp_pat
     spec = make_deck(tmp_path / "d", title=f'"{title}"', box="{}", cjk=False)
     r = pnp_here("validate", spec)
     assert r.returncode == 0, r.stderr
+
+
+# ---------------------------------------------------------------- alignment, joins across styles, box text
+
+def _face_texts(spec, face=0):
+    """The Text items a deck's face draws, from the left: (text, left x, right x, baseline y)."""
+    from conftest import drawn_items
+    from generator.draw import Text
+    from generator.games.deck.load import load_deck
+    from generator.spec import load_spec
+    deck = load_deck(load_spec(spec))
+    items = [item for item, _ in drawn_items(deck.art.faces[face].root) if isinstance(item, Text)]
+    return [(t.text, t.x, t.x + t.font.width(t.text, t.size), t.y) for t in sorted(items, key=lambda t: (t.y, t.x))]
+
+
+@pytest.mark.parametrize("align,hebrew_side,latin_side", [
+    (None, "right", "left"),         # `start`, the default: where each paragraph's reader starts
+    ("start", "right", "left"), ("end", "left", "right"),
+    ("left", "left", "left"), ("right", "right", "right")])    # (physical, as CSS's)
+def test_a_right_to_left_paragraph_starts_at_the_right(tmp_path, align, hebrew_side, latin_side):
+    """A Hebrew paragraph is set from the box's right edge by default (`start`, CSS's meaning), a
+    Latin one in the same box from its left; `left` and `right` are the sides they name."""
+    extra = f", align: {align}" if align else ""
+    elements = ('      - {type: text, x: 5, y: 25, w: 53, h: 50, text: "{text}", font: hebar, size: 10'
+                + extra + '}')
+    spec = make_deck(tmp_path / "d", cards='  - {name: "One", text: "Hello world\\nשלום עולם"}', elements=elements)
+    lines = _face_texts(spec)
+    latin = [t for t in lines if t[0].startswith("Hello")]
+    hebrew = [t for t in lines if not t[0].startswith("Hello")]
+    assert latin and hebrew, lines
+
+    def side(texts):
+        left, right = min(t[1] for t in texts), max(t[2] for t in texts)
+        return "left" if abs(left - 5) < 0.01 else "right" if abs(right - 58) < 0.01 else (left, right)
+    assert (side(hebrew), side(latin)) == (hebrew_side, latin_side), lines
+
+
+def test_every_line_of_a_right_to_left_paragraph_is_ordered_as_the_paragraph(tmp_path):
+    """The second line of a Hebrew paragraph begins (logically) with a Latin word: the line is
+    still right to left (its Hebrew word to the Latin one's left), as its paragraph, not as a
+    line of its own would be."""
+    from generator.draw.fonts import font_from_bytes
+    f = font_from_bytes(HEBAR.read_bytes())
+    size_mm = 10 * 25.4 / 72
+    first = "שלוםעולםשלום"
+    w = f.width(first, size_mm) + 0.5               # the long first word alone on the first line
+    assert f.width("abc שלום", size_mm) < w < f.width(first + " abc", size_mm)
+    elements = (f'      - {{type: text, x: 5, y: 25, w: {w:.2f}, h: 50, text: "{{text}}", font: hebar, size: 10, '
+                'min_size: 10}')
+    spec = make_deck(tmp_path / "d", cards=f'  - {{name: "One", text: "{first} abc שלום"}}', elements=elements)
+    lines = _face_texts(spec)
+    second = [t for t in lines if t[3] == max(u[3] for u in lines)]
+    assert [t[0] for t in second] == ["שלום", "abc"], lines
+    assert abs(second[-1][2] - (5 + w)) < 0.01          # and it starts at the right
+
+
+def test_a_bold_letter_keeps_an_arabic_word_joined(tmp_path):
+    """A style that changes inside an Arabic word (`**ب**يت`): each piece is shaped with the word
+    around it (HarfBuzz's context), so the letters keep their joined forms and the word its width;
+    once the bold beh was set alone, isolated, and the word broke in two. The family's bold is its
+    regular here, so the card prints exactly as the same words unstyled."""
+    from generator.draw.raster import png_bytes
+    from generator.games.deck.load import load_deck
+    from generator.spec import load_spec
+    spec = make_deck(tmp_path / "d", cjk=False,
+                     cards='  - {name: "One", text: "**ب**يت و**بي**ت"}\n  - {name: "Two", text: "بيت وبيت"}',
+                     elements='      - {type: text, x: 5, y: 25, w: 53, h: 50, text: "{text}", font: hebar, '
+                              'size: 14}')
+    deck = load_deck(load_spec(spec))
+    styled, plain = (np.asarray(PILImage.open(io.BytesIO(png_bytes(face, dpi=300))).convert("L")) < 128
+                     for face in deck.art.faces[:2])
+    # (a few pixels where two pieces' edges meet: each is filled on its own)
+    assert plain.sum() > 500 and (styled != plain).sum() < 0.01 * plain.sum(), (styled != plain).sum()
+    from conftest import drawn_items
+    from generator.draw import Text
+    right = max(t.x + t.font.width(t.text, t.size, t.context) for t, _ in drawn_items(deck.art.faces[0].root)
+                if isinstance(t, Text))
+    assert right == pytest.approx(58)        # (set from the right, an Arabic paragraph, each piece as wide as set)
+
+
+def test_the_tuck_box_text_breaks_by_uax14(tmp_path):
+    """The tuck box's wrapped text (its heading, the deck's title) breaks where the deck's text
+    does (UAX #14, shaping.break_after): between ideographs, never before "、" or "。", and at
+    spaces and hyphens; once it cut a CJK title between any two letters."""
+    from generator.draw.drawing import wrap_text
+    from generator.draw.fonts import font_from_bytes
+    f = font_from_bytes(CJK.read_bytes())
+    text = "日本語の漢字、かな。一二三四五六七八九十、百千万円年月日時分人大小中上下。" * 2
+    starts_wrong = []
+    for k in range(20, 120):
+        width = k * 0.5
+        lines = wrap_text(text, f, 3.0, width)
+        assert "".join(lines) == text
+        assert all(f.width(line, 3.0) <= width + 1e-9 for line in lines)
+        starts_wrong += [(width, line) for line in lines[1:] if line[0] in "、。"]
+    assert not starts_wrong, starts_wrong[:3]
+    from generator.draw.fonts import get_font
+    sans = get_font("sans")
+    assert wrap_text("a  tuck-box", sans, 3.0, sans.width("a tuck-", 3.0) + 0.01) == ["a tuck-", "box"]
+
+
+def test_a_span_in_a_right_to_left_line_keeps_its_colour_and_size(tmp_path):
+    """A Hebrew line is set in visual order piece by piece: a span's colour and size go with its
+    piece (once a shaped line set every piece in the element's colour and size)."""
+    from conftest import drawn_items
+    from generator.draw import Text
+    from generator.games.deck.load import load_deck
+    from generator.spec import load_spec
+    spec = make_deck(tmp_path / "d", cjk=False,
+                     cards='  - {name: "One", text: \'שלום <span foreground="#ff0000" size="15pt">עולם</span> abc\'}',
+                     elements='      - {type: text, x: 5, y: 25, w: 53, h: 50, text: "{text}", font: hebar, size: 10}')
+    deck = load_deck(load_spec(spec))
+    texts = {t.text: t for t, _ in drawn_items(deck.art.faces[0].root) if isinstance(t, Text)}
+    assert texts["עולם"].fill.hex().lower() == "#ff0000" and texts["שלום"].fill.hex().lower() == "#000000"
+    assert texts["עולם"].size == pytest.approx(texts["שלום"].size * 1.5)
+    assert texts["abc"].x < texts["עולם"].x < texts["שלום"].x          # right to left, the Latin word last

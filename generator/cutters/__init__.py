@@ -11,6 +11,7 @@ of it are in products/cut_sheets.py.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -204,15 +205,10 @@ def _rows(items, reach, W, H, b, gap, zones, machine, paper) -> list[CutSheet]:
     order = sorted(items, key=lambda p: -max(p.width, p.height))
     sheets: list[CutSheet] = []
     sheet = CutSheet(W, H)
-    x = y = None
-    row_h = 0.0
-
-    def start():
-        return rx, top
-    x, y = start()
+    x, y, row_h = rx, top, 0.0
     for p in order:
         # Lying flat (its long side along the row) unless only standing fits the width.
-        turned = p.height > p.width and p.height <= rw
+        turned = (p.height > p.width and p.height <= rw) or p.width > rw
         w, h = (p.height, p.width) if turned else (p.width, p.height)
         if h > bottom - top:
             raise DoesNotFit(f"{p.name}: {p.width:g} x {p.height:g} mm does not fit the {rw:g} x "
@@ -222,7 +218,7 @@ def _rows(items, reach, W, H, b, gap, zones, machine, paper) -> list[CutSheet]:
         if y + h > bottom + 1e-9:
             sheets.append(sheet)
             sheet = CutSheet(W, H)
-            (x, y), row_h = start(), 0.0
+            x, y, row_h = rx, top, 0.0
         sheet.placed.append(_place(p, x, y, turned))
         x += w + step_gap
         row_h = max(row_h, h)
@@ -235,6 +231,26 @@ def _rows(items, reach, W, H, b, gap, zones, machine, paper) -> list[CutSheet]:
         dx, dy = (rx + rw / 2) - (x0 + x1) / 2, ((top + bottom) / 2) - (y0 + y1) / 2
         s.placed = [_place(p.part, p.x + dx, p.y + dy, p.turned) for p in s.placed]
     return sheets
+
+
+def trim_extent(sheet: CutSheet) -> tuple[float, float]:
+    """The width and height the sheet's parts' outlines span together."""
+    return (max(p.x + p.w for p in sheet.placed) - min(p.x for p in sheet.placed),
+            max(p.y + p.h for p in sheet.placed) - min(p.y for p in sheet.placed))
+
+
+def cropped(sheet: CutSheet, bleed: float, dpi: float) -> CutSheet:
+    """The sheet's frame cut down to its parts and their bleed, widened to a whole number of
+    pixels at dpi each way, the parts centred in it (a Cricut picture: Design Space reads a
+    picture's size from its pixels, and its frame is the cut file's)."""
+    from ..draw import compose, translate
+    x0 = min(p.x for p in sheet.placed) - bleed
+    y0 = min(p.y for p in sheet.placed) - bleed
+    w, h = (v + 2 * bleed for v in trim_extent(sheet))
+    W, H = (math.ceil(v / 25.4 * dpi - 1e-9) * 25.4 / dpi for v in (w, h))
+    dx, dy = (W - w) / 2 - x0, (H - h) / 2 - y0
+    return CutSheet(W, H, [Placed(p.part, compose(translate(dx, dy), p.transform), p.x + dx, p.y + dy, p.w, p.h,
+                                  p.turned) for p in sheet.placed])
 
 
 # ---------------------------------------------------------------- geometry of a placed part
@@ -300,9 +316,9 @@ def bleed_clip(part, bleed: float):
     return Rect(-bleed, -bleed, part.width + 2 * bleed, part.height + 2 * bleed, Style())
 
 
-def front_page(sheet: CutSheet, machine: Cutter, caption: str = ""):
+def front_page(sheet: CutSheet, machine: Cutter, caption: list[str] = ()):
     """The sheet's front: every part's face to its bleed; the marks; the outlines (ScanNCut)."""
-    from ..colour import BLACK, Colour
+    from ..colour import BLACK
     from ..draw import Drawing, Path, Style
     d = Drawing(sheet.width, sheet.height)
     for p in sheet.placed:
@@ -318,11 +334,28 @@ def front_page(sheet: CutSheet, machine: Cutter, caption: str = ""):
     if machine.marks:
         draw_marks(d, machine)
     if caption:
-        grey = Colour(rgb=(0.35, 0.35, 0.35))
-        margin = machine.marks.inset if machine.marks else 5.0
-        d.fit_text(40.0, sheet.height - margin + 1.4, sheet.width - 80.0, 2.2 * 0.72, caption, grey,
-                   font="sans", align="centre")
+        _caption(d, caption, machine.marks.inset if machine.marks else 10.0)
     return d
+
+
+def _caption(d, phrases: list[str], margin: float) -> None:
+    """The sheet's small print, at the home sheet's caption size, centred in the band between the
+    page's blank edge and the marks' line, clear of the marks: the phrases that fit, the first
+    (the title) cut short with an ellipsis if it alone does not."""
+    from ..colour import Colour
+    from ..draw.fonts import get_font, text_width
+    from ..layout.cards import CAPTION_SIZE, SEPARATOR, shortened
+    room = d.width - 80.0
+
+    def width(text: str) -> float:
+        return text_width("sans", text, CAPTION_SIZE)
+    phrases = list(phrases)
+    while len(phrases) > 1 and width(SEPARATOR.join(phrases)) > room:
+        phrases.pop(-2 if len(phrases) > 2 else -1)       # the middle ones first: the file name stays
+    text = shortened(SEPARATOR.join(phrases), room, width)
+    band = CAPTION_SIZE * get_font("sans").cap_height
+    d.fit_text(40.0, d.height - margin + 1.4, room, band, text, Colour(rgb=(0.35, 0.35, 0.35)), font="sans",
+               align="centre")
 
 
 def back_page(sheet: CutSheet, machine: Cutter, flip: str, offset) -> object | None:
@@ -335,10 +368,11 @@ def back_page(sheet: CutSheet, machine: Cutter, flip: str, offset) -> object | N
         return None
     d = Drawing(sheet.width, sheet.height)
     to_back = compose(translate(*offset), sheet_flip(sheet.width, sheet.height, flip))
-    bleed = machine.bleed or machine.outline.get("width", 0.5) if machine.outline else machine.bleed
+    # Behind an outlined part (ScanNCut: no bleed), the back runs past the trim under the outline.
+    bleed = machine.bleed if not machine.outline else machine.outline["width"]
     for p in sheet.placed:
         if p.part.back is not None:
-            d.place(p.part.back, compose(to_back, p.transform), clip=bleed_clip(p.part, max(bleed, 0.5)))
+            d.place(p.part.back, compose(to_back, p.transform), clip=bleed_clip(p.part, bleed))
     return d
 
 

@@ -194,7 +194,7 @@ class CairoRenderer:
         k = item.size / item.font.upm
         lib.cairo_scale(ctx, k, k)
         at_x = at_y = 0.0
-        for glyph, gx, gy in item.font.glyphs(item.text, item.direction):
+        for glyph, gx, gy in item.font.glyphs(item.text, item.direction, item.context):
             lib.cairo_translate(ctx, gx - at_x, -gy - at_y)
             at_x, at_y = gx, -gy
             lib.cairo_append_path(ctx, glyphs.get(item.font, glyph))

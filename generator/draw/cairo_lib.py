@@ -10,6 +10,7 @@ Imported inside the functions that draw: `pnp referee` must start without loadin
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 CDEF = """
@@ -110,9 +111,19 @@ FILENAMES = ("libcairo.so.2", "libcairo.2.dylib", "libcairo-2.dll")
 LIBRARY_NAMES = ("cairo-2", "cairo", "libcairo-2")
 
 
-@lru_cache(maxsize=1)
+_opening = threading.Lock()
+
+
 def cairo():
-    """(ffi, lib): the declarations above, and libcairo opened with them."""
+    """(ffi, lib): the declarations above, and libcairo opened with them, once a process. Opened
+    under a lock: two threads drawing their first picture at once (the studio's server) would each
+    make an FFI of its own, and a pointer of one is refused by the other's functions."""
+    with _opening:
+        return _open()
+
+
+@lru_cache(maxsize=1)
+def _open():
     import cffi
     ffi = cffi.FFI()
     ffi.cdef(CDEF)

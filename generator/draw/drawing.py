@@ -170,6 +170,8 @@ class Text:
     direction: str | None = None   # "rtl" or "ltr" for a run whose direction is resolved (a piece of
                                    # a line already ordered); None: the text's own (shaping.py)
     opacity: float = 1.0
+    context: tuple[str, str] = ("", "")   # the text just before and after it in another style
+                                          # (a piece of a word in bold): shaped as within it
 
 
 @dataclass
@@ -205,10 +207,10 @@ class PathBuilder:
 
     def __init__(self):
         self.ops: list[tuple] = []
-        self._cur = (0.0, 0.0)
+        self._cur = self._start = (0.0, 0.0)
 
     def move(self, x, y):
-        self.ops.append(("M", x, y)); self._cur = (x, y); return self
+        self.ops.append(("M", x, y)); self._cur = self._start = (x, y); return self
 
     def line(self, x, y):
         self.ops.append(("L", x, y)); self._cur = (x, y); return self
@@ -266,7 +268,7 @@ class PathBuilder:
         return self.close()
 
     def close(self):
-        self.ops.append(("Z",)); return self
+        self.ops.append(("Z",)); self._cur = self._start; return self     # (the pen back where it started)
 
 
 ALIGN = ("left", "centre", "right")
@@ -373,21 +375,29 @@ def text_block_height(text: str, size: float, width: float, font: str = "sans", 
 
 
 def wrap_text(text: str, font: Font, size: float, width: float) -> list[str]:
-    """The text's lines within the width: broken between words, and a word wider than the width
-    (a file name, a long title) broken within it, so no line runs past the width."""
+    """The text's lines within the width: broken where the Unicode line-breaking rules let a line
+    break (UAX #14, shaping.break_after, as a deck's text is: at spaces, after a hyphen, between
+    CJK ideographs but never before "。" or a small kana), and a piece wider than the width (a
+    file name, a long title) broken within it, so no line runs past the width. Runs of spaces
+    are one space."""
+    from .shaping import break_after
     lines: list[str] = []
     for para in text.split("\n"):
-        line = ""
-        for word in para.split():
-            pieces = _word_pieces(word, font, size, width) if text_width(font.name, word, size) > width else [word]
-            for k, piece in enumerate(pieces):
-                trial = f"{line} {piece}".strip() if k == 0 else piece
-                if k > 0 or (line and text_width(font.name, trial, size) > width):
-                    lines.append(line)
-                    line = piece
-                else:
-                    line = trial
-        lines.append(line)
+        para = " ".join(para.split())
+        line, start = "", 0                  # (line: with the spaces after its last piece)
+        for end in break_after(para) if para else ():
+            piece, start = para[start:end], end
+            if text_width(font.name, (line + piece).rstrip(), size) <= width:
+                line += piece
+                continue
+            if line:
+                lines.append(line.rstrip())
+            line = piece
+            if text_width(font.name, piece.rstrip(), size) > width:
+                cut = _word_pieces(piece.rstrip(), font, size, width)
+                lines += cut[:-1]
+                line = cut[-1] + piece[len(piece.rstrip()):]
+        lines.append(line.rstrip())
     return lines
 
 

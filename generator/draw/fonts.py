@@ -77,13 +77,14 @@ class Font:
             adv = self._advances[ch] = self.tt["hmtx"][self.glyph_name(ch)][0] / self.upm
         return adv
 
-    def width(self, text: str, size: float) -> float:
+    def width(self, text: str, size: float, context: tuple[str, str] = ("", "")) -> float:
         """Advance width of text set at size (same unit as size: here always mm): shaped
-        (shaping.py) where the text needs it, else the sum of its characters' advances."""
+        (shaping.py, with the text around it as `context`) where the text needs it, else the sum
+        of its characters' advances."""
         if needs_shaping(text):
             from .shaping import MissingGlyph, width_units
             try:
-                return width_units(self, text) / self.upm * size
+                return width_units(self, text, None, context) / self.upm * size
             except MissingGlyph as exc:
                 raise MissingLetter(text[exc.index], self, text) from None
         advances = self._advances
@@ -96,9 +97,11 @@ class Font:
             raise MissingLetter(exc.char, self, text) from None
         return total * size
 
-    def glyphs(self, text: str, direction: str | None = None) -> list[tuple[str, float, float]]:
+    def glyphs(self, text: str, direction: str | None = None,
+               context: tuple[str, str] = ("", "")) -> list[tuple[str, float, float]]:
         """The glyphs that set text, left to right: (glyph name, x, y) in font units from the
-        start of the baseline (y up). Shaped (bidi, HarfBuzz) where the text needs it."""
+        start of the baseline (y up). Shaped (bidi, HarfBuzz; shaping.shape's context) where the
+        text needs it."""
         from .shaping import MissingGlyph, shape
         if not needs_shaping(text) and direction is None:
             out, x = [], 0.0
@@ -108,7 +111,7 @@ class Font:
                 x += self.advance(ch) * self.upm
             return out
         try:
-            shaped = shape(self, text, direction)
+            shaped = shape(self, text, direction, context)
         except MissingGlyph as exc:
             raise MissingLetter(text[exc.index], self, text) from None
         out, x = [], 0.0
@@ -373,12 +376,13 @@ def glyph_ops(font_name: str, glyph: str) -> tuple:
     return tuple(pen.ops)
 
 
-def text_outline(font: Font, text: str, x: float, y: float, size: float, direction: str | None = None) -> list[tuple]:
+def text_outline(font: Font, text: str, x: float, y: float, size: float, direction: str | None = None,
+                 context: tuple[str, str] = ("", "")) -> list[tuple]:
     """Path ops (y down) for text whose baseline starts at (x, y): its glyphs' outlines as
     Font.glyphs sets them."""
     k = size / font.upm
     ops: list[tuple] = []
-    for g, gx, gy in font.glyphs(text, direction):
+    for g, gx, gy in font.glyphs(text, direction, context):
         pen_x, pen_y = x + gx * k, y - gy * k
         for op in glyph_ops(font.name, g):
             if op[0] == "Z":

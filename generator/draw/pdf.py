@@ -262,7 +262,7 @@ class PdfRenderer:
             if item.opacity < 1:
                 c.setFillAlpha(item.opacity)
             p = c.beginPath()
-            _add_ops(p, text_outline(item.font, item.text, item.x, item.y, item.size, item.direction))
+            _add_ops(p, text_outline(item.font, item.text, item.x, item.y, item.size, item.direction, item.context))
             c.drawPath(p, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
             c.restoreState()
             if self.flatten:

@@ -53,18 +53,29 @@ _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\U00010800-\U00010fff
 _NUMBER_OR_LTR = re.compile("[0-9\u0660-\u0669\u06f0-\u06f9]|(?![\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff])[^\\W\\d_]")
 
 
-def bidi_levels(text: str) -> list[int]:
+def paragraph_rtl(text: str) -> bool:
+    """Whether a paragraph reads right to left: its first strong letter's direction (rules P2-P3,
+    python-bidi's; a paragraph with none reads left to right). (Isolates, whose content P2 skips,
+    are refused in every spec's text.)"""
+    if not _RTL.search(text) and "\u200f" not in text:
+        return False
+    from bidi import algorithm as uba
+    return uba.get_base_level(text) == 1
+
+
+def bidi_levels(text: str, base: int | None = None) -> list[int]:
     """Each character's embedding level (even: left to right, odd: right to left), the paragraph's
-    direction taken from its first strong character (rules P2-P3). (Quick where the answer is
-    plain: no right-to-left letter, all 0; right-to-left letters and neutrals only, no number and
-    no left-to-right letter, all 1. The rules are run for the rest.)"""
-    if not _RTL.search(text):
+    direction `base` (0 or 1) or, if None, taken from the text's first strong character (rules
+    P2-P3): a line of a paragraph is given its paragraph's. (Quick where the answer is plain: no
+    right-to-left letter in a left-to-right paragraph, all 0; right-to-left letters and neutrals
+    only, no number and no left-to-right letter, all 1. The rules are run for the rest.)"""
+    if not _RTL.search(text) and not base:
         return [0] * len(text)
-    if not _NUMBER_OR_LTR.search(text) and not _CONTROLS.search(text):
+    if _RTL.search(text) and base != 0 and not _NUMBER_OR_LTR.search(text) and not _CONTROLS.search(text):
         return [1] * len(text)
     from bidi import algorithm as uba
     storage = uba.get_empty_storage()
-    base = uba.get_base_level(text)
+    base = uba.get_base_level(text) if base is None else base
     storage["base_level"], storage["base_dir"] = base, ("L", "R")[base]
     uba.get_embedding_levels(text, storage)
     uba.explicit_embed_and_overrides(storage)
@@ -140,26 +151,36 @@ def _hb_font(font):
     return hb_font
 
 
-def shape(font, text: str, direction: str | None = None) -> tuple[Glyph, ...]:
+NO_CONTEXT = ("", "")
+CONTEXT = 5                    # characters of context HarfBuzz reads each side (HB_BUFFER_CONTEXT_LENGTH)
+
+
+def shape(font, text: str, direction: str | None = None, context: tuple[str, str] = NO_CONTEXT) -> tuple[Glyph, ...]:
     """The text's glyphs in a fonts.Font, from left to right as they are set: each bidi run shaped
     by HarfBuzz in its direction, the runs in visual order. MissingGlyph for a character the font
-    lacks. (Kept for reuse: a text is measured many times while it is fitted, then drawn.)"""
-    key = (font.name, text, direction)
+    lacks. `context`: the text (logical order) just before and after it that is set apart, in
+    another style: a piece of a word in bold takes the forms the whole word gives it (an Arabic
+    letter joined across the style's edge), without the letters outside being set.
+    (Kept for reuse: a text is measured many times while it is fitted, then drawn.)"""
+    context = (context[0][-CONTEXT:], context[1][:CONTEXT])
+    key = (font.name, text, direction, context)
     got = _shaped.get(key)
     if got is None:
         if len(_shaped) > CACHE_TEXTS:
             _shaped.clear()
-        got = _shaped[key] = _shape(font, text, direction)
+        got = _shaped[key] = _shape(font, text, direction, context)
     return got
 
 
-def _shape(font, text: str, direction: str | None) -> tuple[Glyph, ...]:
+def _shape(font, text: str, direction: str | None, context: tuple[str, str]) -> tuple[Glyph, ...]:
     import uharfbuzz as hb
     hb_font = _hb_font(font)
     out: list[Glyph] = []
+    before = context[0]
+    whole = before + text + context[1]
     for start, end, rtl in _by_script(text, runs(text, direction)):
         buf = hb.Buffer()
-        buf.add_str(text, start, end - start)
+        buf.add_str(whole, len(before) + start, end - start)     # (the rest of whole: HarfBuzz's context)
         buf.guess_segment_properties()
         buf.direction = "rtl" if rtl else "ltr"
         buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
@@ -167,9 +188,10 @@ def _shape(font, text: str, direction: str | None) -> tuple[Glyph, ...]:
         # same in a line of Latin and in a line of Hebrew)
         hb.shape(hb_font, buf, {"kern": False})
         for info, pos in zip(buf.glyph_infos, buf.glyph_positions):
-            if info.codepoint == 0 and not _ignorable(text[info.cluster]):
-                raise MissingGlyph(info.cluster)
-            out.append(Glyph(info.codepoint, pos.x_advance, pos.x_offset, pos.y_offset, info.cluster))
+            cluster = info.cluster - len(before)
+            if info.codepoint == 0 and not _ignorable(text[cluster]):
+                raise MissingGlyph(cluster)
+            out.append(Glyph(info.codepoint, pos.x_advance, pos.x_offset, pos.y_offset, cluster))
     return tuple(out)
 
 
@@ -210,8 +232,8 @@ def _ignorable(ch: str) -> bool:
     return ch in "\u200c\u200d\u200e\u200f\u2060\ufeff" or "\ufe00" <= ch <= "\ufe0f"
 
 
-def width_units(font, text: str, direction: str | None = None) -> int:
-    return sum(g.advance for g in shape(font, text, direction))
+def width_units(font, text: str, direction: str | None = None, context: tuple[str, str] = NO_CONTEXT) -> int:
+    return sum(g.advance for g in shape(font, text, direction, context))
 
 
 # ---------------------------------------------------------------- line breaks (UAX #14)

@@ -119,7 +119,7 @@ class SvgRenderer:
         if isinstance(item, Text) and self.shared_glyphs:
             return self._shared_text(item)
         if isinstance(item, Text):
-            ops = text_outline(item.font, item.text, item.x, item.y, item.size, item.direction)
+            ops = text_outline(item.font, item.text, item.x, item.y, item.size, item.direction, item.context)
             extra = {"fill_opacity": _num(item.opacity)} if item.opacity < 1 else {}
             return d.path(d=path_data(ops) or "M0 0", fill=item.fill.hex(), **extra)
         return d.path(d=path_data(item.ops), **self._style(item.style))

@@ -161,14 +161,14 @@ def cuboid(w: float, d: float, h: float, tab: float | None = None) -> Foldup:
 
 # ---------------------------------------------------------------- drawing
 
+def ring_ops(ring, dx: float = 0.0, dy: float = 0.0) -> list[tuple]:
+    """A polygon's ring (shapely's, closed) as one closed path's ops."""
+    pts = list(ring.coords)[:-1]
+    return [("M", pts[0][0] + dx, pts[0][1] + dy), *[("L", px + dx, py + dy) for px, py in pts[1:]], ("Z",)]
+
+
 def polygon_path(poly: Polygon, dx: float = 0.0, dy: float = 0.0) -> Path:
-    ops = []
-    for ring in [poly.exterior, *poly.interiors]:
-        pts = list(ring.coords)[:-1]
-        ops.append(("M", pts[0][0] + dx, pts[0][1] + dy))
-        ops += [("L", px + dx, py + dy) for px, py in pts[1:]]
-        ops.append(("Z",))
-    return Path(ops, Style())
+    return Path([op for ring in [poly.exterior, *poly.interiors] for op in ring_ops(ring, dx, dy)], Style())
 
 
 def glue_area(page: Drawing, poly: Polygon, ox: float, oy: float, label: bool = True) -> None:
@@ -209,10 +209,17 @@ def paint_initial(colour: Colour, letter: str, ink: Colour, place=(0.3, 0.52, 0.
 
 
 def draw_foldup(page: Drawing, net: Foldup, ox: float, oy: float, paint: Callable[[Drawing, Face, float, float], None],
-                fold_colour: Colour | None = None) -> None:
+                fold_colour: Colour | None = None, bleed: float = 0.0, ground: Colour | None = None,
+                cut: bool = True) -> None:
     """A net at (ox, oy): each face painted by paint(page, face, ox, oy) within the outline, the
-    glue areas, then the folds (dashed) and the outline (cut)."""
-    with page.group(clip=polygon_path(net.outline, ox, oy)):
+    glue areas, then the folds (dashed) and the outline (cut). With `bleed`, the art runs that far
+    past the outline: `ground` (the faces' colour) fills it, the faces painted over it; `cut`
+    False leaves the outline undrawn (a cutting machine cuts it: a printed line would show where
+    its cut drifts)."""
+    inside = net.outline if not bleed else net.outline.buffer(bleed, join_style="mitre", mitre_limit=4.0)
+    with page.group(clip=polygon_path(inside, ox, oy)):
+        if ground is not None:
+            page.path(polygon_path(inside, ox, oy).ops, Style(fill=ground))
         for face in net.faces:
             paint(page, face, ox, oy)
         for g in net.glue:
@@ -223,7 +230,30 @@ def draw_foldup(page: Drawing, net: Foldup, ox: float, oy: float, paint: Callabl
         # a glue area alike (a tint's dashes alone vanished on the white foot).
         page.line(ox + ax, oy + ay, ox + bx, oy + by, Style(stroke=WHITE, width=pt(1.2), cap="butt"))
         page.line(ox + ax, oy + ay, ox + bx, oy + by, fold_style(fold_colour))
-    page.path(polygon_path(net.outline, ox, oy).ops, CUT)
+    if cut:
+        page.path(polygon_path(net.outline, ox, oy).ops, CUT)
+
+
+BLEED = 2.0     # mm a cut part's art runs past its outline (contents.CutPart), so a drifted cut shows art
+
+
+def fold_ops(line: LineString, dx: float = 0.0, dy: float = 0.0) -> list[tuple]:
+    """A fold line as path ops (a CutPart's folds)."""
+    (ax, ay), (bx, by) = line.coords
+    return [("M", ax + dx, ay + dy), ("L", bx + dx, by + dy)]
+
+
+def foldup_cut_part(name: str, net: Foldup, paint: Callable[[Drawing, Face, float, float], None], ground: Colour,
+                    fold_colour: Colour | None = None, count: int = 1):
+    """A net as a print-and-cut part (issue 37): its face the printed piece's (draw_foldup's) with
+    the ground carried BLEED past the outline and no cut line; its outline the net's, the one the
+    printed sheets cut on; its folds the net's."""
+    from ..products.contents import CutPart
+    w, h = net.size
+    face = Drawing(w, h)
+    draw_foldup(face, net, 0.0, 0.0, paint, fold_colour, bleed=BLEED, ground=ground, cut=False)
+    return CutPart(name, w, h, face, ring_ops(net.outline.exterior), BLEED, count,
+                   holes=[ring_ops(r) for r in net.outline.interiors], folds=[fold_ops(line) for line in net.folds])
 
 
 # ---------------------------------------------------------------- sheets

@@ -29,7 +29,8 @@ from ..draw.fonts import get_font, text_width
 from ..paper import Paper
 from ..units import pt
 from .cards import CardSize, LayoutError, shortened
-from .foldups import CUT, HATCH, INK, WHITE, glue_area, polygon_path
+# BLEED: the art runs that far past the cut lines, so a cut a little outside shows no white.
+from .foldups import BLEED, CUT, HATCH, INK, WHITE, fold_ops, glue_area, polygon_path, ring_ops
 from .marks import SAFE_MARGIN
 
 # Defaults for a deck spec without a tuck_box section (decks/*.yaml say theirs).
@@ -42,7 +43,6 @@ CUT_SHEET = (305.0, 305.0)   # mm: a 12 x 12 in cutting mat, the common plotter'
 SMALLEST_CARD = 20.0  # mm: below this a tuck box's flaps are too small to fold
 SHALLOWEST = 5.0      # mm: the thinnest box whose side flaps can be folded
 RELIEF = 0.5          # mm cut between a flap's hinge and its neighbour's, so the flaps part cleanly
-BLEED = 2.0           # mm the art runs past the cut lines, so a cut a little outside shows no white
 EDGE = SAFE_MARGIN + BLEED   # page edge to cut line, at the least
 GAP = 6.0             # mm between two pieces on one page
 
@@ -256,13 +256,15 @@ class BoxArt:
     contents: str             # "106 cards", "42 tiles, the rules and an example"
 
 
-def draw_net(page: Drawing, net: Net, art: BoxArt, ox: float, oy: float) -> None:
+def draw_net(page: Drawing, net: Net, art: BoxArt, ox: float, oy: float, cut: bool = True) -> None:
     """One piece printed at (ox, oy): background and panels' art within the bleed, glue areas, then
-    the fold lines (dashed) and the cut line (solid)."""
+    the fold lines (dashed) and the cut line (solid; not with `cut` False: a machine cuts it, and a
+    printed line would show where its cut drifts)."""
     bleed = net.outline.buffer(BLEED, join_style="mitre", mitre_limit=4.0)
     bg, ink = art.colour, art.ink
     with page.group(clip=polygon_path(bleed, ox, oy)):
-        page.rect(ox - 10, oy - 10, net.size[0] + 20, net.size[1] + 20, Style(fill=bg))
+        x0, y0, x1, y1 = net.outline.bounds      # (a piece without the lid starts below y = 0)
+        page.rect(ox + x0 - 10, oy + y0 - 10, x1 - x0 + 20, y1 - y0 + 20, Style(fill=bg))
         if "front" in net.panels:
             x, y, w, h, s = front_art_box(net, art, net.notch)
             t = compose(translate(ox + x, oy + y), scale(s))
@@ -285,8 +287,22 @@ def draw_net(page: Drawing, net: Net, art: BoxArt, ox: float, oy: float) -> None
     for line in net.folds:
         (ax, ay), (bx, by) = line.coords
         page.line(ox + ax, oy + ay, ox + bx, oy + by, fold)
-    path = polygon_path(net.outline, ox, oy)
-    page.path(path.ops, cut_style(bg))
+    if cut:
+        page.path(polygon_path(net.outline, ox, oy).ops, cut_style(bg))
+
+
+def tuck_box_cut_part(art: BoxArt, net: Net, name: str):
+    """A piece of the box for a cutting machine (issue 37): the net as printed (draw_net, its art
+    BLEED past the outline, no cut line), its outline with the tab and the thumb notch, its folds;
+    in the net's frame moved to its bounding box's top-left."""
+    from ..products.contents import CutPart
+    x0, y0, _, _ = net.outline.bounds
+    w, h = net.size
+    face = Drawing(w, h)
+    draw_net(face, net, art, -x0, -y0, cut=False)
+    return CutPart(name, w, h, face, ring_ops(net.outline.exterior, -x0, -y0), BLEED, 1,
+                   holes=[ring_ops(r, -x0, -y0) for r in net.outline.interiors],
+                   folds=[fold_ops(line, -x0, -y0) for line in net.folds])
 
 
 NOTCH_CLEAR = 1.5     # mm between the thumb notch and the front's art

@@ -3,9 +3,9 @@ sheets a home cutting machine cuts, in GAME/cut-MACHINE/, of every deck (its car
 spec says) and of every CutParts content (printed pieces with outlines). Silhouette: the sheets as a
 PDF with its Type 1 registration marks and a cut file a sheet (DXF and SVG, in the marks' frame);
 Cricut: a picture a sheet for Print Then Cut and its SVG cut outline; ScanNCut: sheets whose parts
-its scanner finds (a thin dark outline on pale paper) and an SVG cut file a sheet. And once in each
-game's folder, a cutter calibration sheet. The machines' numbers are generator/cutters/*.yaml; the
-layout and the pages, generator/cutters/.
+its scanner finds (a thin dark outline on pale paper) and an SVG cut file a sheet. The cutter
+calibration sheet is `pnp calibrate --cut MACHINE`'s (one for every deck). The machines' numbers
+are generator/cutters/*.yaml; the layout and the pages, generator/cutters/.
 """
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ STOCK = "card stock, 250-300 g/m2"
 def deck_parts(deck: Deck) -> list[CutPart]:
     """A deck's cards as the parts a cutter cuts: one part a distinct face (with its count), its
     outline the card's trim with the spec's corner radius, its back seen from the front (the card
-    turned over its vertical axis, as layout/cards.py prints backs). The one place a Deck becomes
-    parts: a tuck box's part joins these here."""
+    turned over its vertical axis, as layout/cards.py prints backs). With box_parts, the one place
+    a Deck becomes parts."""
     from ..cutters import rounded_rect
     from ..draw import Drawing, mirror_x
     art = deck.art
@@ -50,22 +50,63 @@ def deck_parts(deck: Deck) -> list[CutPart]:
     return parts
 
 
+def box_parts(deck: Deck, machine=None, paper=None) -> list[CutPart]:
+    """The deck's tuck box, as the tuck-box product prints it: in one piece where that piece fits
+    what the machine reaches on the paper (or no machine is named), else in two (each with its
+    side tab, as the printed box in two pieces). Its own sheets, not the cards': printed on one
+    side, and the cards keep their grid. None for a deck without a box, or one whose box the
+    tuck-box product cannot make (it says why)."""
+    from ..layout.cards import LayoutError
+    from ..layout.tuckbox import SMALLEST_CARD, box_nets, box_settings, deck_box, tuck_box_cut_part
+    from .tuck_box import box_art
+    if deck.box is None:
+        return []
+    art = box_art(deck)
+    if min(art.size.width, art.size.height) < SMALLEST_CARD:
+        return []
+    box = deck_box(art.size, art.cards, box_settings(deck.spec))
+    try:
+        one = [tuck_box_cut_part(art, box_nets(box, 1)[0], f"{art.stem} tuck box")]
+        if machine is None or _fits(one[0], machine, paper):
+            return one
+        return [tuck_box_cut_part(art, net, f"{art.stem} tuck box, piece {k} of 2")
+                for k, net in enumerate(box_nets(box, 2), 1)]
+    except LayoutError:
+        return []
+
+
+def _fits(part: CutPart, machine, paper) -> bool:
+    """Whether the part, alone, lies within what the machine reaches on the paper, clear of its marks."""
+    from dataclasses import replace
+    from ..cutters import DoesNotFit, in_reach, lay_out
+    try:
+        return all(in_reach(s, machine, paper) for s in lay_out([replace(part, count=1)], machine, paper))
+    except DoesNotFit:
+        return False
+
+
 def make(content, plan, opts) -> None:
     from ..cutters import DoesNotFit, cutter
     machine = cutter(opts.extra["cut"])
     if isinstance(content, Deck):
-        parts, stem, title = deck_parts(content), content.art.stem, content.art.title
+        a = content.art
+        groups = [(deck_parts(content), a.stem, a.title, ("card",)),
+                  (box_parts(content, machine, opts.paper), f"{a.stem}-tuckbox", f"{a.title}: tuck box", ("tuck_box",))]
     else:
-        parts, stem, title = content.parts(), content.name, content.title
-    if not parts:
-        return
+        groups = [(content.parts(), content.name, content.title, ())]
     sub = plan.sub(f"cut-{machine.name}")
-    try:
-        MAKERS[machine.kind](machine, parts, sub, opts, stem, title)
-    except DoesNotFit as exc:
-        field = ("card",) if isinstance(content, Deck) and "card" in content.spec.data else ()
-        raise content.spec.error(field, f"--cut {machine.name}: {exc}") from None
-    _calibration(machine, sub, opts)
+    before = set(plan.products)
+    for parts, stem, title, field in groups:
+        if not parts:
+            continue
+        try:
+            MAKERS[machine.kind](machine, parts, sub, opts, stem, title)
+        except DoesNotFit as exc:
+            field = field if field and field[0] in content.spec.data else ()
+            raise content.spec.error(field, f"--cut {machine.name}: {exc}") from None
+    # The cut sheets are instead of the home sheet: the print list counts their card apart.
+    for rel in [r for r in plan.products if r not in before]:
+        plan.products[rel].info.setdefault("variant", f"cutting with a {machine.title.split(' (')[0]}")
 
 
 def _sheets(machine, parts, paper):
@@ -77,8 +118,8 @@ def _printed_pages(machine, sheets, opts, stem: str, title: str, files: str) -> 
     from ..cutters import back_page, front_page
     pages = []
     for k, s in enumerate(sheets, 1):
-        caption = (f"{title}  \u00b7  sheet {k} of {len(sheets)}  \u00b7  {machine.title}  \u00b7  cut file "
-                   f"{files.format(k=k)}") if machine.marks else ""
+        caption = [title, f"sheet {k} of {len(sheets)}", machine.title, f"cut file {files.format(k=k)}"] \
+            if machine.marks else []
         pages.append(front_page(s, machine, caption))
         back = back_page(s, machine, opts.flip, opts.back_offset)
         if back is not None:
@@ -114,14 +155,16 @@ def _silhouette(machine, parts, plan, opts, stem, title) -> None:
     base = f"{stem}-silhouette-{paper.name}"
     pdf = f"{base}.pdf"
     m, s = machine.marks, machine.studio
-    settings = {"paper": paper.label, "length": m.length, "thickness": m.thickness, "inset": m.inset}
+    settings = {"paper": paper.label, "length": m.length, "thickness": m.thickness, "inset": m.inset,
+                "dxf": f"{base}-sheetN.dxf"}
     sides = 2 if _two_sided(parts) else 1
     make_text = (f"print at 100 %{', two-sided' if sides == 2 else ''}; in {machine.software}: "
-                 f"{s['page'].format(**settings)}; {s['marks'].format(**settings)}; {s['import']}; "
-                 f"open {base}-sheetN.dxf for sheet N (the SVG is for Inkscape's inkscape-silhouette, "
-                 f"which reads the marks from its Regmarks layer); Send: {machine.blade}, {machine.passes} "
+                 f"{s['page'].format(**settings)}; {s['marks'].format(**settings)}; "
+                 f"{s['import'].format(**settings)} (the SVG is for Inkscape's inkscape-silhouette, which "
+                 f"reads the marks from its Regmarks layer); {s['load']}; blade: {machine.blade}, {machine.passes} "
                  f"passes; after the first sheet, check that every cut runs inside the printed bleed, "
-                 f"equally on all sides: if not, cut the calibration sheet and set the offset it shows")
+                 f"equally on all sides: if not, cut `pnp calibrate --cut silhouette`'s sheet and set the offset "
+                 f"it shows")
     add_pdf(plan, pdf, f"{title}: {len(sheets)} sheets for a Silhouette", _printed_pages(
         machine, sheets, opts, stem, title, f"{base}-sheet{{k}}.dxf"), opts.cmyk,
         what=f"{title}: {sum(len(x.placed) for x in sheets)} parts on {len(sheets)} sheets with Silhouette "
@@ -135,34 +178,17 @@ def _silhouette(machine, parts, plan, opts, stem, title) -> None:
 def _cricut(machine, parts, plan, opts, stem, title) -> None:
     """A picture a sheet (PNG, transparent round the parts) and its cut outline (SVG) of the same
     frame: the parts' printed extent, so both read the same size in Design Space."""
-    from ..cutters import CutSheet, Placed, inches
-    from ..draw import Drawing, compose, translate
+    from ..cutters import cropped, cut_sheet, front_page, inches, trim_extent
     from ..draw.raster import png_bytes
-    sheets = _sheets(machine, parts, opts.paper)
+    from ..laser.export import sheet_svg
     dpi = machine.picture["dpi"]
-    b = machine.bleed
+    sheets = [cropped(s, machine.bleed, dpi) for s in _sheets(machine, parts, opts.paper)]
     base = f"{stem}-cricut"
     for k, s in enumerate(sheets, 1):
-        x0 = min(p.x for p in s.placed) - b
-        y0 = min(p.y for p in s.placed) - b
-        x1 = max(p.x + p.w for p in s.placed) + b
-        y1 = max(p.y + p.h for p in s.placed) + b
-        # A whole number of pixels each way, the parts centred in it.
-        px_w, px_h = round((x1 - x0) / 25.4 * dpi + 0.4999), round((y1 - y0) / 25.4 * dpi + 0.4999)
-        W, H = px_w * 25.4 / dpi, px_h * 25.4 / dpi
-        dx, dy = (W - (x1 - x0)) / 2 - x0, (H - (y1 - y0)) / 2 - y0
-        moved = CutSheet(W, H, [Placed(p.part, compose(translate(dx, dy), p.transform), p.x + dx, p.y + dy, p.w,
-                                       p.h, p.turned) for p in s.placed])
-        s.width, s.height, s.placed = moved.width, moved.height, moved.placed
-    for k, s in enumerate(sheets, 1):
-        trims = (min(p.x for p in s.placed), min(p.y for p in s.placed),
-                 max(p.x + p.w for p in s.placed), max(p.y + p.h for p in s.placed))
-        tw, th = trims[2] - trims[0], trims[3] - trims[1]
+        tw, th = trim_extent(s)
 
         def picture(s=s):
-            from ..cutters import front_page
-            d: Drawing = front_page(s, machine)
-            return png_bytes(d, dpi)
+            return png_bytes(front_page(s, machine), dpi)
         # (plan.add, not add_bytes: this entry has a `make`, which add_bytes names its maker)
         plan.add(f"{base}-sheet{k}.png", lambda path, picture=picture: Path(path).write_bytes(picture()), what=(
             f"{title}, sheet {k} of {len(sheets)} for Cricut Print Then Cut: a picture of {s.width:.2f} x "
@@ -178,8 +204,6 @@ def _cricut(machine, parts, plan, opts, stem, title) -> None:
                   f"Space's Print Then Cut calibration"),
             step="Cut: print each Cricut sheet from Design Space and let the machine cut it.",
             tools=["Cricut machine and LightGrip mat"])
-        from ..cutters import cut_sheet
-        from ..laser.export import sheet_svg
         sheet = cut_sheet(s)
         plan.add_bytes(f"{base}-sheet{k}.svg", lambda sheet=sheet, k=k: sheet_svg(
             sheet, f"{title}, sheet {k} of {len(sheets)}").encode("utf-8"),
@@ -204,36 +228,14 @@ def _scanncut(machine, parts, plan, opts, stem, title) -> None:
               f"line is the edge), then cut; or send {base}-sheetN.svg through CanvasWorkspace (it makes "
               f"the FCM the machine reads: FCM itself is not publicly documented, so we write SVG) and "
               f"place it over the scanned sheet; blade: {machine.blade}; after the first sheet, check the "
-              f"cut runs on the dark line all round"),
+              f"cut runs on the dark line all round: if not, cut `pnp calibrate --cut scanncut`'s sheet and set "
+              f"the offset it shows"),
         step="Cut: print the ScanNCut sheets, scan each on the mat and let the machine cut the outlines.",
         tools=["Brother ScanNCut and standard mat"])
     _cut_files(machine, sheets, plan, base, title, pdf, 31, f"{title}, for the ScanNCut")
 
 
 MAKERS = {"marks": _silhouette, "picture": _cricut, "outlines": _scanncut}
-
-
-def _calibration(machine, plan, opts) -> None:
-    """Once in each game's folder: the cutter calibration sheet and its cut file."""
-    from ..cutters.calibration import calibration_sheet
-    if machine.kind == "picture":
-        return      # Design Space calibrates Print Then Cut itself (its own calibration sheet)
-    base = f"cutter-calibration-{machine.name}-{opts.paper.name}"
-    rel = f"{plan.folder}/{base}.pdf"
-    if rel in plan.products:
-        return
-    sheet, page = calibration_sheet(machine, opts.paper)
-    add_pdf(plan, f"{base}.pdf", f"Cutter calibration, {machine.title}", [page], opts.cmyk,
-            what=f"a calibration sheet for the {machine.title}: two printed targets with mm scales, and the "
-                 f"short cut that shows the machine's own offset", stock="plain paper", sides=1,
-            paper=opts.paper.name, order=29,
-            make="print at 100 % and cut it with its cut file as a deck's sheet; where each cut line crosses "
-                 "its scale, read the offset (X from the scale across the left edge, Y from the one across "
-                 "the top edge; + is right and down); set it in the machine's software (Silhouette Studio: "
-                 "Print & Cut calibration or Send > Line offset; ScanNCut: Scan position adjustment; Design "
-                 "Space: Print Then Cut calibration) and cut a second one: it reads 0")
-    if machine.kind != "picture":
-        _cut_files(machine, [sheet], plan, base, "Cutter calibration", f"{base}.pdf", 29, "the calibration sheet")
 
 
 def options(parser) -> None:
@@ -246,6 +248,6 @@ def options(parser) -> None:
 PRODUCT = ProductDeclaration(
     name="cut-sheets", takes=(Deck, CutParts), make=make, rank=30, options=options,
     files="cut-MACHINE/STEM-silhouette-PAPER.pdf, -sheetN.svg, -sheetN.dxf; STEM-cricut-sheetN.png, .svg; "
-          "STEM-scanncut-PAPER.pdf, -sheetN.svg; cutter-calibration-MACHINE-PAPER.pdf",
+          "STEM-scanncut-PAPER.pdf, -sheetN.svg",
     wanted=lambda opts: bool(opts.extra.get("cut")))
 

@@ -11,17 +11,23 @@ from .laser_kit import add_laser_kit
 from .pdf import add_pdf
 
 
+def box_art(deck: Deck):
+    """What the deck's box shows (layout.tuckbox.BoxArt): its back, title and colours, what it holds."""
+    from ..layout.tuckbox import BoxArt
+    a = deck.art
+    cards = len(a.expanded())
+    return BoxArt(a.stem, a.title, a.size, cards, a.back, deck.box.colour, deck.box.ink,
+                  deck.box.contents or plural(cards, "card"))
+
+
 def make(deck: Deck, plan, opts) -> None:
     from ..layout.cards import LayoutError
-    from ..layout.tuckbox import (CUT_MARGIN, SMALLEST_CARD, BoxArt, box_settings, cut_parts, deck_box, plan_print,
-                                  print_pages)
+    from ..layout.tuckbox import CUT_MARGIN, SMALLEST_CARD, box_settings, cut_parts, deck_box, plan_print, print_pages
     from ..layout.tuckbox_assembly import tuck_box_assembly
     if deck.box is None:
         return
-    spec, paper, a = deck.spec, opts.paper, deck.art
-    cards = len(a.expanded())
-    art = BoxArt(a.stem, a.title, a.size, cards, a.back, deck.box.colour, deck.box.ink,
-                 deck.box.contents or plural(cards, "card"))
+    spec, paper = deck.spec, opts.paper
+    art = box_art(deck)
     settings = box_settings(spec)
     box = deck_box(art.size, art.cards, settings)
     if min(art.size.width, art.size.height) < SMALLEST_CARD:

@@ -58,3 +58,13 @@ def make_app(folder: Path, token: str | None = None, allowed_hosts: tuple[str, .
     app = Starlette(routes=ROUTES)
     app.state.served = Served(Store(folder, games), games)
     return Guard(app, token, allowed_hosts)
+
+
+def make_studio_app(studio, token: str | None = None, allowed_hosts: tuple[str, ...] | None = None) -> Guard:
+    """The app of `pnp studio` (routes/studio.py): the page and API over a Studio (generator/studio/),
+    behind the same guard as the table's (the Host check; the token on other hosts than loopback)."""
+    from .routes.studio import ROUTES as STUDIO_ROUTES
+    app = Starlette(routes=STUDIO_ROUTES)
+    app.state.studio = studio
+    app.state.streams = [0]
+    return Guard(app, token, allowed_hosts)

@@ -225,13 +225,11 @@ def add_shop_box(deck, plan, opts, profile: Profile) -> None:
     bleed (the profile's tuck_box_bleed: the shop's template is the page), its art running the
     net's own 2 mm past the cut line, TrimBox the page; PDF/X and the ink limit as the cards'. The
     box is the one the tuck-box product makes for the deck (its settings, colour and ink)."""
-    from ..layout.tuckbox import BLEED, BoxArt, box_nets, box_settings, deck_box, draw_net
+    from ..layout.tuckbox import BLEED, box_nets, box_settings, deck_box, draw_net
     from ..products.pdf import pdf_writer
-    a = deck.art
-    cards = len(a.expanded())
-    box_art = BoxArt(a.stem, a.title, a.size, cards, a.back, deck.box.colour, deck.box.ink,
-                     deck.box.contents or f"{cards} cards")
-    box = deck_box(a.size, cards, box_settings(deck.spec))
+    from ..products.tuck_box import box_art as deck_box_art
+    box_art = deck_box_art(deck)
+    box = deck_box(box_art.size, box_art.cards, box_settings(deck.spec))
     spec = profile.pdf
     net = box_nets(box, 1)[0]
     x0, y0, _, _ = net.outline.bounds

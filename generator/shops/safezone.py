@@ -46,7 +46,8 @@ def _ink(item: Text) -> list[tuple[float, float]]:
     a font whose outlines cannot be read, its advance width and the font's ascent and descent."""
     from ..draw.fonts import text_outline
     try:
-        pts = [(op[i], op[i + 1]) for op in text_outline(item.font, item.text, item.x, item.y, item.size)
+        pts = [(op[i], op[i + 1]) for op in text_outline(item.font, item.text, item.x, item.y, item.size,
+                                                         item.direction, item.context)
                for i in range(1, len(op) - 1, 2)]
     except Exception:  # noqa: BLE001  (a font read from a spec's folder: the metrics will do)
         pts = []

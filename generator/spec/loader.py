@@ -527,9 +527,11 @@ MAX_ERRORS_SHOWN = 25
 MAX_ERRORS_FOUND = 1000
 
 
-def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
-    """Validate against the schema of `kind` (by default the spec's own `kind:` key)."""
-    spec = Spec(file, data, lines)
+def validate(data, lines: dict, file: str, kind: str | None = None, path: Path | None = None) -> Spec:
+    """Validate against the schema of `kind` (by default the spec's own `kind:` key). A kind whose
+    schema names `x-check-beyond` (module:function) has its own checks run on what the schema
+    passed as well, so that one run reports every error that does not depend on another."""
+    spec = Spec(file, data, lines, path=path)
     if not isinstance(data, dict):
         raise SpecError(file, 1, "", "expected a mapping at the top of the file")
     kinds = _kinds()
@@ -539,13 +541,30 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
         guess = difflib.get_close_matches(str(kind), list(kinds), n=1) if isinstance(kind, str) else []
         hint = f" (did you mean '{guess[0]}'?)" if guess else ""
         raise spec.error(("kind",), f"unknown spec kind {show(kind)}{hint}; known: {', '.join(sorted(kinds))}")
-    validator = _Validator(_inlined_schema(kind), format_checker=_format_checker)
+    schema = _inlined_schema(kind)
+    written: dict = {}
+    if schema.get("x-units"):
+        _lengths_in_mm(data, [schema], _dpi(data), (), written)
+    validator = _Validator(schema, format_checker=_format_checker)
     found = list(itertools.islice(validator.iter_errors(data), MAX_ERRORS_FOUND + 1))
     problems, order = [], {}
     for err in sorted(found[:MAX_ERRORS_FOUND], key=lambda e: [str(p) for p in e.absolute_path]):
         for path, message in _messages(err, spec):
+            if path in written:                  # a length given with its unit, converted to mm
+                mm = f"got {show(written[path])} ({err.instance:g} mm)"
+                message = message.replace(f"got {show(err.instance)}", mm) if f"got {show(err.instance)}" in message \
+                    else f"{message} ({mm})"
+            elif isinstance(err.instance, str) and err.schema.get("x-unit") and schema.get("x-units"):
+                message += f" ({LENGTH_HINT})"
             problems.append(spec.error(path, message))
             order[id(problems[-1])] = (path, message)
+    beyond: list[SpecError] = []
+    if problems and schema.get("x-check-beyond"):
+        module, _, function = schema["x-check-beyond"].partition(":")
+        import importlib
+        check = getattr(importlib.import_module(module), function)
+        beyond = check(file, data, lines, spec.path, [tuple(e.absolute_path) for e in found[:MAX_ERRORS_FOUND]]
+                       + [tuple(order[id(e)][0]) for e in problems])
     if problems:
         # A misspelt key makes the right one missing: "unknown key (did you mean ...)" is the
         # cause, so it comes first, and the "missing required key" of that mapping right after it
@@ -564,6 +583,14 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
         # File order; on one line, fields in their order (cards[2] before cards[10]).
         problems.sort(key=lambda e: (line_of(e), [int(t) if i % 2 else t for i, t in
                                                   enumerate(re.split(r"(\d+)", e.field, flags=re.ASCII))]))
+        said = {str(e) for e in problems}
+        if beyond:            # the spec's errors in line order, then each other file's (a CSV's) in its own
+            rank = {file: 0}
+            for e in beyond:
+                rank.setdefault(e.file, len(rank))
+            lines_of = {id(e): line_of(e) for e in problems}
+            problems = sorted(problems + [e for e in beyond if str(e) not in said],
+                              key=lambda e: (rank.get(e.file, 0), lines_of.get(id(e), e.line or 0)))
         if len(problems) > MAX_ERRORS_SHOWN:
             more = len(problems) - MAX_ERRORS_SHOWN
             counted = f"over {more:,}" if len(found) > MAX_ERRORS_FOUND else f"{more:,}"
@@ -571,6 +598,59 @@ def validate(data, lines: dict, file: str, kind: str | None = None) -> Spec:
                 file, None, "", f"{counted} more errors not shown (the first {MAX_ERRORS_SHOWN} found are above)")]
         raise SpecErrors(problems)
     return spec
+
+
+LENGTH_HINT = "a number of mm, or a length with its unit: 2.5in, 3cm, 30mm, 12pt, or 300px at the dpi"
+
+
+def _dpi(data: dict) -> float:
+    from ..units import DEFAULT_DPI
+    dpi = data.get("dpi", DEFAULT_DPI)
+    return float(dpi) if isinstance(dpi, (int, float)) and not isinstance(dpi, bool) and 10 <= dpi <= 10000 \
+        else DEFAULT_DPI
+
+
+def _branches(schemas: list) -> list[dict]:
+    """The schemas a value answers to: each one given and the allOf/anyOf/oneOf forms in it."""
+    out, todo = [], list(schemas)
+    while todo and len(out) < 200:
+        s = todo.pop()
+        if isinstance(s, dict):
+            out.append(s)
+            for key in ("allOf", "anyOf", "oneOf"):
+                todo.extend(s.get(key, []))
+            todo.extend(s[key] for key in ("then", "else") if key in s)
+    return out
+
+
+def _lengths_in_mm(node, schemas: list, dpi: float, path: tuple, written: dict):
+    """In a kind whose schema says `x-units: true`, every length (a value whose schema says
+    `x-unit: mm`) written with its unit (`825px`, `2.5in`) replaced by its mm, in place; `written`
+    gets each one's path and text, for errors. Only lengths: a text that reads `3in` stays."""
+    from ..units import parse_length
+    forms = _branches(schemas)
+    if isinstance(node, dict):
+        for key, value in node.items():
+            subs = [f["properties"][key] if key in f.get("properties", {}) else f.get("additionalProperties")
+                    for f in forms]
+            subs = [s for s in subs if isinstance(s, dict)]
+            if subs:
+                got = _lengths_in_mm(value, subs, dpi, path + (key,), written)
+                if got is not value:
+                    node[key] = got
+    elif isinstance(node, list):
+        subs = [f["items"] for f in forms if isinstance(f.get("items"), dict)]
+        if subs:
+            for k, value in enumerate(node):
+                got = _lengths_in_mm(value, subs, dpi, path + (k,), written)
+                if got is not value:
+                    node[k] = got
+    elif isinstance(node, str) and any(f.get("x-unit") == "mm" for f in forms):
+        mm = parse_length(node, dpi)
+        if mm is not None:
+            written[path] = node
+            return mm
+    return node
 
 
 class SpecErrors(SpecError):
@@ -602,7 +682,7 @@ def load_spec(path: str | Path, display: str | None = None, kind: str | None = N
     if known is not None:
         return known
     data, lines = parse_yaml(decode_text(raw, file), file, shown=True)
-    spec = validate(data, lines, file, kind)
+    spec = validate(data, lines, file, kind, path)
     spec.path = path
     if len(_LOADED) < MAX_LOADED:
         _LOADED[key] = spec

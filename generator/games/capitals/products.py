@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...layout.marks import BOARD_BLEED
 from ...paper import Paper
-from ...products.contents import AssemblySheet, Board, BoxLook, Deck, Document, Kit, RulesSheet, stem_of
+from ...products.contents import AssemblySheet, Board, BoxLook, CutParts, Deck, Document, Kit, RulesSheet, stem_of
 from ...spec import Spec
 from .data import load_deck
 
@@ -41,9 +41,9 @@ def contents(specs: dict[str, Spec], paper: Paper, part: str | None = None) -> l
 def walls_contents(spec: Spec, paper: Paper) -> list:
     """The wall pieces to print and fold, as flat strips, and to cut; their assembly sheet and rack."""
     from .sorting import rack_document
-    from .strips import hours, make_times, strip_pages
+    from .strips import hours, make_times, strip_pages, strip_parts
     from .wall_assembly import walls_assembly
-    from .walls import load_walls, print_pages, wall_parts, walls_summary
+    from .walls import load_walls, print_pages, trough_parts, wall_parts, walls_summary
     ws = load_walls(spec)
     stem = stem_of(spec)
     total = sum(ws.counts.values())
@@ -80,4 +80,13 @@ def walls_contents(spec: Spec, paper: Paper) -> list:
                  f"({hours(times.laser_folds)} to fold)",
             stock={ws.laser["material"].replace(" ", "_"): ws.laser["material"]}),
         rack_document(spec, ws, stem, paper),
+        CutParts(spec, f"{stem}-strips", f"{ws.title} as flat strips", lambda: strip_parts(ws), variant=strips,
+                 info=dict(what=f"{ws.title}: {total} flat strips, cut by the machine",
+                           step="Wall pieces, flat: the strips are ready as cut.")),
+        CutParts(spec, f"{stem}-troughs", f"{ws.title} as troughs", lambda: trough_parts(ws), variant=troughs,
+                 info=dict(what=f"{ws.title}: {total} troughs, cut by the machine, to fold as the patent's "
+                                f"({walls_summary(ws)}: pieces x units)",
+                           step=f"Wall pieces, folded: score and fold down the dashed lines (top up) of each of "
+                                f"the {total}, flanges out, the top running past both ends.",
+                           tools=["blunt knife or empty pen for scoring"])),
     ]

@@ -89,21 +89,39 @@ def strip_pages(ws: WallSet, paper: Paper) -> list[Drawing]:
             y = top + j * WIDTH
             x = m
             for i, units in enumerate(band):
-                length = strip_length(ws, units)
-                page.rect(x, y, length, WIDTH, Style(fill=WALL if (i + j) % 2 == 0 else WALL_2))
-                for k in range(units + 1):
-                    tx = x + ws.extension + k * ws.square
-                    page.line(tx, y + 1.2, tx, y + WIDTH - 1.2, Style(stroke=MARK, width=pt(0.8), cap="butt"))
-                page.fit_text(x + ws.extension + 1.5, y + 1.6, ws.square - 3, WIDTH - 3.2, str(units), MARK,
-                              max_size=3.4)
+                draw_strip(page, ws, units, x, y, WALL if (i + j) % 2 == 0 else WALL_2)
                 page.line(x, y, x, y + WIDTH, CUT)
-                x += length
+                x += strip_length(ws, units)
             page.line(x, y, x, y + WIDTH, CUT)
         for j in range(len(bands) + 1):
             y = top + j * WIDTH
             page.line(m, y, m + width, y, CUT)
         pages.append(page)
     return pages
+
+
+def draw_strip(page: Drawing, ws: WallSet, units: int, x: float, y: float, fill: Colour, bleed: float = 0.0) -> None:
+    """One strip, strip_length x WIDTH from (x, y): its colour (carried `bleed` past its edges), a
+    white tick at every unit and its length in units. Its cut lines are the sheet's."""
+    page.rect(x - bleed, y - bleed, strip_length(ws, units) + 2 * bleed, WIDTH + 2 * bleed, Style(fill=fill))
+    for k in range(units + 1):
+        tx = x + ws.extension + k * ws.square
+        page.line(tx, y + 1.2, tx, y + WIDTH - 1.2, Style(stroke=MARK, width=pt(0.8), cap="butt"))
+    page.fit_text(x + ws.extension + 1.5, y + 1.6, ws.square - 3, WIDTH - 3.2, str(units), MARK, max_size=3.4)
+
+
+def strip_parts(ws: WallSet) -> list:
+    """The strips for a cutting machine (issue 37): one part a length, with its count."""
+    from ...layout.foldups import BLEED
+    from ...products.contents import CutPart
+    parts = []
+    for units, count in ws.counts.items():
+        length = strip_length(ws, units)
+        face = Drawing(length, WIDTH)
+        draw_strip(face, ws, units, 0.0, 0.0, WALL, BLEED)
+        outline = [("M", 0.0, 0.0), ("L", length, 0.0), ("L", length, WIDTH), ("L", 0.0, WIDTH), ("Z",)]
+        parts.append(CutPart(f"strip of {units}", length, WIDTH, face, outline, BLEED, count))
+    return parts
 
 
 @dataclass(frozen=True)

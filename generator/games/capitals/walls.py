@@ -27,6 +27,7 @@ CUT = Style(stroke=Colour(rgb=(0, 0, 0)), width=pt(0.6), join="miter")
 FOLD = Style(stroke=Colour(rgb=(0.45, 0.45, 0.45)), width=pt(0.5), dash=(1.5, 1.0), cap="butt")
 TICK = Style(stroke=Colour(rgb=(0.75, 0.1, 0.1)), width=pt(0.8), cap="butt")
 INK = Colour(rgb=(0.1, 0.1, 0.1))
+PAPER = Colour(rgb=(1.0, 1.0, 1.0))    # the troughs are printed on white card: their ground
 PRINT_MARGIN = 10.0                # mm of blank paper round the printed pieces
 
 
@@ -182,8 +183,30 @@ def print_pages(ws: WallSet, paper: Paper) -> list[Drawing]:
     return pages
 
 
-def _draw_net(page: Drawing, ws: WallSet, net: WallNet, ox: float, oy: float) -> None:
-    page.polygon([(ox + px, oy + py) for px, py in net.outline.exterior.coords], CUT)
+def trough_parts(ws: WallSet) -> list:
+    """The troughs for a cutting machine (issue 37): one part a length, with its count, printed as
+    on the sheets (on white card: its white carried past the outline) and cut on the net's outline."""
+    from ...layout.foldups import BLEED, fold_ops, ring_ops
+    from ...products.contents import CutPart
+    parts = []
+    for units, count in ws.counts.items():
+        net = wall_net(ws, units)
+        _, _, w, h = net.outline.bounds
+        face = Drawing(w, h)
+        _draw_net(face, ws, net, 0.0, 0.0, bleed=BLEED)
+        parts.append(CutPart(f"trough of {units}", w, h, face, ring_ops(net.outline.exterior), BLEED, count,
+                             folds=[fold_ops(g) for g in net.folds]))
+    return parts
+
+
+def _draw_net(page: Drawing, ws: WallSet, net: WallNet, ox: float, oy: float, bleed: float = 0.0) -> None:
+    """A trough at (ox, oy): its cut line, or with `bleed` the card's white that far past it and no
+    line (a machine cuts it); its folds, ticks and length."""
+    if bleed:
+        grown = net.outline.buffer(bleed, join_style="mitre", mitre_limit=4.0)
+        page.polygon([(ox + px, oy + py) for px, py in grown.exterior.coords], Style(fill=PAPER))
+    else:
+        page.polygon([(ox + px, oy + py) for px, py in net.outline.exterior.coords], CUT)
     for g in net.folds:
         (a, b), (c, e) = g.coords
         page.line(ox + a, oy + b, ox + c, oy + e, FOLD)

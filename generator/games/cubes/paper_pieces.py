@@ -4,10 +4,12 @@ standees; and a sheet of the starting set-up. Colours are the kit spec's `paper_
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from ...colour import Colour, readable_on
 from ...draw import Drawing, Style, rotate
-from ...layout.foldups import INK, Face, Item, cuboid, draw_foldup, pack_pages, paint_initial, standing_height, tent
+from ...layout.foldups import (INK, Face, Foldup, Item, cuboid, draw_foldup, foldup_cut_part, pack_pages, paint_initial,
+                               standing_height, tent)
 from ...paper import Paper
 from ...spec import Spec
 from .kit import Kit, load_kit, player_look
@@ -146,29 +148,52 @@ def _setup_diagram(pp: PaperPieces, cell: float = 9.0):
     return Item(max(size, 110.0), size + legend, draw, SETUP)
 
 
+@dataclass(frozen=True)
+class Printed:
+    """One kind of paper piece as printed: its net, how its faces are painted, its colour and its
+    fold lines' colour, how many, and where it goes on the sheets (section; a player's pawns kept
+    on one row)."""
+    name: str
+    net: Foldup
+    paint: Callable
+    ground: Colour
+    fold: Colour
+    count: int
+    section: str
+    keep: str = ""
+
+
+def printed_pieces(pp: PaperPieces) -> list[Printed]:
+    """Every kind of piece, in the sheets' order: the cubes, each player's king cubes, then each
+    player's pawns."""
+    k = pp.kit
+    cube, king, pawn = cuboid(k.cube, k.cube, k.cube), cuboid(k.cube, k.cube, k.king_height), \
+        tent(k.pawn_d, k.pawn_height, pp.pawn_depth)
+    out = [Printed("cube", cube, _paint_cube(pp), pp.cube_colour, pp.cube_colour.mix(INK, 0.45), k.cubes - k.kings,
+                   CUBES)]
+    for name, colour in pp.players:
+        out.append(Printed(f"{name} king cube", king, _paint_king(pp, name, colour), colour,
+                           ink_on(colour).mix(colour, 0.5), k.kings // k.players, KINGS))
+    for p, (name, colour) in enumerate(pp.players):
+        out.append(Printed(f"{name} pawn", pawn, _paint_pawn(player_look(k, p + 1).initial, colour),   # the laser
+                           colour, ink_on(colour).mix(colour, 0.5), k.pawns_each, PAWNS, keep=name))  # kit's initial
+    return out
+
+
+def cut_parts(pp: PaperPieces) -> list:
+    """The pieces for a cutting machine (issue 37), as printed on the sheets, each with its count."""
+    return [foldup_cut_part(p.name, p.net, p.paint, p.ground, p.fold, p.count) for p in printed_pieces(pp)]
+
+
 def pieces_pages(pp: PaperPieces, paper: Paper) -> list[Drawing]:
     k = pp.kit
     plain = k.cubes - k.kings
     kings_each = k.kings // k.players
-    cube, king, pawn = cuboid(k.cube, k.cube, k.cube), cuboid(k.cube, k.cube, k.king_height), \
-        tent(k.pawn_d, k.pawn_height, pp.pawn_depth)
-    items = []
-    paint = _paint_cube(pp)
-    fold = pp.cube_colour.mix(INK, 0.45)
-    for _ in range(plain):
-        items.append(Item(*cube.size, lambda page, x, y: draw_foldup(page, cube, x, y, paint, fold), CUBES))
-    for name, colour in pp.players:
-        paint_k = _paint_king(pp, name, colour)
-        for _ in range(kings_each):
-            items.append(Item(*king.size, lambda page, x, y, p=paint_k, c=colour:
-                              draw_foldup(page, king, x, y, p, ink_on(c).mix(c, 0.5)), KINGS))
-    for p, (name, colour) in enumerate(pp.players):
-        paint_p = _paint_pawn(player_look(k, p + 1).initial, colour)    # the laser kit's initial too
-        for _ in range(k.pawns_each):
-            items.append(Item(*pawn.size, lambda page, x, y, p=paint_p, c=colour:
-                              draw_foldup(page, pawn, x, y, p, ink_on(c).mix(c, 0.5)), PAWNS, keep=name))
+    pieces = printed_pieces(pp)
+    items = [Item(*p.net.size, lambda page, x, y, p=p: draw_foldup(page, p.net, x, y, p.paint, p.fold), p.section,
+                  keep=p.keep) for p in pieces for _ in range(p.count)]
     items.append(_setup_diagram(pp))
-    face = pawn.face("front").region.bounds
+    face = next(p.net for p in pieces if p.section == PAWNS).face("front").region.bounds
     stands = standing_height(k.pawn_d, pp.pawn_depth, face[3] - face[1])
     # The notes go with the set-up, on the last sheet: a heading alone lets two rows of cube nets
     # fit a landscape sheet.
@@ -189,7 +214,7 @@ def pieces_pages(pp: PaperPieces, paper: Paper) -> list[Drawing]:
 
 def paper_pieces_contents(spec: Spec, four: bool, paper: Paper) -> list:
     """The paper pieces to print and fold for two players or four, and their assembly sheet."""
-    from ...products.contents import AssemblySheet, Pieces
+    from ...products.contents import AssemblySheet, CutParts, Pieces
     from .assembly import pieces_assembly
     pp = load_pieces(spec, four)
     k = pp.kit
@@ -210,4 +235,11 @@ def paper_pieces_contents(spec: Spec, four: bool, paper: Paper) -> list:
         AssemblySheet(spec, f"paper-pieces-{tag}", lambda: pieces_assembly(pp, paper), variant=f"{k.players} players",
                       what=f"{k.title}, {k.players} players: how to fold the paper pieces (steps with drawings, "
                            "checks)"),
+        CutParts(spec, f"paper-pieces-{tag}", f"{k.title}, {k.players} players: paper pieces", lambda: cut_parts(pp),
+                 dict(what=f"{k.title}, {k.players} players: {plain} cubes, {k.kings} king cubes and "
+                           f"{k.players * k.pawns_each} pawns to fold",
+                      step="Pieces: score and fold the dashed lines away from the print; glue the cubes and king "
+                           "cubes (seam tab first, then the ends) and the pawns' feet.",
+                      tools=["blunt knife or empty pen for scoring", "glue stick"]),
+                 variant=f"{k.players} players"),
     ]

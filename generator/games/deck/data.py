@@ -43,6 +43,7 @@ class Card:
     field_lines: dict[str, int | None] = field(default_factory=dict)
     path: tuple = ()                          # the card's path in the spec (("cards", 3)); () for a CSV row
     count_name: str = "count"                 # the column its count came from (Qty, copies...)
+    index: int | None = None                  # its place in the deck from 0, copies counted (model.uses_index)
 
     def label(self) -> str:
         """How messages name the card: its number, and its name where it has one."""
@@ -71,6 +72,8 @@ def text_of(value) -> str:
 def cards_of_spec(spec) -> list[Card]:
     cards = []
     for i, raw in enumerate(spec.data.get("cards", [])):
+        if raw.get("x-broken"):                   # refused by the schema (load.check_beyond_schema)
+            continue
         path = ("cards", i)
         fields = {k: text_of(v) for k, v in raw.items() if k != "count"}
         lines = {k: spec.line(path + (k,)) for k in raw}
@@ -78,13 +81,11 @@ def cards_of_spec(spec) -> list[Card]:
     return cards
 
 
-def read_csv(path, display: str, delimiter: str = ",", problems=None, notes=None) -> list[Card]:
+def read_csv(path, display: str, delimiter: str = ",", problems=None, notes=None, columns=None) -> list[Card]:
     """The cards of a CSV file: a header row, then one card a row (blank rows skipped). A row's
     errors are added to `problems` (a list) and its card left out, so every bad row is reported;
     what stops the reading (not UTF-8, a row the CSV reader cannot read, the header) is raised.
     `notes` (a list) gets a line for a column that looks like a count but makes no copies."""
-    problems = [] if problems is None else problems
-    notes = [] if notes is None else notes
     data = read_bytes(path, display, MAX_CSV_BYTES)
     try:
         text = decode_text(data, display)
@@ -93,23 +94,45 @@ def read_csv(path, display: str, delimiter: str = ",", problems=None, notes=None
             exc.message += ": save the CSV as UTF-8 (a spreadsheet's \"CSV UTF-8\")"
         raise
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+
+    def rows():
+        end = 0                                    # the line the previous row ended on
+        while True:
+            start = end + 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                why = "a cell opened with a double quote is never closed" if "end of data" in str(exc) else str(exc)
+                raise SpecError(display, start, "", f"not a CSV row we can read ({why})") from None
+            end = reader.line_num
+            # A cell on several lines ends them as the spreadsheet saved it (\r\n): a line break is \n.
+            yield start, [cell.replace("\r\n", "\n") for cell in row]
+
+    extra = f"{DELIMITERS.get(delimiter, show(delimiter))} inside a cell needs the cell in double quotes"
+    return cards_of_rows(rows(), display, problems, notes, delimiter=delimiter, extra_hint=extra, table="CSV",
+                         columns=columns)
+
+
+def cards_of_rows(rows, display: str, problems=None, notes=None, delimiter: str | None = None,
+                  extra_hint: str = "a cell right of the header's last column", table: str = "sheet",
+                  columns: list | None = None) -> list[Card]:
+    """The cards of a table's rows, (line, cells as text) each, from a CSV or a spreadsheet's sheet:
+    the first row that is not blank names the fields, then one card a row. A row's errors are
+    added to `problems` and its card left out; what stops the reading (the header) is raised.
+    `columns` (a list) gets the header's names."""
+    problems = [] if problems is None else problems
+    notes = [] if notes is None else notes
     header: list[str] | None = None
     cards: list[Card] = []
-    end = 0                                    # the line the previous row ended on
-    while True:
-        start = end + 1
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            why = "a cell opened with a double quote is never closed" if "end of data" in str(exc) else str(exc)
-            raise SpecError(display, start, "", f"not a CSV row we can read ({why})") from None
-        end = reader.line_num
+    for start, row in rows:
         if not any(cell.strip() for cell in row):
             continue                           # a blank line, or a row of empty cells
         if header is None:
             header = _header(row, display, start, delimiter)
+            if columns is not None:
+                columns.extend(header)
             counts = [name for name in header if name.casefold() in COUNT_NAMES]
             if len(counts) > 1:
                 raise SpecError(display, start, "", f"columns {show(counts[0])} and {show(counts[1])} both say how many "
@@ -124,11 +147,8 @@ def read_csv(path, display: str, delimiter: str = ",", problems=None, notes=None
         extra = [c for c in row[len(header):] if c.strip()]
         if extra:
             problems.append(SpecError(display, start, "", f"{len(row)} cells, but the header names {len(header)} "
-                                                          f"columns ({DELIMITERS.get(delimiter, show(delimiter))} inside a "
-                                                          "cell needs the cell in double quotes)"))
-        # A cell on several lines ends them as the spreadsheet saved it (\r\n): a line break is \n.
-        cells = {name: (row[k] if k < len(row) else "").strip().replace("\r\n", "\n")
-                 for k, name in enumerate(header)}
+                                                          f"columns ({extra_hint})"))
+        cells = {name: (row[k] if k < len(row) else "").strip() for k, name in enumerate(header)}
         for name, value in cells.items():
             if len(value) > MAX_CELL:
                 problems.append(SpecError(display, start, name, f"expected at most {MAX_CELL:,} characters, got "
@@ -147,7 +167,7 @@ def read_csv(path, display: str, delimiter: str = ",", problems=None, notes=None
             fields = {k: v for k, v in cells.items() if k != count_name}
             cards.append(Card(0, fields, count, display, start, count_name=count_name or "count"))
     if header is None:
-        raise SpecError(display, 1, "", "an empty CSV: the first row names the fields (name,count,...), "
+        raise SpecError(display, 1, "", f"an empty {table}: the first row names the fields (name,count,...), "
                                         "then one card a row")
     for name in header if count_name is None else ():
         values = [c.fields.get(name, "") for c in cards]
@@ -161,7 +181,7 @@ def read_csv(path, display: str, delimiter: str = ",", problems=None, notes=None
 DELIMITERS = {",": "a comma", ";": "a semicolon", "\t": "a tab", "|": "a bar"}
 
 
-def _header(row: list[str], display: str, line: int, delimiter: str = ",") -> list[str]:
+def _header(row: list[str], display: str, line: int, delimiter: str | None = ",") -> list[str]:
     names = [cell.strip() for cell in row]
     while names and names[-1] == "":
         names.pop()                             # trailing empty cells, as spreadsheets write them
@@ -174,7 +194,7 @@ def _header(row: list[str], display: str, line: int, delimiter: str = ",") -> li
         if not FIELD_NAME.match(name) or len(name) > 40:
             # A spreadsheet saved with another delimiter (Excel in much of Europe writes ;) reads
             # as one column whose name holds the others: say which option reads it.
-            other = next((d for d in DELIMITERS if d != delimiter and d in name), None)
+            other = next((d for d in DELIMITERS if d != delimiter and d in name), None) if delimiter else None
             hint = ""
             if other:
                 written = '"\\t"' if other == "\t" else f'"{other}"'

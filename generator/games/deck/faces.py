@@ -17,8 +17,8 @@ from ...draw import Drawing, Gradient, PathBuilder, Rect, Style, Text, compose, 
 from ...draw.fonts import get_font, needs_shaping
 from ...errors import show
 from .model import (CROP, MAX_DECK_TEXT, MAX_ELEMENT_TEXT, Deck, Element, Layout, Problems, hyphenator,
-                    load_picture, path_ops, picture_problem, substitute)
-from .text import PT, Markup, Measure, TextError, fit, parse
+                    index_matches, load_picture, path_ops, picture_problem, substitute)
+from .text import BREAK, PT, Markup, Measure, TextError, fit, parse
 
 EDGE = 0.01          # mm: an element this close to the trim reaches it
 DEFAULT_SIZE = 10.0  # pt
@@ -42,17 +42,23 @@ class CardFailed(Exception):
     """A card could not be drawn (its error is among the deck's problems)."""
 
 
-def draw_deck(deck: Deck, problems: Problems) -> DeckDrawn:
+def draw_deck(deck: Deck, problems: Problems, cards: list | None = None) -> DeckDrawn:
+    """Every card of the deck drawn, or only `cards` of it (the studio draws the cards a save changed,
+    each in its place among all of them: its index, where a layout asks for it)."""
     drawn = DeckDrawn()
     shared: dict = {}
-    for card in deck.cards:
+    for card in deck.cards if cards is None else cards:
         values = dict(card.fields)
         values["count"] = values[card.count_name] = str(card.count)
+        if card.index is not None:
+            values[INDEX] = (card.index, len(deck.cards))
         face = back = None
         sizes: dict[str, float] = {}
         for side, template in (("layout", deck.face_template), ("back", deck.back_template)):
             name = substitute(template, values)
             layout = deck.layouts.get(name)
+            if layout is not None and layout.broken:
+                continue                      # refused by the schema: its error is said
             if layout is None:
                 _fail_card(deck, problems, card, deck.spec.data.get(side, template), (side,),
                            f"its {'face' if side == 'layout' else 'back'} layout {show(name)} is none of the "
@@ -95,7 +101,7 @@ def _draw_card(deck: Deck, layout: Layout, card, values: dict, shared: dict, pro
     """The card drawn by the layout, or the drawing of a card that came out alike."""
     resolved = []
     for el in layout.elements:
-        if not _shown(el, values):
+        if el.broken or not _shown(el, values):
             continue
         resolved.append((el, {k: _resolve(k, v, values) for k, v in el.values.items() if k not in ("when", "id")}))
     background = substitute(layout.background, values) if layout.background else None
@@ -152,6 +158,9 @@ def _frozen(value):
     return value
 
 
+INDEX = ("index",)      # the card's (index, cards in the deck) among its values: no field's name
+
+
 def _shown(el: Element, values: dict) -> bool:
     when = el.values.get("when")
     if when is None:
@@ -159,6 +168,10 @@ def _shown(el: Element, values: dict) -> bool:
     if isinstance(when, str):
         return values.get(when, "") != ""
     for name, want in when.items():
+        if name == "index" and INDEX in values:
+            if not index_matches(want, *values[INDEX]):
+                return False
+            continue
         have = values.get(name, "")
         options = want if isinstance(want, list) else [want]
         if not any(have == _text(o) for o in options):
@@ -448,7 +461,7 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
         raise CardFailed()
     smallest = max(smallest, DEFAULT_MIN / least_scale)
     leading = v.get("leading", DEFAULT_LEADING)
-    align = {"center": "centre"}.get(v.get("align", "left"), v.get("align", "left"))
+    align = {"center": "centre"}.get(v.get("align", "start"), v.get("align", "start"))
     setting = fit(words, measure, size, min(smallest, size), v["w"], v["h"], leading, justify=align == "justify")
     if setting is None:
         _fail_card(deck, problems, card, template, path,
@@ -460,15 +473,16 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
     opacity = v.get("opacity", 1.0)
     top = v["y"] + {"top": 0.0, "middle": (v["h"] - setting.height) / 2,
                     "bottom": v["h"] - setting.height}[v.get("valign", "top")]
-    _past_trim(deck, card, el, v, setting, measure, top)
+    sides = _line_sides(words, setting.ends, align)
+    _past_trim(deck, card, el, v, setting, measure, top, sides)
     marked = tagged and any(p.underline or p.strike for word in words if word for p in word)
-    for (placed, width), baseline in zip(setting.lines, setting.baselines):
+    for (placed, width), baseline, (side, rtl) in zip(setting.lines, setting.baselines, sides):
         baseline += top
-        dx = v["x"] + {"left": 0.0, "justify": 0.0, "centre": (v["w"] - width) / 2, "right": v["w"] - width}[align]
+        dx = v["x"] + {"left": 0.0, "centre": (v["w"] - width) / 2, "right": v["w"] - width}[side]
         if marked:
             _draw_lines_marks(d, measure, placed, dx, baseline, s, colour, opacity)
-        if any(p.piece.text and needs_shaping(p.piece.text) for p in placed):
-            _draw_line_in_order(d, deck, measure, placed, dx, baseline, s, colour, opacity)
+        if rtl or any(p.piece.text and needs_shaping(p.piece.text) for p in placed):
+            _draw_line_in_order(d, deck, measure, placed, dx, baseline, s, colour, rtl, opacity)
             continue
         run: list = []           # text pieces of one font, size and colour running on, joined into one Text
 
@@ -507,7 +521,7 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
 PAST_TRIM = 0.05
 
 
-def _past_trim(deck: Deck, card, el: Element, v: dict, setting, measure: Measure, top: float) -> None:
+def _past_trim(deck: Deck, card, el: Element, v: dict, setting, measure: Measure, top: float, sides) -> None:
     """A warning (a note of the spec's, said by validate and build) where a text as set runs past the
     card's trim (a box wider than the card, Squib's habit, with a long name in it): it is printed, and
     cut; no error, as Squib's decks are made so. A rotated element is not checked."""
@@ -515,11 +529,10 @@ def _past_trim(deck: Deck, card, el: Element, v: dict, setting, measure: Measure
     if v.get("rotate") or (v["x"] >= 0 and v["y"] >= 0 and v["x"] + v["w"] <= W and v["y"] + v["h"] <= H):
         return                      # (the lines lie within their box)
     s = setting.size_pt * PT
-    align = {"center": "centre"}.get(v.get("align", "left"), v.get("align", "left"))
-    for (placed, width), baseline, in zip(setting.lines, setting.baselines):
+    for (placed, width), baseline, (side, _) in zip(setting.lines, setting.baselines, sides):
         if not placed:
             continue
-        dx = v["x"] + {"centre": (v["w"] - width) / 2, "right": v["w"] - width}.get(align, 0.0)
+        dx = v["x"] + {"centre": (v["w"] - width) / 2, "right": v["w"] - width}.get(side, 0.0)
         scale = max((p.piece.scale for p in placed if p.piece.icon is None), default=1.0)
         x0, x1 = dx, dx + width
         y0, y1 = top + baseline - measure.cap * s * scale, top + baseline + measure.descent * s * scale
@@ -575,46 +588,73 @@ def _bar(font_name: str, key: str) -> tuple[float, float]:
     return (os2.yStrikeoutPosition / upm, max(os2.yStrikeoutSize / upm, 0.03))
 
 
+def _line_sides(words, ends: list[bool], align: str) -> list[tuple[str, bool]]:
+    """Each line's side (left, centre or right) and whether its paragraph reads right to left
+    (shaping.paragraph_rtl: its first letter with a direction). `align` as CSS's text-align: start
+    and end are the paragraph's (a Hebrew paragraph's start is the right), left and right the
+    sides they name; a justified paragraph's last line goes to its start. `ends`: Setting.ends."""
+    from ...draw.shaping import paragraph_rtl
+    directions, paragraph = [], []
+    for word in list(words) + [BREAK]:
+        if word is BREAK:
+            directions.append(paragraph_rtl("".join("\ufffc" if p.icon is not None else p.text
+                                                    for w in paragraph for p in w)))
+            paragraph = []
+        elif word:                   # (not NOSPACE)
+            paragraph.append(word)
+    out, k = [], 0
+    for end in ends:
+        rtl = directions[min(k, len(directions) - 1)]
+        start, other = ("right", "left") if rtl else ("left", "right")
+        out.append(({"start": start, "justify": start, "end": other}.get(align, align), rtl))
+        k += end
+    return out
+
+
 def _draw_line_in_order(d: Drawing, deck: Deck, measure: Measure, placed: list, dx: float, baseline: float,
-                        s: float, colour: Colour, opacity: float = 1.0) -> None:
-    """A line with text that needs shaping (right to left, joined, marked): its pieces, and the
-    spaces between them, cut where the bidi level changes, put in visual order by UAX #9 (rule L2)
-    and set from the left, each run in its own direction (shaping.py shapes it)."""
+                        s: float, colour: Colour, rtl: bool, opacity: float = 1.0) -> None:
+    """A line with text that needs shaping (right to left, joined, marked), or of a paragraph that
+    reads right to left: its pieces, and the spaces between them, cut where the bidi level changes
+    (the paragraph's direction its base, rtl), put in visual order by UAX #9 (rule L2) and set from
+    the left, each run in its own direction, size and colour (shaping.py shapes it, a piece of a
+    word as within it)."""
     from ...draw.shaping import bidi_levels, visual_order
-    atoms: list[tuple] = []          # (text, font or None for an icon, the piece's icon, width)
+    atoms: list[tuple] = []          # (text, font or None for an icon, the piece's icon, width, context)
     end = 0.0
     for p in placed:
         if atoms and p.x - end > 1e-9:
-            atoms.append((" ", None, None, p.x - end))           # the space between two words
+            atoms.append((" ", None, None, p.x - end, None))     # the space between two words
         if p.piece.icon is not None:
-            atoms.append(("\ufffc", None, p.piece.icon, p.width))
+            atoms.append(("\ufffc", None, p.piece.icon, p.width, p.piece))
         else:
-            atoms.append((p.piece.text, p.font, None, p.width))
+            atoms.append((p.piece.text, p.font, None, p.width, p.piece))
         end = p.x + p.width
-    levels = bidi_levels("".join(a[0] for a in atoms))
-    runs: list[tuple] = []           # (text, font, icon, width, level)
+    levels = bidi_levels("".join(a[0] for a in atoms), int(rtl))
+    runs: list[tuple] = []           # (text, font, icon, width, level, context, piece)
     at = 0
-    for text, font, icon, width in atoms:
+    for text, font, icon, width, piece in atoms:
         own = levels[at:at + len(text)]
         at += len(text)
+        context = piece.context if font is not None else None
         if font is None or len(set(own)) == 1:
-            runs.append((text, font, icon, width, own[0]))
+            runs.append((text, font, icon, width, own[0], context, piece))
             continue
         start = 0
         for k in range(1, len(text) + 1):
             if k == len(text) or own[k] != own[start]:
-                part = text[start:k]
-                runs.append((part, font, None, get_font(font).width(part, s), own[start]))
+                part, around = text[start:k], (context[0] + text[:start], text[k:] + context[1])
+                runs.append((part, font, None, get_font(font).width(part, s * piece.scale, around), own[start],
+                             around, piece))
                 start = k
     x = dx
     for k in visual_order([r[4] for r in runs]):
-        text, font, icon, width, level = runs[k]
+        text, font, icon, width, level, context, piece = runs[k]
         if icon is not None:
             w, ih, ox, oy = measure.icon_box(icon, s)
             d.image(x + ox, baseline - measure.cap * s / 2 - ih / 2 + oy, w, ih, deck.icons[icon], opacity=opacity)
         elif font is not None:
             # (a left-to-right run is left to resolve itself: Latin in a Hebrew line stays text in the PDF)
-            d.add(Text(x, baseline, text, get_font(font), s, colour, direction="rtl" if level % 2 else None,
-                       opacity=opacity))
+            d.add(Text(x, baseline, text, get_font(font), s * piece.scale, piece.colour or colour,
+                       direction="rtl" if level % 2 else None, opacity=opacity, context=context))
         x += width
 

@@ -9,18 +9,20 @@ at the line that names it.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ...colour import Colour, parse_colour
+from ...colour import BLACK, Colour, parse_colour
 from ...errors import SpecError, show
 from ...inputs import MAX_DATA_BYTES, ReferenceError_, confined, read_bytes
 from ...layout.cardsize import CardSize
 from ...spec.loader import SpecErrors, format_field
 from .data import MAX_CARDS, Card, cards_of_spec, read_csv
+from .sheets import MAX_SHEET_BYTES, is_spreadsheet, read_sheet
 from .text import Family
 
 # The language a deck's words are hyphenated in where it names none (its `language`), looked up
@@ -74,6 +76,7 @@ class Element:
     name: str                        # its id, or its place in the layout ("element 3")
     values: dict
     paths: dict
+    broken: bool = False             # refused (by the schema or a check): neither checked further nor drawn
 
     @property
     def type(self) -> str:
@@ -90,6 +93,7 @@ class Layout:
     background: str | None
     background_path: tuple
     elements: list[Element]
+    broken: bool = False             # refused whole: the cards it draws are not drawn
 
 
 @dataclass
@@ -116,6 +120,14 @@ class Deck:
     picture_bytes: int = 0
     svg_units: int = 0
     paths: dict = field(default_factory=dict)   # a path element's (d, x, y, scale) -> its ops on the card
+    # What was refused (by the schema, or a file that cannot be read) and what depends on it is not
+    # checked further: ("cards",), ("fonts", name), ("icons", name), ("palette", name), ("layout",)...
+    broken: set = field(default_factory=set)
+
+    def drawable(self) -> bool:
+        """Whether its cards can be drawn to find their own errors (their layouts are known)."""
+        return bool(self.cards) and not self.broken & {("cards",), ("layout",), ("back",), ("fonts",), ("icons",),
+                                                       ("palette",)}
 
     def where(self, path: tuple) -> str:
         line = self.spec.line(path)
@@ -129,8 +141,10 @@ class Problems:
     def __init__(self):
         self.errors: list[SpecError] = []
         self._seen: set[str] = set()
+        self.added = 0                   # errors added, said once or not (has a check found one?)
 
     def add(self, error: SpecError) -> None:
+        self.added += 1
         key = str(error)
         if key not in self._seen:
             self._seen.add(key)
@@ -177,18 +191,27 @@ def read_deck(spec, problems: Problems) -> Deck:
     (raised as soon as what follows cannot be checked without what failed)."""
     d = spec.data
     folder = Path(spec.path or spec.file).resolve().parent
+    broken = set(getattr(spec, "pruned", ()))        # what the schema refused (load.check_beyond_schema)
     palette = spec.palette() if "palette" in d else {}
+    for part in broken:
+        if part[0] == "palette" and len(part) == 2:
+            palette[part[1]] = BLACK                 # a colour refused stands in for itself
     deck = Deck(spec, d["title"], card_size(spec), folder, palette, dict(SHIPPED), {}, [], set(),
-                {}, d.get("layout", "face"), d.get("back", "back"))
+                {}, d.get("layout", "face"), d.get("back", "back"), broken=broken)
+    # Each part checked whatever the others gave: a font that cannot be read, an icon, a CSV's bad
+    # rows stand aside, and what uses them is checked as far as it can be (one run, every error).
     _fonts(deck, problems)
     _icons(deck, problems)
     _language(deck, problems)
     _cards(deck, problems)
-    problems.raise_any()           # without cards, fonts and icons nothing else can be checked
     _layouts(deck, problems)
     for key, default in (("layout", "face"), ("back", "back")):
+        if (key,) in broken:
+            continue
+        before = problems.added
         _check_template(deck, d.get(key, default), (key,), problems, layout_names=True)
-    problems.raise_any()
+        if problems.added > before:
+            deck.broken.add((key,))
     return deck
 
 
@@ -237,6 +260,11 @@ def _fonts(deck: Deck, problems: Problems) -> None:
             r = loaded["regular"]
             deck.families[name] = Family(r, loaded.get("bold", r), loaded.get("italic", r),
                                          loaded.get("bold_italic", loaded.get("bold", r)))
+        elif name not in SHIPPED:
+            deck.families[name] = SHIPPED["sans"]     # refused: stands in for itself (its error is said)
+    for part in deck.broken:
+        if part[0] == "fonts" and len(part) == 2:
+            deck.families.setdefault(part[1], SHIPPED["sans"])
 
 
 def load_picture(deck: Deck, rel: str):
@@ -296,13 +324,31 @@ def _icons(deck: Deck, problems: Problems) -> None:
         got = load_picture(deck, rel)
         if isinstance(got, Exception):
             problems.add(spec.error(path, picture_problem(got, rel)))
+            got = stand_in_picture()
         elif not 0.05 <= got.aspect <= 20:
             problems.add(spec.error(path, f"{show(rel)}: {got.width} x {got.height}, too long and "
                                           "thin for an icon (at most 20 times as wide as high)"))
-        else:
-            deck.icons[name] = got
-            deck.inline[name] = InlineIcon(got.aspect, options.get("width"), options.get("height"),
-                                           options.get("dx", 0.0), options.get("dy", 0.0))
+            got = stand_in_picture()
+        deck.icons[name] = got
+        deck.inline[name] = InlineIcon(got.aspect, options.get("width"), options.get("height"),
+                                       options.get("dx", 0.0), options.get("dy", 0.0))
+    for part in deck.broken:
+        if part[0] == "icons" and len(part) == 2 and part[1] not in deck.icons:
+            deck.icons[part[1]] = stand_in_picture()
+            deck.inline[part[1]] = InlineIcon(1.0, None, None, 0.0, 0.0)
+
+
+def stand_in_picture():
+    """A blank square that stands in for an icon refused (its error said), so that the text and
+    elements using it are checked as far as they can be; never printed (the deck has an error)."""
+    import io
+
+    from PIL import Image
+
+    from ...draw.images import picture_from_bytes
+    out = io.BytesIO()
+    Image.new("RGBA", (1, 1)).save(out, "PNG")
+    return picture_from_bytes(out.getvalue(), "(stand-in)")
 
 
 def _language(deck: Deck, problems: Problems) -> None:
@@ -330,44 +376,111 @@ def hyphenator(language: str):
 
 # ---------------------------------------------------------------- cards
 
+def data_key(spec) -> str | None:
+    """The spec's key naming its cards' file: `data` (a CSV or a spreadsheet), or `csv`."""
+    return next((k for k in ("data", "csv") if k in spec.data), None)
+
+
 def _cards(deck: Deck, problems: Problems) -> None:
     spec = deck.spec
     cards = cards_of_spec(spec)
-    if "csv" in spec.data:
-        rel = spec.data["csv"]
+    key = data_key(spec)
+    columns: list[str] = []
+    if "data" in spec.data and "csv" in spec.data:
+        problems.add(spec.error(("csv",), "give data: or csv:, not both (data: reads a CSV too)"))
+        deck.broken.add(("cards",))
+        return
+    if "sheet" in spec.data and (key is None or not is_spreadsheet(spec.data[key])):
+        problems.add(spec.error(("sheet",), "a sheet is named only with a spreadsheet's file (data: NAME.xlsx or .ods)"))
+        deck.broken.add(("cards",))
+        return
+    rows: list[SpecError] = []
+    if key is not None:
+        rel = spec.data[key]
         try:
             path = confined(deck.folder, rel)
             display = str(Path(spec.file).parent / rel)
-            rows: list[SpecError] = []
             notes: list[str] = []
-            cards += read_csv(path, display, spec.data.get("csv_delimiter", ","), rows, notes)
+            if is_spreadsheet(rel):
+                cards += read_sheet(read_bytes(path, display, MAX_SHEET_BYTES), display, spec.data.get("sheet"),
+                                    rows, notes, columns)
+            else:
+                cards += read_csv(path, display, spec.data.get("csv_delimiter", ","), rows, notes, columns)
             spec.notes.update(dict.fromkeys(notes))
+            # A bad row's card is left out (its errors said); the others are checked and drawn.
             for error in rows:
                 problems.add(error)
-            if rows:
-                return
         except ReferenceError_ as exc:
-            problems.add(_file_error(spec, ("csv",), rel, exc))
+            problems.add(_file_error(spec, (key,), rel, exc))
+            deck.broken.add(("cards",))
             return
         except SpecError as exc:
             if exc.line is None and exc.file == display:     # the file itself: missing, too large
-                problems.add(_file_error(spec, ("csv",), rel, exc))
+                problems.add(_file_error(spec, ("sheet",) if exc.message.startswith("no sheet named") and
+                                         "sheet" in spec.data else (key,), rel, exc))
             else:
                 problems.add(exc)
+            deck.broken.add(("cards",))
             return
+    if not cards and rows:
+        return                  # every row refused: said row by row
     if not cards:
-        problems.add(spec.error(("cards",), "no cards: list them under cards:, or name a CSV file with csv:"))
+        problems.add(spec.error(("cards",), "no cards: list them under cards:, or name a CSV or spreadsheet file "
+                                            "with data:"))
         return
     for k, card in enumerate(cards):
         card.number = k + 1
     total = sum(c.count for c in cards)
     if total > MAX_CARDS:
-        problems.add(spec.error(("csv",) if "csv" in spec.data else ("cards",),
+        problems.add(spec.error((key,) if key else ("cards",),
                                 f"{total:,} cards in all (the counts added up); a deck has at most {MAX_CARDS:,}"))
-    elif total == 0:
-        problems.add(spec.error(("csv",) if "csv" in spec.data else ("cards",), "every card's count is 0"))
+    elif total == 0 and not rows:
+        problems.add(spec.error((key,) if key else ("cards",), "every card's count is 0"))
     deck.cards = [c for c in cards if c.count > 0]
-    deck.known = {"count"} | {c.count_name for c in cards} | {k for c in cards for k in c.fields}
+    if total <= MAX_CARDS and uses_index(spec) and "index" not in {k for c in cards for k in c.fields}:
+        # The card index counts copies, as Squib's ranges do: each copy a card of its own.
+        deck.cards = [dataclasses.replace(c, count=1) for c in deck.cards for _ in range(c.count)]
+        for k, card in enumerate(deck.cards):
+            card.index = k
+    deck.known = {"count"} | {c.count_name for c in cards} | {k for c in cards for k in c.fields} | set(columns)
+    if uses_index(spec):
+        deck.known.add("index")
+
+
+# Squib's ranges (0..1, 0...2, -1, [0, 2]): `when: {index: ...}` picks cards by their place in the
+# deck, from 0, each copy counted (a card of count 3 is three indexes), a negative from the end.
+INDEX_RANGE = re.compile(r"^\s*(-?[0-9]{1,5})\s*(\.\.\.?)\s*(-?[0-9]{1,5})\s*$")
+
+
+def uses_index(spec) -> bool:
+    return any(isinstance(el, dict) and isinstance(el.get("when"), dict) and "index" in el["when"]
+               for lay in spec.data.get("layouts", {}).values() if isinstance(lay, dict)
+               for el in lay.get("elements", []) or [])
+
+
+def index_matches(want, index: int, total: int) -> bool:
+    """Whether the card at `index` (of `total`) is one of `want`: a whole number (negative from the
+    end), a range "a..b" (b included) or "a...b" (b left out), or a list of them."""
+    for item in want if isinstance(want, list) else [want]:
+        if isinstance(item, int) and not isinstance(item, bool):
+            if index == (item if item >= 0 else total + item):
+                return True
+        elif isinstance(item, str) and (m := INDEX_RANGE.match(item)):
+            a, b = (int(v) if int(v) >= 0 else total + int(v) for v in (m.group(1), m.group(3)))
+            if a <= index < (b + 1 if m.group(2) == ".." else b):
+                return True
+    return False
+
+
+def index_problem(want) -> str | None:
+    for item in want if isinstance(want, list) else [want]:
+        if isinstance(item, int) and not isinstance(item, bool):
+            continue
+        if isinstance(item, str) and INDEX_RANGE.match(item):
+            continue
+        return (f"expected a card's index from 0 (-1 the last), a range \"0..2\" (2 included) or \"0...2\" "
+                f"(2 left out), or a list of them, got {show(item)}")
+    return None
 
 
 # ---------------------------------------------------------------- layouts
@@ -377,11 +490,18 @@ def _layouts(deck: Deck, problems: Problems) -> None:
     raw = spec.data["layouts"]
     done: dict[str, Layout] = {}
 
-    def resolve(name: str, trail: tuple) -> Layout | None:
+    def resolve(name: str, trail: tuple) -> Layout:
         if name in done:
             return done[name]
         lay = raw[name]
         here = ("layouts", name)
+
+        def unusable() -> Layout:
+            """A layout that cannot be made (its error said): known by name, never drawn."""
+            done[name] = Layout(name, None, here, [], broken=True)
+            return done[name]
+        if lay.get("x-broken") and "elements" not in lay:      # refused by the schema: not checked
+            return unusable()
         background, background_path = lay.get("background"), here + ("background",)
         elements: list[Element] = []
         if "extends" in lay:
@@ -390,15 +510,15 @@ def _layouts(deck: Deck, problems: Problems) -> None:
                 guess = difflib.get_close_matches(parent, list(raw), n=1)
                 hint = f" (did you mean '{guess[0]}'?)" if guess else f"; the layouts are: {', '.join(raw)}"
                 problems.add(spec.error(here + ("extends",), f"no layout named {show(parent)}{hint}"))
-                return None
+                return unusable()
             if parent == name or parent in trail:
                 problems.add(spec.error(here + ("extends",), "layouts that extend each other in a loop: "
                                                              + " -> ".join((*trail, name, parent))))
-                return None
+                return unusable()
             base = resolve(parent, trail + (name,))
-            if base is None:
-                return None
-            elements = [Element(name, e.name, dict(e.values), dict(e.paths)) for e in base.elements]
+            if base.broken:
+                return unusable()
+            elements = [Element(name, e.name, dict(e.values), dict(e.paths), e.broken) for e in base.elements]
             if background is None:
                 background, background_path = base.background, base.background_path
         by_id = {e.values["id"]: e for e in elements if "id" in e.values}
@@ -406,6 +526,17 @@ def _layouts(deck: Deck, problems: Problems) -> None:
         for i, el in enumerate(lay.get("elements", [])):
             path = here + ("elements", i)
             eid = el.get("id")
+            if el.get("x-broken"):           # refused by the schema: stands aside, unchecked, undrawn
+                if eid is not None and eid in by_id:
+                    by_id[eid].broken = True
+                else:
+                    element = Element(name, eid or f"elements[{i}]", {}, {"": path}, broken=True)
+                    elements.append(element)
+                    if eid is not None:
+                        by_id[eid] = element
+                if eid is not None:
+                    own_ids[eid] = i
+                continue
             if eid is not None and eid in own_ids:
                 problems.add(spec.error(path + ("id",), f"two elements of this layout have the id {show(eid)} "
                                                         f"(the other is elements[{own_ids[eid]}])"))
@@ -423,7 +554,7 @@ def _layouts(deck: Deck, problems: Problems) -> None:
             elements.append(element)
             if eid is not None:
                 by_id[eid] = element
-        layout = Layout(name, background, background_path, elements)
+        layout = Layout(name, background, background_path, elements, broken=bool(lay.get("x-broken")))
         done[name] = layout
         return layout
 
@@ -431,9 +562,17 @@ def _layouts(deck: Deck, problems: Problems) -> None:
         resolve(name, ())
     for name, layout in done.items():
         if layout.background is not None:
+            before = problems.added
             _check_template(deck, layout.background, layout.background_path, problems, colour=True)
+            if problems.added > before:
+                layout.background = None
         for el in layout.elements:
+            if el.broken:
+                continue
+            before = problems.added
             _check_element(deck, el, problems)
+            if problems.added > before:
+                el.broken = True             # its error said: not drawn (a card would say it again)
     deck.layouts = done
 
 
@@ -461,7 +600,7 @@ def _check_element(deck: Deck, el: Element, problems: Problems) -> None:
     _check_shape(deck, el, problems)
     if kind == "text":
         font = v.get("font", "sans")
-        if font not in deck.families:
+        if font not in deck.families and ("fonts",) not in deck.broken:
             guess = difflib.get_close_matches(font, list(deck.families), n=1)
             hint = f" (did you mean '{guess[0]}'?)" if guess else ""
             problems.add(spec.error(_element_path(el, "font"), f"no font named {show(font)}{hint}; the fonts are "
@@ -479,8 +618,10 @@ def _check_element(deck: Deck, el: Element, problems: Problems) -> None:
     when = v.get("when")
     if when is not None:
         names = [when] if isinstance(when, str) else list(when)
+        if isinstance(when, dict) and "index" in when and (problem := index_problem(when["index"])):
+            problems.add(spec.error(_element_path(el, "when") + ("index",), problem))
         for name in names:
-            if name not in deck.known:
+            if name not in deck.known and ("cards",) not in deck.broken:
                 problems.add(spec.error(_element_path(el, "when"), _unknown_field(name, deck.known)))
 
 
@@ -554,9 +695,14 @@ def path_ops(deck: Deck, v: dict) -> tuple:
     known = deck.paths.get(key)
     if known is None:
         _, x, y, k = key
-        known = deck.paths[key] = tuple(op if op[0] == "Z" else
-                                        (op[0], *[x + k * c if i % 2 == 0 else y + k * c for i, c in enumerate(op[1:])])
-                                        for op in parse_path_data(v["d"]))
+        from ...draw.pathdata import MAX_COORDINATE, PathDataError, ops_bounds
+        known = tuple(op if op[0] == "Z" else
+                      (op[0], *[x + k * c if i % 2 == 0 else y + k * c for i, c in enumerate(op[1:])])
+                      for op in parse_path_data(v["d"]))
+        if max(map(abs, ops_bounds(known) or (0.0,))) > MAX_COORDINATE:
+            raise PathDataError(f"path data whose points reach beyond ±{MAX_COORDINATE:,.0f} mm once scaled by "
+                                f"{k:g} and moved by {x:g}, {y:g}")
+        deck.paths[key] = known
     return known
 
 
@@ -573,7 +719,7 @@ def _check_template(deck: Deck, template: str, path: tuple, problems: Problems, 
     spec = deck.spec
     names = fields_in(template)
     for name in names:
-        if name not in deck.known:
+        if name not in deck.known and ("cards",) not in deck.broken:
             problems.add(spec.error(path, _unknown_field(name, deck.known)))
     if names:
         return

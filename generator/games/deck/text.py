@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ...colour import Colour
 from ...errors import show
@@ -60,6 +60,8 @@ class Piece:
     underline: bool = False
     strike: bool = False
     family: str | None = None
+    context: tuple[str, str] = ("", "")   # the word's text before and after it, where the word
+                                          # needs shaping: set as within the word (shaping.shape)
 
 
 @dataclass(frozen=True)
@@ -330,7 +332,26 @@ def parse(text: str, icons, markup: Markup | None = None) -> list:
     if stack:
         name, where, _ = stack[-1]
         raise TextError(f"<{name}> opened at character {where + 1} is never closed (</{name}>)")
-    return _break_within(words)
+    return _in_context(_break_within(words))
+
+
+def _in_context(words: list) -> list:
+    """Each piece of a word of several styles that needs shaping given the word's text around it:
+    an Arabic word with a bold letter stays joined across the style's edge."""
+    from ...draw.shaping import CONTEXT, needs_shaping
+    out = []
+    for word in words:
+        if word is BREAK or word is NOSPACE or len(word) < 2:
+            out.append(word)
+            continue
+        texts = ["\ufffc" if p.icon is not None else p.text for p in word]
+        if not needs_shaping("".join(texts)):
+            out.append(word)
+            continue
+        out.append(tuple(p if p.icon is not None else
+                         replace(p, context=("".join(texts[:k])[-CONTEXT:], "".join(texts[k + 1:])[:CONTEXT]))
+                         for k, p in enumerate(word)))
+    return out
 
 
 NOSPACE = ()                   # after a word: the next one follows it with no space (a line may
@@ -404,11 +425,13 @@ class Placed:
 @dataclass
 class Setting:
     """Text set in a box: its size (pt), its lines (each placed pieces and a width), the block's
-    height (mm), and each line's baseline from the block's top (mm)."""
+    height (mm), each line's baseline from the block's top (mm), and whether each line ends its
+    paragraph (a line break in the text, or the end: the next line starts a paragraph)."""
     size_pt: float
     lines: list[tuple[list[Placed], float]]
     height: float
     baselines: list[float]
+    ends: list[bool] = field(default_factory=list)
 
 
 class Measure:
@@ -462,7 +485,7 @@ class Measure:
         """A piece's width at a size of 1 mm (every width grows with the size)."""
         if piece.icon is not None:
             return self.icon_box(piece.icon, 1.0)[0]
-        return _unit_width(piece.text, self.font_of(piece)) * piece.scale
+        return _unit_width(piece.text, self.font_of(piece), piece.context) * piece.scale
 
     def missing_glyphs(self, words) -> str:
         """Characters of the text its fonts have no glyph for ("" if none)."""
@@ -498,14 +521,14 @@ _widths: dict[tuple[str, str], float] = {}
 _cmaps: dict[str, object] = {}
 
 
-def _unit_width(text: str, font: str) -> float:
-    key = (text, font)
+def _unit_width(text: str, font: str, context: tuple[str, str] = ("", "")) -> float:
+    key = (text, font, context)
     w = _widths.get(key)
     if w is None:
         from ...draw.fonts import get_font
         if len(_widths) > 200_000:
             _widths.clear()
-        w = _widths[key] = get_font(font).width(text, 1.0)
+        w = _widths[key] = get_font(font).width(text, 1.0, context)
     return w
 
 
@@ -570,7 +593,8 @@ def _hyphenated(word: tuple, measure: Measure, limit: float, room: float):
         for p in word:
             lo, hi = max(a, at), min(b, at + len(p.text))
             if lo < hi:
-                out.append(replace(p, text=p.text[lo - at:hi - at]))
+                out.append(replace(p, text=p.text[lo - at:hi - at],      # (shaped as within the word)
+                                   context=(p.context[0] + p.text[:lo - at], p.text[hi - at:] + p.context[1])))
             at += len(p.text)
         if hyphen:
             out[-1] = replace(out[-1], text=out[-1].text + HYPHEN)
@@ -687,7 +711,7 @@ def set_lines(prepared: Prepared, measure: Measure, size_pt: float, width: float
                 x += pw
         lines.append((placed, x * s))
     height = block_height(broken, measure, leading) * s
-    return Setting(size_pt, lines, height, baselines)
+    return Setting(size_pt, lines, height, baselines, [line.last for line in broken])
 
 
 def _plain_height(prepared: Prepared, measure: Measure, limit: float, leading: float) -> float | None:

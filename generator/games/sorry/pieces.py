@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from ...colour import Colour, readable_on
 from ...draw import Drawing, Style
-from ...layout.foldups import INK, Foldup, Item, draw_foldup, pack_pages, paint_initial, standing_height, tent
+from ...layout.foldups import (BLEED, INK, Foldup, Item, draw_foldup, foldup_cut_part, pack_pages, paint_initial,
+                               standing_height, tent)
 from ...paper import Paper
 from ...spec import Spec
 from .board import palette, side_colours
@@ -58,20 +59,36 @@ def standee(men: Men) -> Foldup:
     return tent(men.width, men.height, men.depth)
 
 
+def fold_colour(men: Men, colour: Colour) -> Colour:
+    """A man's fold lines: a shade of his colour."""
+    return colour.mix(men.ink, 0.6)
+
+
 def _paint_man(men: Men, name: str, colour: Colour):
     return paint_initial(colour, name[:1].upper(), letter_colour(men, colour))
 
 
-def _token(men: Men, name: str, colour: Colour):
-    r = men.token / 2
+def _token(men: Men, name: str, colour: Colour, bleed: float = 0.0):
+    """A flat token at (x, y): a disc of the colour, a ring and the letter; its trim (token_trim)
+    stroked, or with `bleed` the colour carried that far past it and no line (a machine cuts it)."""
+    cx, cy, r = token_trim(men)
     letter = name[:1].upper()
     ink = letter_colour(men, colour)
 
     def draw(page: Drawing, x: float, y: float) -> None:
-        page.circle(x + r, y + r, r, Style(fill=colour, stroke=Colour(rgb=(0, 0, 0)), width=0.21))
-        page.circle(x + r, y + r, r * 0.78, Style(stroke=ink, width=0.5))
+        if bleed:
+            page.circle(x + cx, y + cy, r + bleed, Style(fill=colour))
+        else:
+            page.circle(x + cx, y + cy, r, Style(fill=colour, stroke=Colour(rgb=(0, 0, 0)), width=0.21))
+        page.circle(x + cx, y + cy, r * 0.78, Style(stroke=ink, width=0.5))
         page.fit_text(x + r * 0.5, y + r * 0.6, r, r * 0.8, letter, ink)
     return draw
+
+
+def token_trim(men: Men) -> tuple[float, float, float]:
+    """A token's trim in its box (token x token, from its top-left): centre and radius."""
+    r = men.token / 2
+    return r, r, r
 
 
 def men_pages(men: Men, paper: Paper, title: str) -> list[Drawing]:
@@ -82,7 +99,7 @@ def men_pages(men: Men, paper: Paper, title: str) -> list[Drawing]:
         paint = _paint_man(men, name, colour)
         for _ in range(MEN_PER_COLOUR):
             items.append(Item(w, h, lambda page, x, y, paint=paint, colour=colour:
-                              draw_foldup(page, net, x, y, paint, colour.mix(men.ink, 0.6)), STANDEES))
+                              draw_foldup(page, net, x, y, paint, fold_colour(men, colour)), STANDEES))
     for name, colour in men.colours:
         for k in range(MEN_PER_COLOUR):
             items.append(Item(men.token, men.token, _token(men, name, colour), TOKENS, new_row=k == 0))
@@ -100,9 +117,31 @@ def men_pages(men: Men, paper: Paper, title: str) -> list[Drawing]:
                       new_page=(TOKENS,))
 
 
+def standee_parts(men: Men) -> list:
+    """The standees for a cutting machine (issue 37): one part a colour, four of each."""
+    net = standee(men)
+    return [foldup_cut_part(f"{name} man", net, _paint_man(men, name, colour), colour, fold_colour(men, colour),
+                            MEN_PER_COLOUR) for name, colour in men.colours]
+
+
+def token_parts(men: Men) -> list:
+    """The flat tokens for a cutting machine: one part a colour, four of each."""
+    from ...draw import PathBuilder
+    from ...products.contents import CutPart
+    cx, cy, r = token_trim(men)
+    parts = []
+    for name, colour in men.colours:
+        face = Drawing(men.token, men.token)
+        _token(men, name, colour, BLEED)(face, 0.0, 0.0)
+        parts.append(CutPart(f"{name} token", men.token, men.token, face,
+                             PathBuilder().arc(cx, cy, r, 0, 360).close().ops, BLEED, MEN_PER_COLOUR))
+    return parts
+
+
 def men_contents(spec: Spec, paper: Paper) -> list:
-    """The men to print and fold, and their assembly sheet."""
-    from ...products.contents import AssemblySheet, Pieces, stem_of
+    """The men to print and fold, and their assembly sheet; the same men (or tokens) for a cutting
+    machine."""
+    from ...products.contents import AssemblySheet, CutParts, Pieces, stem_of
     men = load_men(spec)
     title = spec.data["title"]
     n = MEN_PER_COLOUR * len(men.colours)
@@ -118,6 +157,13 @@ def men_contents(spec: Spec, paper: Paper) -> list:
                     tools=["craft knife or scissors", "glue stick"])),
         AssemblySheet(spec, f"{stem_of(spec)}-men", lambda: men_assembly(men, title, paper),
                       what=f"{title}: how to fold the men (steps with drawings, checks)"),
+        CutParts(spec, f"{stem_of(spec)}-men", f"{title}: the men", lambda: standee_parts(men),
+                 dict(what=f"{title}: the {n} men ({MEN_PER_COLOUR} of each colour) as fold-up standees",
+                      step="Men: score and fold each at the head, fold its feet in and glue them.",
+                      tools=["blunt knife or empty pen for scoring", "glue stick"])),
+        CutParts(spec, f"{stem_of(spec)}-tokens", f"{title}: the men as flat tokens", lambda: token_parts(men),
+                 dict(what=f"{title}: the {n} men as flat {men.token:g} mm tokens, instead of the standees",
+                      step="Men: the tokens are ready as cut (glue them on card or coins to give them weight).")),
     ]
 
 
@@ -137,7 +183,7 @@ def men_assembly(men: Men, title: str, paper: Paper):
     steps = [
         Step(f"Cut round each man on his solid line ({n} men, {MEN_PER_COLOUR} of each colour). Score the three "
              "dashed lines along a ruler: the top of his head and his two feet.",
-             net_plan(net, colour, colour.mix(men.ink, 0.6))),
+             net_plan(net, colour, fold_colour(men, colour))),
         Step("Fold the head's line away from the print: his two faces come together, back to back.", folded),
         Step(f"Fold both feet in under him and glue the hatched foot on the other: the floor, "
              f"{men.width:g} x {men.depth:g} mm. He stands {stands:.0f} mm tall.", glued),
