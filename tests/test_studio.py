@@ -124,6 +124,23 @@ def test_a_broken_card_shows_its_error_over_its_last_good_picture_and_fixing_cle
     assert gem.error is None and gem.face == good_face
 
 
+def test_a_picture_not_there_yet_is_drawn_once_it_is_saved(starter):
+    spec = starter / "demo.yaml"
+    edit(spec, "      - {type: icon, icon: star, x: 19, y: 20, w: 25, h: 25}",
+         '      - {type: icon, icon: star, x: 19, y: 20, w: 25, h: 25}\n'
+         '      - {type: image, file: "art/{name}.png", x: 5, y: 20, w: 10, h: 10}')
+    (starter / "art").mkdir()
+    Image.new("RGB", (40, 40), (0, 0, 255)).save(starter / "art" / "Crown.png")
+    s = studio_of(starter)
+    gem = card_named(s, "Gem")
+    assert "art/Gem.png" in gem.error and "no such file" in gem.error and gem.face is None
+    assert card_named(s, "Crown").error is None
+    Image.new("RGB", (40, 40), (0, 0, 255)).save(starter / "art" / "Gem.png")   # no file it read changed
+    s.refresh()
+    gem = card_named(s, "Gem")
+    assert gem.error is None and gem.face is not None
+
+
 def test_a_spec_error_is_said_at_the_top_with_file_and_line_and_every_card_is_kept(starter):
     s = studio_of(starter)
     before = {cid: (c.face, c.back) for cid, c in s.cards.items()}

@@ -169,6 +169,15 @@ class Studio:
         with self.lock:
             return self.cards.get(card_id)
 
+    def failed(self, exc: Exception) -> None:
+        """A reading that failed for a reason of ours (a bug): said at the top, the cards kept."""
+        with self.lock:
+            self.errors = [one_line(f"pnp: internal error ({type(exc).__name__}: {exc}); this is a bug, please "
+                                    "report it with the files that caused it")]
+            self._pending = {}
+            self.version += 1
+        self._tell()
+
     def set_printing(self, **status) -> None:
         with self.lock:
             self.printing = status
@@ -221,9 +230,11 @@ class Studio:
         decks: dict[str, DeckView] = {}
         for game, path, rel, part in specs:
             old = self.decks.get(rel)
-            if old is not None and old.stats and not old.errors and all(
+            if old is not None and old.stats and not old.errors and not self._any_broken(old) and all(
                     file_stat(p) == st for p, st in old.stats.items()):
-                decks[rel] = old            # nothing it read has changed (as make sees it: by stat)
+                # nothing it read has changed (as make sees it: by stat), and nothing it could not
+                # read (a picture not there yet) is waited for
+                decks[rel] = old
                 read.update(old.reads)
                 continue
             view = self._read_spec(game, path, rel, part, old)
@@ -247,6 +258,10 @@ class Studio:
         if changed:
             self._tell()
         return changed
+
+    def _any_broken(self, view: DeckView) -> bool:
+        with self.lock:
+            return any(self.cards[cid].error for cid in view.cards if cid in self.cards)
 
     def _read_spec(self, game: str, path: Path, rel: str, part, old: DeckView | None) -> DeckView:
         from ..inputs import track_reads

@@ -82,7 +82,10 @@ def follow(model, here: Path, stop: threading.Event, printer=None) -> None:
         if not names and not first:
             continue                 # (the watch's own wake-ups, nothing saved)
         first = False
-        model.refresh()
+        try:
+            model.refresh()
+        except Exception as exc:  # noqa: BLE001  a bug: said at the top of the page, and the watch goes on
+            model.failed(exc)
         read.clear()
         read.update(model.read)
         if printer is not None and names:
