@@ -66,6 +66,7 @@ def studio(names: list[str], host: str = "127.0.0.1", port: int = 8010, browser:
         if printer is not None:
             printer.stop()
         watcher.join(5)
+        print("pnp studio: stopped; output/ holds the last good build of the print files", file=sys.stderr)
     return 0
 
 
