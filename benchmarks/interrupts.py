@@ -160,6 +160,8 @@ def commands_answer_signals(runs: int, rng: random.Random) -> list[str]:
         ("build the heavy Cubes kit", ["build", "cubes", "--force"], 12.0, None),
         ("build the 100,000-point map", ["build", "capitals", "--force"], 10.0, None),
         ("validate a deck's most text, in every script", ["validate", "decks/own_scripts.yaml"], 6.0, None),
+        ("validate a deck's most text in Hebrew and Arabic, styled inside words", ["validate", "decks/own_styled.yaml"],
+         6.0, None),
         ("validate a deck's most pictures", ["validate", "decks/own_pictures.yaml"], 4.0, None),
         ("validate a deck's most SVG", ["validate", "decks/own_svgs.yaml"], 5.0, None),
         ("build a deck's most SVG", ["build", "decks/own_svgs.yaml", "--force"], 12.0, None),

@@ -105,7 +105,7 @@ def _printer(args, say: bool = False) -> None:
     came = {}
     # The cutting machine the folder names (cut: MACHINE), where the command takes --cut and the
     # command line names none; kept for calibrate --save, which writes the file again.
-    if getattr(args, "cut", "") is None and settings.cut:
+    if getattr(args, "cut", "") is None and settings.cut and args.command in ("build", "validate"):
         args.cut = settings.cut
     args.kept_cut = settings.cut
     for key, default in (("paper", "a4"), ("flip", "long"), ("back_offset", (0.0, 0.0))):
@@ -512,6 +512,8 @@ def cmd_calibrate(args) -> int:
     from .products.pdf import write_pdf
     from .layout.calibrate import calibration_pages
     _printer(args)
+    if args.cut:
+        return _calibrate_cutter(args)
     out = Path(args.out) if args.out else Path("output") / f"calibrate-{args.paper.name}-{args.flip}.pdf"
     from .outputs import OutputFolder, refuse_unless_regular
     # Everything checked, and the sheet written, before the settings are: a refused --out (a
@@ -527,6 +529,37 @@ def cmd_calibrate(args) -> int:
         print(f"pnp: {path.name} remembers paper {args.paper.name}, flip on {args.flip} edge, back offset {x:g},{y:g}: "
               "every build in this folder uses them", file=sys.stderr)
     print(display_path(out, Path.cwd()))
+    return 0
+
+
+def _calibrate_cutter(args) -> int:
+    """`pnp calibrate --cut MACHINE`: the cutter calibration sheet (its PDF and, beside it, its cut
+    files), written whole or not at all; with --save, the folder remembers the machine too."""
+    from .cutters import cutter
+    from .cutters.calibration import calibration_sheet, cut_files
+    from .outputs import OutputFolder, atomic_path, refuse_unless_regular
+    from .products.pdf import write_pdf
+    machine = cutter(args.cut)
+    if machine.kind == "picture":
+        raise UsageError(f"--cut {args.cut}: {machine.software} calibrates Print Then Cut itself (its menu, "
+                         "Calibration, Print Then Cut): print and cut its own sheet")
+    out = Path(args.out) if args.out else Path("output") / f"cutter-calibration-{args.cut}-{args.paper.name}.pdf"
+    sheet, page = calibration_sheet(machine, args.paper)
+    files = {out.with_suffix(f".{kind}"): data for kind, data in cut_files(machine, sheet).items()}
+    for path in [out, *files]:
+        refuse_unless_regular(path)
+    with OutputFolder.between_builds(out.parent):
+        write_pdf(out, f"Cutter calibration, {machine.title}, {args.paper.label}", [page], args.cmyk)
+        for path, data in files.items():
+            with atomic_path(path) as tmp:
+                Path(tmp).write_bytes(data)
+    if args.save:
+        from .project import write_settings
+        path = write_settings(Path.cwd(), args.paper.name, args.flip, args.back_offset, args.cut)
+        print(f"pnp: {path.name} remembers the {machine.title}: every build in this folder makes its sheets",
+              file=sys.stderr)
+    for path in [out, *files]:
+        print(display_path(path, Path.cwd()))
     return 0
 
 
@@ -630,8 +663,12 @@ def parser(command: str | None = "build") -> argparse.ArgumentParser:
     c = sub.add_parser("calibrate", help="a duplex test sheet for reading --back-offset")
     c.add_argument("--out", help="output PDF (default output/calibrate-PAPER-FLIP.pdf)")
     c.add_argument("--save", action="store_true",
-                   help=f"remember --paper, --flip and --back-offset in this folder ({SETTINGS}): every "
-                        "build here uses them")
+                   help=f"remember --paper, --flip and --back-offset (and --cut) in this folder ({SETTINGS}): "
+                        "every build here uses them")
+    from .cutters import MACHINES
+    c.add_argument("--cut", choices=list(MACHINES),
+                   help="instead, a cutting machine's calibration sheet and its cut file (the machine's own "
+                        "offset, read off a scale after one cut)")
     print_options(c)
     c.set_defaults(func=cmd_calibrate)
 

@@ -13,7 +13,8 @@ and copy").
   and without `csv_delimiter`, UTF-8 with and without a byte-order mark, Windows' and the Mac's
   code pages and UTF-16 refused in one line naming UTF-8, letters outside ASCII, CRLF, quoted cells holding the delimiter or a
   line break, trailing empty columns, the count column in any case and under Squib's and others'
-  names, count-like columns): the right count of cards, or the hint that names the option;
+  names, count-like columns), or as the spreadsheet itself (XLSX or ODS, read directly): the right
+  count of cards, or the hint that names the option;
 - own folders: decks whose file names differ or fold to one (case, NFC/NFD, compatibility forms,
   accents), a deck saved under a game's spec name, game records mixed in at the top and in decks/:
   every spec found and planned, a clash refused naming both, a build that ends 0 writes every
@@ -167,6 +168,8 @@ def spreadsheet_export(work: Path, rng: random.Random, i: int) -> tuple[int, lis
     if accented:                                            # a letter outside ASCII, as names have
         n = header.index("name")
         body[0][n] = body[0][n][:1] + rng.choice(["é", "ü", "ñ", "ß", "€", "Ø"]) + body[0][n][1:]
+    if rng.random() < 0.25:                                 # the spreadsheet itself, XLSX or ODS (issue 38)
+        return _workbook_case(folder, spec, header, body, counts, count_name, rng)
     encoding = rng.choice(ENCODINGS)
     sep = "\t" if encoding == "utf-16" else rng.choice(DELIMITERS)
     buf = io.StringIO()
@@ -211,6 +214,55 @@ def spreadsheet_export(work: Path, rng: random.Random, i: int) -> tuple[int, lis
     elif code != 1 or "csv_delimiter" not in err:
         found.append(f"a CSV read with the wrong delimiter without the hint (exit {code}): {err[:300]!r}")
     return 1, found, what
+
+
+def _workbook_case(folder: Path, spec: Path, header, body, counts, count_name, rng) -> tuple[int, list[str], str]:
+    """The same cards saved as the spreadsheet itself (`data: d.xlsx` or `d.ods`), numbers as
+    numbers: the same count of cards as the CSV's, read directly, its names as written."""
+    import zipfile
+    from xml.sax.saxutils import escape
+    kind = rng.choice(["xlsx", "ods"])
+    rows = [header] + [[int(c) if c.isdigit() else c for c in r] for r in body]
+    if kind == "xlsx":
+        import openpyxl
+        book = openpyxl.Workbook()
+        for row in rows:
+            book.active.append([c if c != "" else None for c in row])
+        book.save(folder / "d.xlsx")
+    else:
+        def cell(c) -> str:
+            if c == "":
+                return "<table:table-cell/>"
+            number = f' office:value-type="float" office:value="{c}"' if isinstance(c, int) else ""
+            paras = "".join(f"<text:p>{escape(p)}</text:p>" for p in str(c).split("\n"))
+            return f"<table:table-cell{number}>{paras}</table:table-cell>"
+        table = "".join("<table:table-row>" + "".join(map(cell, row)) + "</table:table-row>" for row in rows)
+        with zipfile.ZipFile(folder / "d.ods", "w") as z:
+            z.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+            z.writestr("content.xml", '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+                       'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+                       'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+                       'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body>'
+                       f'<office:spreadsheet><table:table table:name="Cards">{table}</table:table>'
+                       "</office:spreadsheet></office:body></office:document-content>")
+    (folder / "d.csv").unlink()
+    spec.write_text(spec.read_text(encoding="utf-8").replace('csv: "d.csv"', f'data: "d.{kind}"'), encoding="utf-8")
+    code, out, err, seconds = run_cli(["validate", "d.yaml"], folder)
+    found = problems(code, err, seconds) + _raw_shown(out, err)
+    if code != 0:
+        found.append(f"a well-formed {kind} refused: {err[:300]!r}")
+    else:
+        from generator.games.deck.load import load_deck
+        from generator.spec import load_spec
+        deck = load_deck(load_spec(folder / "d.yaml"))
+        makes_copies = count_name is not None and count_name.casefold() in ("count", "qty", "quantity", "copies")
+        want = 1 + (sum(counts) if makes_copies else len(counts))
+        if sum(c.count for c in deck.cards) != want:
+            found.append(f"{sum(c.count for c in deck.cards)} cards, expected {want}")
+        name = body[0][header.index("name")]
+        if not any(c.fields.get("name") == name for c in deck.cards):
+            found.append(f"no card named {name!r}: {[c.fields.get('name') for c in deck.cards]}")
+    return 1, found, f"{kind}, count column {count_name!r}"
 
 
 # ---------------------------------------------------------------- own folders

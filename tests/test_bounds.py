@@ -195,25 +195,28 @@ def test_a_regular_file_whose_reads_wait_is_refused_at_once(tmp_path):
     held `validate` and `score` for ever. Kept non-blocking, its first read is refused."""
     if not os.access("/proc/kmsg", os.R_OK):
         pytest.skip("/proc/kmsg is not readable here (root only)")
-    code, _, err, seconds = run_cli(["validate", "/proc/kmsg"], ROOT)
+    code, _, err, _ = run_cli(["validate", "/proc/kmsg"], ROOT)
     assert code == 1 and err.strip() == "/proc/kmsg: cannot read: its reads wait (not an ordinary file)", err
-    code, _, err, seconds = run_cli(["referee", "sorry", "score", "/proc/kmsg"], ROOT)
-    assert code == 2 and "/proc/kmsg: cannot read: its reads wait" in err and seconds < 5, err
+    code, _, err, _ = run_cli(["referee", "sorry", "score", "/proc/kmsg"], ROOT)
+    assert code == 2 and "/proc/kmsg: cannot read: its reads wait" in err, err
 
 
 def test_a_read_that_never_answers_is_given_up(monkeypatch):
     """A read stuck in the kernel (a stalled network mount ignores O_NONBLOCK) is given up after
     READ_TIMEOUT_S: the read runs in a thread of its own, the command goes on."""
     import threading
-    import time
     import generator.inputs as inputs
-    release = threading.Event()
+    release, answered = threading.Event(), threading.Event()
+
+    def stuck(path, limit):
+        release.wait(30)
+        answered.set()
+        return b""
     monkeypatch.setattr(inputs, "READ_TIMEOUT_S", 0.3)
-    monkeypatch.setattr(inputs, "_read_file", lambda path, limit: release.wait(30) and b"")
-    start = time.perf_counter()
+    monkeypatch.setattr(inputs, "_read_file", stuck)
     with pytest.raises(SpecError, match=r"^x.yaml: cannot read: no answer in 0.3 s"):
         inputs.read_bytes(Path("x.yaml"), "x.yaml", 100)
-    assert time.perf_counter() - start < 2
+    assert not answered.is_set()                  # given up while the read still hangs
     assert inputs.file_digest("x.yaml") is None
     release.set()
 

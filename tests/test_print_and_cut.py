@@ -353,8 +353,13 @@ def test_a_folder_remembers_its_machine(tmp_path):
     assert (tmp_path / "output" / "deck" / "cut-cricut" / "mine-cricut-sheet1.png").exists()
     listed = (tmp_path / "output" / "deck" / "README.txt").read_text(encoding="utf-8")
     assert "cut-cricut/" in listed and "cut-scanncut/" not in listed
-    assert pnp_here("calibrate", "--back-offset", "0.5,0", "--save", cwd=tmp_path).returncode == 0
+    r = pnp_here("calibrate", "--back-offset", "0.5,0", "--save", cwd=tmp_path)
+    assert r.returncode == 0 and "calibrate-letter-long.pdf" in r.stdout      # the duplex sheet, as ever
     assert "cut: scanncut" in (tmp_path / "pnp-settings.yaml").read_text()
+    r = pnp_here("calibrate", "--cut", "silhouette", "--save", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    settings = (tmp_path / "pnp-settings.yaml").read_text()
+    assert "cut: silhouette" in settings and "back_offset: [0.5, 0.0]" in settings
     (tmp_path / "pnp-settings.yaml").write_text("paper: a4\ncut: plotter\n")
     r = pnp_here("build", cwd=tmp_path)
     assert r.returncode == 1 and "pnp-settings.yaml:2: cut: expected silhouette, cricut or scanncut" in r.stderr
@@ -381,10 +386,8 @@ def test_the_cut_files_read_as_the_laser_sheets_do(tmp_path):
             assert [t for t in table if t not in ("0", "Defpoints")] == ["ENGRAVE", "SCORE", "CUT"]
             assert svg_engraved(layers) == 0 and dxf_engraved_without_arcs(entities) == 0
             read.append((svg.name, layers, table, entities))
-    # A sheet and the calibration sheet for the Silhouette and the ScanNCut; one picture for the Cricut.
-    assert sorted(n for n, *_ in read) == ["test-calibration-scanncut-a4-sheet1.svg",
-                                           "test-calibration-silhouette-a4-sheet1.svg", "test-cricut-sheet1.svg",
-                                           "test-scanncut-a4-sheet1.svg", "test-silhouette-a4-sheet1.svg"]
+    assert sorted(n for n, *_ in read) == ["test-cricut-sheet1.svg", "test-scanncut-a4-sheet1.svg",
+                                           "test-silhouette-a4-sheet1.svg"]
     laser_sheets.test_inner_contours_are_cut_before_the_material_round_them(read)
 
 
@@ -394,3 +397,29 @@ def test_a_part_too_large_for_the_reach_is_the_specs_error_and_a_wide_one_is_tur
         lay_out([trim_part(200, 280, 3.0)], machine, a4)
     sheets = lay_out([trim_part(250, 60, 0.0), trim_part(30, 30, 0.0)], machine, a4)
     assert all(in_reach(s, machine, a4) for s in sheets) and sheets[0].placed[0].turned
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_cutter_calibration_sheet_cuts_its_printed_squares(tmp_path, paper):
+    """`pnp calibrate --cut silhouette`: a PDF with the marks and two targets, and beside it the
+    cut files cutting each target's square where it is printed (its hairline edge), measured from
+    the marks; the scales' zero ticks lie on the square's edges. The Cricut has Design Space's."""
+    r = pnp_here("calibrate", "--cut", "silhouette", "--paper", paper, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    pdf = tmp_path / "output" / f"cutter-calibration-silhouette-{paper}.pdf"
+    assert r.stdout.split() == [f"output/{pdf.name}", f"output/{pdf.stem}.svg", f"output/{pdf.stem}.dxf"]
+    img = raster(pdf)
+    sx, sy = printed_square(img)
+    cuts, (cx, cy) = svg_cuts(pdf.with_suffix(".svg"))
+    W, H = PAPERS[paper].size
+    assert len(cuts) == 2 and len(dxf_cuts(pdf.with_suffix(".dxf"), H)) == 2
+    for cut in cuts:
+        x0, y0, x1, y1 = cut.bounds
+        assert abs(x1 - x0 - 40) < 0.01
+        # The printed edge: a dark hairline across the column at the square's three-quarter point.
+        col = img[int((y0 - 1) / PX):int((y0 + 1) / PX), int((x0 + 30) / PX)]
+        dark = np.argwhere(col < 0.5).ravel()
+        printed = (int((y0 - 1) / PX) + dark.mean() + 0.5) * PX
+        assert abs((printed - sy) - (y0 - cy)) <= TOLERANCE, (printed, y0)
+    r = pnp_here("calibrate", "--cut", "cricut", cwd=tmp_path)
+    assert r.returncode == 2 and "Design Space calibrates Print Then Cut itself" in r.stderr

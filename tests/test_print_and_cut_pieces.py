@@ -25,8 +25,14 @@ A4 = PAPERS["a4"]
 TOLERANCE = 0.05        # mm: the issue's, between a cut and its printed trim
 
 
+STARTER = ROOT / "generator" / "games" / "deck" / "starter" / "deck.yaml"     # a deck of one's own
+
+
 @lru_cache(maxsize=None)
 def contents(game: str) -> tuple:
+    if game == "deck":
+        from generator.spec import load_spec
+        return tuple(game_contents(game, {str(STARTER): load_spec(STARTER, display="deck.yaml")}, A4))
     return tuple(game_contents(game, load_game_specs(game, ROOT), A4))
 
 
@@ -102,6 +108,50 @@ def assert_outlines_are_the_trims(parts: list[CutPart], trims: list[Polygon]) ->
     assert len(trims) == sum(p.count for p in parts)
 
 
+def drawn_lines(drawing, region: Polygon, cut: Style, dx: float = 0.0, dy: float = 0.0) -> list[LineString]:
+    """The straight lines a drawing draws within a region (folds, ticks, hatching: every two-point
+    path but the cut's), moved by (dx, dy)."""
+    inside = region.buffer(0.01)
+    x0, y0, x1, y1 = inside.bounds
+    out = []
+    for item, m in drawn_items(drawing.root):
+        if isinstance(item, Path) and item.style != cut and [op[0] for op in item.ops] == ["M", "L"]:
+            (ax, ay), (bx, by) = (apply(m, *op[1:3]) for op in item.ops)
+            if x0 <= min(ax, bx) and max(ax, bx) <= x1 and y0 <= min(ay, by) and max(ay, by) <= y1:
+                line = LineString([(ax, ay), (bx, by)])
+                if inside.covers(line):
+                    out.append(affinity.translate(line, dx, dy))
+    return out
+
+
+def same_lines(a: list[LineString], b: list[LineString]) -> bool:
+    """As many lines, each of either within TOLERANCE of one of the other."""
+    def within(x, ys):
+        return any(shapely.hausdorff_distance(x, y) <= TOLERANCE for y in ys)
+    return len(a) == len(b) and all(within(x, b) for x in a) and all(within(y, a) for y in b)
+
+
+def assert_faces_lie_on_their_outlines(parts: list[CutPart], pages, cut: Style, trims_of=None) -> None:
+    """Each part's face draws, within its outline, the lines the sheets draw within its trim (the
+    folds, ticks and hatching, moved with the trim): the face lies on its outline as the printed
+    piece's art on its trim, to 0.05 mm. And its folds are the dashed ones of them. trims_of(page):
+    the page's trims (default: the paths it draws in the cut's style)."""
+    outlines = [polygon(p.outline) for p in parts]
+    checked = 0
+    for page in pages:
+        for trim in (trims_of or (lambda page: drawn_paths([page], cut)))(page):
+            part, outline = next((p, o) for p, o in zip(parts, outlines) if coincide(trim, o))
+            x0, y0, _, _ = trim.bounds
+            printed = drawn_lines(page, trim, cut, -x0, -y0)
+            assert same_lines(drawn_lines(part.face, outline, cut), printed), part.name
+            folds = [LineString([op[1:3] for op in fold]) for fold in part.folds]
+            dashed = [line for line in drawn_lines(part.face, outline, cut) if any(
+                shapely.hausdorff_distance(line, f) <= TOLERANCE for f in folds)]
+            assert len(dashed) >= len(folds), part.name
+            checked += 1
+    assert checked == sum(p.count for p in parts)
+
+
 # ---------------------------------------------------------------- each kind against its sheets
 
 def test_sorry_men_are_cut_on_the_standees_printed_trim():
@@ -112,6 +162,7 @@ def test_sorry_men_are_cut_on_the_standees_printed_trim():
     parts = cut_parts("sorry", "sorry-men")
     assert [p.count for p in parts] == [4, 4, 4, 4]
     assert_outlines_are_the_trims(parts, drawn_paths(pages, CUT))
+    assert_faces_lie_on_their_outlines(parts, pages, CUT)
 
 
 def test_sorry_tokens_are_cut_on_the_tokens_printed_rim():
@@ -125,6 +176,10 @@ def test_sorry_tokens_are_cut_on_the_tokens_printed_rim():
     parts = cut_parts("sorry", "sorry-tokens")
     assert [p.count for p in parts] == [4, 4, 4, 4]
     assert_outlines_are_the_trims(parts, rims)
+    for part in parts:      # the face lies on its outline: its discs and rings about the outline's centre
+        centre = polygon(part.outline).centroid
+        discs = [(apply(m, e.cx, e.cy)) for e, m in drawn_items(part.face.root) if isinstance(e, Ellipse)]
+        assert len(discs) == 2 and all(centre.distance(shapely.Point(c)) <= TOLERANCE for c in discs), part.name
 
 
 @pytest.mark.parametrize("four", [False, True])
@@ -138,6 +193,7 @@ def test_cubes_paper_pieces_are_cut_on_their_printed_trims(four):
     assert names[0] == "cube" and sum("king cube" in n for n in names) == sum("pawn" in n for n in names) == (
         4 if four else 2)
     assert_outlines_are_the_trims(parts, drawn_paths(pages, CUT))
+    assert_faces_lie_on_their_outlines(parts, pages, CUT)
 
 
 def test_capitals_troughs_are_cut_on_their_printed_trims():
@@ -146,7 +202,9 @@ def test_capitals_troughs_are_cut_on_their_printed_trims():
     ws = load_walls(spec)
     parts = cut_parts("capitals", "capitals_walls-troughs")
     assert sum(p.count for p in parts) == sum(ws.counts.values()) == 123
-    assert_outlines_are_the_trims(parts, drawn_paths(print_pages(ws, A4), CUT))
+    pages = print_pages(ws, A4)
+    assert_outlines_are_the_trims(parts, drawn_paths(pages, CUT))
+    assert_faces_lie_on_their_outlines(parts, pages, CUT)
 
 
 def test_capitals_strips_are_cut_where_the_sheets_cut_them():
@@ -157,35 +215,39 @@ def test_capitals_strips_are_cut_where_the_sheets_cut_them():
     from generator.games.capitals.walls import load_walls
     spec = next(s for s in load_game_specs("capitals", ROOT).values() if s.kind == "capitals-walls")
     ws = load_walls(spec)
-    trims = []
-    for page in strip_pages(ws, A4):
-        lines, fills = [], []
+    def fills(page) -> list[Polygon]:
+        out = []
         for item, m in drawn_items(page.root):
-            if isinstance(item, Path) and item.style == CUT:
-                lines.append(LineString([apply(m, op[1], op[2]) for op in item.ops]))
             if isinstance(item, Rect) and item.style.fill in (WALL, WALL_2):
                 (x0, y0), (x1, y1) = apply(m, item.x, item.y), apply(m, item.x + item.w, item.y + item.h)
-                fills.append(box(x0, y0, x1, y1))
-        cuts = unary_union(lines).buffer(TOLERANCE)
-        for fill in fills:
-            assert fill.boundary.difference(cuts).length < 1e-6, f"a strip at {fill.bounds} not cut all round"
-        trims += fills
+                out.append(box(x0, y0, x1, y1))
+        return out
+    pages = strip_pages(ws, A4)
+    trims = []
+    for page in pages:
+        cuts = unary_union([LineString([apply(m, op[1], op[2]) for op in item.ops])
+                            for item, m in drawn_items(page.root) if isinstance(item, Path) and item.style == CUT])
+        for fill in fills(page):
+            assert fill.boundary.difference(cuts.buffer(TOLERANCE)).length < 1e-6, f"a strip at {fill.bounds} not cut"
+            trims.append(fill)
     parts = cut_parts("capitals", "capitals_walls-strips")
     assert sum(p.count for p in parts) == 123
     assert_outlines_are_the_trims(parts, trims)
+    assert_faces_lie_on_their_outlines(parts, pages, CUT, fills)       # (its ticks)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_tuck_box_is_cut_on_its_printed_trim(paper):
     from generator.layout.tuckbox import cut_style, plan_print, print_pages
     boxes = tuck_boxes()
-    assert len(boxes) >= 6                 # every shipped deck has one
+    assert len(boxes) == 7                 # every shipped deck has one, and the starter deck
     for game, deck in boxes:
         box, art, parts = box_parts(deck)
         plan = plan_print(box, PAPERS[paper])
         assert plan.pieces == 1, (game, deck.art.stem)
-        trims = drawn_paths(print_pages(box, art, plan), cut_style(art.colour))
-        assert_outlines_are_the_trims(parts, trims)
+        pages = print_pages(box, art, plan)
+        assert_outlines_are_the_trims(parts, drawn_paths(pages, cut_style(art.colour)))
+        assert_faces_lie_on_their_outlines(parts, pages, cut_style(art.colour))
         # The tab and the thumb notch are in the outline: the notch is a bite out of the front's top.
         outline = polygon(parts[0].outline)
         assert outline.area < shapely.convex_hull(outline).area
@@ -197,7 +259,9 @@ def test_a_thick_decks_box_in_two_pieces_is_cut_on_both_printed_trims():
     box, art, parts = box_parts(deck, pieces=2, cards=150)
     plan = plan_print(box, A4)
     assert plan.pieces == 2 and len(parts) == 2
-    assert_outlines_are_the_trims(parts, drawn_paths(print_pages(box, art, plan), cut_style(art.colour)))
+    pages = print_pages(box, art, plan)
+    assert_outlines_are_the_trims(parts, drawn_paths(pages, cut_style(art.colour)))
+    assert_faces_lie_on_their_outlines(parts, pages, cut_style(art.colour))
 
 
 def test_every_printed_piece_with_an_outline_is_declared():
@@ -356,9 +420,9 @@ def content_named(game: str, name: str):
                 or (isinstance(c, Deck) and f"{c.art.stem}-tuckbox" == name))
 
 
-@pytest.mark.parametrize("game,name,machine,paper", [
-    pytest.param(g, n, m, p, id=f"{n}-{m}-{p}") for g, n in printed_pieces()
-    for m in MACHINES for p in ("a4", "letter")])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("machine", MACHINES)
+@pytest.mark.parametrize("game,name", printed_pieces())
 def test_every_printed_piece_builds_with_each_cut(tmp_path, game, name, machine, paper):
     """Each printed piece (and each deck's box) with --cut MACHINE on the paper: its sheets and cut
     files written, every part on a sheet as many times as it counts, every sheet within the

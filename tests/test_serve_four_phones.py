@@ -4,9 +4,16 @@ move: on the way, a refused move, and a mistake that two phones undo at once (on
 not two). At the end the journal holds exactly the entries the phones were told were accepted, and
 every phone shows the game over. Then every game with four players, upright (390 x 844) and on
 its side (844 x 390): nothing covers a player's chip, and on its side every control is reached by
-scrolling the page, never a pane of its own. Screenshots in /tmp/pnp-serve-shots/four-*.png."""
+scrolling the page, never a pane of its own. Screenshots in /tmp/pnp-serve-shots/four-*.png.
+
+The suite plays a seeded sample of each game on the phones: its first PHONE_TURNS turns (the refused
+move and the mistake among them) and its last, which ends the game on every phone; the turns between
+are the same moves entered through the API while the phones are away (a Continuo game is 42 turns,
+four phones re-drawing at each: 95 s of the suite's time). `benchmarks/four_phones.py` plays every
+turn on the phones (PNP_PHONE_TURNS=all)."""
 from __future__ import annotations
 
+import os
 import random
 import time
 
@@ -137,23 +144,65 @@ GAMES = {   # options (or a record to start from), its moves, a refused move and
 }
 
 
+# Turns played on the phones from the start of each game (then its last): the suite's sample.
+_turns = os.environ.get("PNP_PHONE_TURNS", "4")
+PHONE_TURNS = 10 ** 6 if _turns == "all" else int(_turns)
+
+
+def new_record(base, folder, game: str, suffix: str = "") -> str:
+    options = GAMES[game][0]
+    if "record" in options:
+        rid = f"{game}-four-phones{suffix}"
+        (folder / f"{rid}.yaml").write_text(options["record"])
+        return rid
+    return api(base, "/api/records", {"game": game, **options})["id"]
+
+
+def turns_of(base, folder, game: str) -> int:
+    """How many turns the game's moves take to end it (played through the API on a record of its
+    own): the moves are the same whoever enters them, as each is chosen from the table alone."""
+    moves = GAMES[game][1]
+    rid = new_record(base, folder, game, "-count")
+    for turn in range(80):
+        t = api(base, f"/api/records/{rid}/table")
+        if t["over"]:
+            return turn
+        move = moves(base, rid, t)
+        if move is None:                         # Capitals: one turn more, its end picked on the page
+            return turn + 1
+        api(base, f"/api/records/{rid}/entries", {"entry": move})
+    raise AssertionError("the game did not end")
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_four_phones_play_a_game_to_its_end(server, four, game):
     base, folder = server
     options, moves, (bad, rule), mistake = GAMES[game]
-    if "record" in options:
-        rid = f"{game}-four-phones"
-        (folder / f"{rid}.yaml").write_text(options["record"])
-    else:
-        rid = api(base, "/api/records", {"game": game, **options})["id"]
+    last = turns_of(base, folder, game) - 1
+    rid = new_record(base, folder, game)
     for p in four:
         open_table(p, base, rid)
-    acked, turn = [], 0
+    acked, turn, away = [], 0, False
     while True:
         t = api(base, f"/api/records/{rid}/table")
         if t["over"]:
             break
         assert turn < 80, "the game did not end"
+        if PHONE_TURNS <= turn < last:                 # the turns between: the same moves, the phones away
+            if not away:
+                for p in four:
+                    p.get("about:blank")
+                away = True
+            move = moves(base, rid, t)
+            assert api(base, f"/api/records/{rid}/entries", {"entry": move})["said"]
+            acked.append(move)
+            turn += 1
+            continue
+        if away:                                       # back at the table for the last turn
+            for p in four:
+                open_table(p, base, rid)
+                assert entries_shown(p) == len(acked)
+            away = False
         mover = four[turn % 4]
         if turn == 1:                                  # a refused move, on the way
             refused_on(mover, bad, rule)

@@ -83,10 +83,10 @@ def test_a_second_build_waits_for_the_first_then_is_refused(project, monkeypatch
     before = tree(project / "output")
     fd = hold(project / ".output.pnp-lock")
     try:
-        code, out, err, seconds = run_cli(["build", "continuo"], project)
+        code, out, err, _ = run_cli(["build", "continuo"], project)
     finally:
         os.close(fd)
-    assert code == 2 and not out and seconds < 10, err
+    assert code == 2 and not out, err
     lines = err.strip().splitlines()
     assert lines[0].startswith("pnp: another build is writing") and "waiting" in lines[0], err
     assert lines[-1].startswith("pnp: --out ") and "another build is writing it (waited 0.3 s)" in lines[-1], err
@@ -137,9 +137,8 @@ def test_the_lock_is_a_regular_file_or_the_build_is_refused(project):
     one_refusal(code, err, "lock")
     os.unlink(project / ".output.pnp-lock")
     os.mkfifo(project / ".output.pnp-lock")
-    code, _, err, seconds = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(["build", "continuo"], project)       # (opened without waiting for a writer)
     one_refusal(code, err, "a FIFO, not a regular file")
-    assert seconds < 10
 
 
 # ---------------------------------------------------------------- staging folders: live ones kept, dead ones swept
@@ -233,9 +232,9 @@ def test_an_out_tree_1500_folders_deep_is_refused_in_one_line(project):
         os.close(fd)
         fd = child
     os.close(fd)
-    code, _, err, seconds = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(["build", "continuo"], project)
     one_refusal(code, err, f"holds folders more than {outputs.MAX_DEPTH} deep")
-    assert seconds < 20 and staging_folders(project) == []
+    assert staging_folders(project) == []
     assert sorted(p.name for p in (project / "output").iterdir()) == sorted(before_top + ["mine"])
     # A killed build's staging folder as deep (a copy made by an older pnp): swept all the same.
     os.rename(project / "output" / "mine", project / ".output.pnp-build-4242-old")
@@ -366,10 +365,10 @@ def test_calibrate_replaces_only_a_regular_file(tmp_path):
     or a link likewise, exit 0. Each is refused in one line and left as it was."""
     for kind, path in _things(tmp_path).items():
         before = os.lstat(path)
-        code, out, err, seconds = run_cli(["calibrate", "--out", path], tmp_path)
+        code, out, err, _ = run_cli(["calibrate", "--out", path], tmp_path)
         one_refusal(code, err, f"is {kind.strip()}, not a regular file")
         after = os.lstat(path)
-        assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode) and seconds < 20
+        assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
     assert (tmp_path / "real.pdf").read_text() == "mine"
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
     code, out, err, _ = run_cli(["calibrate", "--out", tmp_path / "real.pdf"], tmp_path)

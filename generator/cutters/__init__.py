@@ -316,9 +316,9 @@ def bleed_clip(part, bleed: float):
     return Rect(-bleed, -bleed, part.width + 2 * bleed, part.height + 2 * bleed, Style())
 
 
-def front_page(sheet: CutSheet, machine: Cutter, caption: str = ""):
+def front_page(sheet: CutSheet, machine: Cutter, caption: list[str] = ()):
     """The sheet's front: every part's face to its bleed; the marks; the outlines (ScanNCut)."""
-    from ..colour import BLACK, Colour
+    from ..colour import BLACK
     from ..draw import Drawing, Path, Style
     d = Drawing(sheet.width, sheet.height)
     for p in sheet.placed:
@@ -334,11 +334,28 @@ def front_page(sheet: CutSheet, machine: Cutter, caption: str = ""):
     if machine.marks:
         draw_marks(d, machine)
     if caption:
-        grey = Colour(rgb=(0.35, 0.35, 0.35))
-        margin = machine.marks.inset if machine.marks else 5.0
-        d.fit_text(40.0, sheet.height - margin + 1.4, sheet.width - 80.0, 2.2 * 0.72, caption, grey,
-                   font="sans", align="centre")
+        _caption(d, caption, machine.marks.inset if machine.marks else 10.0)
     return d
+
+
+def _caption(d, phrases: list[str], margin: float) -> None:
+    """The sheet's small print, at the home sheet's caption size, centred in the band between the
+    page's blank edge and the marks' line, clear of the marks: the phrases that fit, the first
+    (the title) cut short with an ellipsis if it alone does not."""
+    from ..colour import Colour
+    from ..draw.fonts import get_font, text_width
+    from ..layout.cards import CAPTION_SIZE, SEPARATOR, shortened
+    room = d.width - 80.0
+
+    def width(text: str) -> float:
+        return text_width("sans", text, CAPTION_SIZE)
+    phrases = list(phrases)
+    while len(phrases) > 1 and width(SEPARATOR.join(phrases)) > room:
+        phrases.pop(-2 if len(phrases) > 2 else -1)       # the middle ones first: the file name stays
+    text = shortened(SEPARATOR.join(phrases), room, width)
+    band = CAPTION_SIZE * get_font("sans").cap_height
+    d.fit_text(40.0, d.height - margin + 1.4, room, band, text, Colour(rgb=(0.35, 0.35, 0.35)), font="sans",
+               align="centre")
 
 
 def back_page(sheet: CutSheet, machine: Cutter, flip: str, offset) -> object | None:

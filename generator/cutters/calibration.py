@@ -53,9 +53,23 @@ def calibration_sheet(machine, paper):
         draw_marks(page, machine)
     page.text_block(rx + rw * 0.5 + 4, ry + rh * 0.25 - SIDE / 2, rw * 0.5 - 14,
                     f"CUTTER CALIBRATION, {machine.title}. Print at 100 % on plain paper, cut with this "
-                    "sheet's cut file as a deck's sheet is cut. Where each cut line crosses the red scale "
+                    "sheet's cut file (beside it, of its name) as a deck's sheet is cut. Where each cut line crosses the red scale "
                     "across it, read the number: X from the scale across the left edge, Y from the one "
                     "across the top edge (+ is right and down). Set that offset in the machine's "
                     "software and cut a second sheet: it reads 0. Both targets alike: an offset; "
                     "different: the sheet was skewed or scaled in printing.", 2.6, BLACK, font="sans")
     return sheet, page
+
+
+def cut_files(machine, sheet) -> dict[str, bytes]:
+    """The calibration sheet's cut files, by kind (svg, dxf), from the laser writers."""
+    from ..laser.export import sheet_dxf, sheet_svg
+    from . import cut_sheet, mark_paths
+    cut = cut_sheet(sheet)
+    out = {}
+    if "svg" in machine.cut_files:
+        out["svg"] = sheet_svg(cut, f"Cutter calibration, {machine.title}",
+                               mark_paths(machine, sheet.width, sheet.height)).encode("utf-8")
+    if "dxf" in machine.cut_files:
+        out["dxf"] = sheet_dxf(cut)
+    return out

@@ -3,9 +3,9 @@ sheets a home cutting machine cuts, in GAME/cut-MACHINE/, of every deck (its car
 spec says) and of every CutParts content (printed pieces with outlines). Silhouette: the sheets as a
 PDF with its Type 1 registration marks and a cut file a sheet (DXF and SVG, in the marks' frame);
 Cricut: a picture a sheet for Print Then Cut and its SVG cut outline; ScanNCut: sheets whose parts
-its scanner finds (a thin dark outline on pale paper) and an SVG cut file a sheet. And once in each
-game's folder, a cutter calibration sheet. The machines' numbers are generator/cutters/*.yaml; the
-layout and the pages, generator/cutters/.
+its scanner finds (a thin dark outline on pale paper) and an SVG cut file a sheet. The cutter
+calibration sheet is `pnp calibrate --cut MACHINE`'s (one for every deck). The machines' numbers
+are generator/cutters/*.yaml; the layout and the pages, generator/cutters/.
 """
 from __future__ import annotations
 
@@ -104,8 +104,6 @@ def make(content, plan, opts) -> None:
         except DoesNotFit as exc:
             field = field if field and field[0] in content.spec.data else ()
             raise content.spec.error(field, f"--cut {machine.name}: {exc}") from None
-    if plan.products.keys() - before:
-        _calibration(machine, sub, opts, groups[0][1])    # one a content, named after it (its cards')
     # The cut sheets are instead of the home sheet: the print list counts their card apart.
     for rel in [r for r in plan.products if r not in before]:
         plan.products[rel].info.setdefault("variant", f"cutting with a {machine.title.split(' (')[0]}")
@@ -117,32 +115,16 @@ def _sheets(machine, parts, paper):
 
 
 def _printed_pages(machine, sheets, opts, stem: str, title: str, files: str) -> list:
-    from ..cutters import back_page
+    from ..cutters import back_page, front_page
     pages = []
     for k, s in enumerate(sheets, 1):
-        captions = []
-        if machine.marks:
-            # A long title and its file's name leave out the machine's name, then the title (the
-            # file's name says both).
-            said = [title, f"sheet {k} of {len(sheets)}", machine.title, f"cut file {files.format(k=k)}"]
-            captions = ["  \u00b7  ".join(said[i] for i in keep) for keep in ((0, 1, 2, 3), (0, 1, 3), (1, 3))]
-        pages.append(_front(s, machine, captions))
+        caption = [title, f"sheet {k} of {len(sheets)}", machine.title, f"cut file {files.format(k=k)}"] \
+            if machine.marks else []
+        pages.append(front_page(s, machine, caption))
         back = back_page(s, machine, opts.flip, opts.back_offset)
         if back is not None:
             pages.append(back)
     return pages
-
-
-def _front(sheet, machine, captions: list[str]):
-    """The sheet's front with the first caption that fits at 6 pt (the last, fitted or refused)."""
-    from ..cutters import front_page
-    from ..draw.drawing import TextTooSmall
-    for caption in captions[:-1]:
-        try:
-            return front_page(sheet, machine, caption)
-        except TextTooSmall:
-            pass
-    return front_page(sheet, machine, captions[-1] if captions else "")
 
 
 def _cut_files(machine, sheets, plan, base: str, title: str, pdf: str, order: int, what: str) -> None:
@@ -181,7 +163,8 @@ def _silhouette(machine, parts, plan, opts, stem, title) -> None:
                  f"{s['import'].format(**settings)} (the SVG is for Inkscape's inkscape-silhouette, which "
                  f"reads the marks from its Regmarks layer); {s['load']}; blade: {machine.blade}, {machine.passes} "
                  f"passes; after the first sheet, check that every cut runs inside the printed bleed, "
-                 f"equally on all sides: if not, cut the calibration sheet and set the offset it shows")
+                 f"equally on all sides: if not, cut `pnp calibrate --cut silhouette`'s sheet and set the offset "
+                 f"it shows")
     add_pdf(plan, pdf, f"{title}: {len(sheets)} sheets for a Silhouette", _printed_pages(
         machine, sheets, opts, stem, title, f"{base}-sheet{{k}}.dxf"), opts.cmyk,
         what=f"{title}: {sum(len(x.placed) for x in sheets)} parts on {len(sheets)} sheets with Silhouette "
@@ -245,34 +228,14 @@ def _scanncut(machine, parts, plan, opts, stem, title) -> None:
               f"line is the edge), then cut; or send {base}-sheetN.svg through CanvasWorkspace (it makes "
               f"the FCM the machine reads: FCM itself is not publicly documented, so we write SVG) and "
               f"place it over the scanned sheet; blade: {machine.blade}; after the first sheet, check the "
-              f"cut runs on the dark line all round"),
+              f"cut runs on the dark line all round: if not, cut `pnp calibrate --cut scanncut`'s sheet and set "
+              f"the offset it shows"),
         step="Cut: print the ScanNCut sheets, scan each on the mat and let the machine cut the outlines.",
         tools=["Brother ScanNCut and standard mat"])
     _cut_files(machine, sheets, plan, base, title, pdf, 31, f"{title}, for the ScanNCut")
 
 
 MAKERS = {"marks": _silhouette, "picture": _cricut, "outlines": _scanncut}
-
-
-def _calibration(machine, plan, opts, stem: str) -> None:
-    """Beside each deck's (each content's) sheets: the cutter calibration sheet and its cut file.
-    Named after the content, as a build's jobs (a spec each) may not share a file."""
-    from ..cutters.calibration import calibration_sheet
-    if machine.kind == "picture":
-        return      # Design Space calibrates Print Then Cut itself (its own calibration sheet)
-    base = f"{stem}-calibration-{machine.name}-{opts.paper.name}"
-    sheet, page = calibration_sheet(machine, opts.paper)
-    add_pdf(plan, f"{base}.pdf", f"Cutter calibration, {machine.title}", [page], opts.cmyk,
-            what=f"a calibration sheet for the {machine.title}: two printed targets with mm scales, and the "
-                 f"short cut that shows the machine's own offset", stock="plain paper", sides=1,
-            paper=opts.paper.name, order=29,
-            make="print at 100 % and cut it with its cut file as a deck's sheet; where each cut line crosses "
-                 "its scale, read the offset (X from the scale across the left edge, Y from the one across "
-                 "the top edge; + is right and down); set it in the machine's software (Silhouette Studio: "
-                 "Print & Cut calibration or Send > Line offset; ScanNCut: Scan position adjustment; Design "
-                 "Space: Print Then Cut calibration) and cut a second one: it reads 0")
-    if machine.kind != "picture":
-        _cut_files(machine, [sheet], plan, base, "Cutter calibration", f"{base}.pdf", 29, "the calibration sheet")
 
 
 def options(parser) -> None:
@@ -285,6 +248,6 @@ def options(parser) -> None:
 PRODUCT = ProductDeclaration(
     name="cut-sheets", takes=(Deck, CutParts), make=make, rank=30, options=options,
     files="cut-MACHINE/STEM-silhouette-PAPER.pdf, -sheetN.svg, -sheetN.dxf; STEM-cricut-sheetN.png, .svg; "
-          "STEM-scanncut-PAPER.pdf, -sheetN.svg; STEM-calibration-MACHINE-PAPER.pdf, -sheet1.svg, .dxf",
+          "STEM-scanncut-PAPER.pdf, -sheetN.svg",
     wanted=lambda opts: bool(opts.extra.get("cut")))
 
