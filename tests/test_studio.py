@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from generator.games import GAMES
 from generator.serve.app import make_studio_app
 from generator.studio.cards import DPIS, GRID_DPI, Studio
 
-from conftest import pnp_here
+from conftest import ROOT, pnp_here
 
 
 
@@ -280,3 +281,28 @@ def test_no_specs_here_is_said_in_one_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = pnp_here("studio", "--no-browser", cwd=tmp_path)
     assert result.returncode == 2 and "no specs in" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("ported", ["squib-ranges", "squib-tutorial"])
+def test_the_studio_shows_each_card_as_the_build_draws_it(ported, tmp_path, monkeypatch):
+    """Each card drawn alone, in its place (Squib's ranges pick elements by the card's index), is
+    the card the build draws with the whole deck: the same picture, pixel for pixel."""
+    from generator.games.deck.load import load_deck
+    from generator.layout.cardsize import CardSize
+    from generator.shops.pictures import card_picture, card_size_at
+    from generator.spec import load_spec
+    folder = tmp_path / ported
+    shutil.copytree(ROOT / "examples" / "ported" / ported, folder)
+    monkeypatch.chdir(folder)
+    GAMES.load()
+    s = studio_of(folder)
+    [deck_view] = s.state()["decks"]
+    assert deck_view["errors"] == []
+    deck = load_deck(load_spec(folder / deck_view["spec"], display=deck_view["spec"]))
+    size = CardSize(*deck_view["size"])
+    at = card_size_at(size, 40)
+    assert len(deck_view["cards"]) == len(deck.art.faces) >= 3
+    for cid, face, back in zip(deck_view["cards"], deck.art.faces, deck.art.backs):
+        card = s.card(cid)
+        assert card_picture(s.side(card.face).drawing, size, at) == card_picture(face, size, at), cid
+        assert card_picture(s.side(card.back).drawing, size, at) == card_picture(back, size, at), cid
