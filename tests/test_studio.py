@@ -107,6 +107,33 @@ def test_a_picture_saved_redraws_the_cards_that_show_it(starter):
     assert all(after[n][1] != before[n][1] for n in before)
 
 
+def test_a_picture_saved_is_seen_whenever_its_card_was_last_drawn(tmp_path, monkeypatch):
+    """A card drawn in an earlier reading (its picture read then, not since) is drawn again when
+    its picture is saved: the readings between read only the cards they changed."""
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    (folder / "art").mkdir()
+    for name in ("a", "b"):
+        Image.new("RGB", (30, 20), (0, 0, 200)).save(folder / "art" / f"{name}.png")
+    (folder / "cards.csv").write_text("name,art\nAlpha,art/a.png\nBeta,art/b.png\n", encoding="utf-8")
+    (folder / "pics.yaml").write_text(
+        "kind: deck\ntitle: Pictures\ncard: {width: 63, height: 88, bleed: 3}\ncsv: cards.csv\n"
+        "layouts:\n  face:\n    elements:\n      - {type: image, file: \"{art}\", x: 0, y: 0, w: 63, h: 40}\n"
+        "      - {type: text, x: 5, y: 50, w: 53, h: 10, text: \"{name}\"}\n"
+        "  back:\n    elements:\n      - {type: rect, x: 0, y: 0, w: 63, h: 88, fill: \"#333333\"}\n",
+        encoding="utf-8")
+    monkeypatch.chdir(folder)
+    GAMES.load()
+    s = studio_of(folder)
+    edit(folder / "cards.csv", "Alpha,", "Alpha One,")        # a reading that draws Alpha only
+    s.refresh()
+    beta = card_named(s, "Beta").face
+    Image.new("RGB", (30, 20), (200, 0, 0)).save(folder / "art" / "b.png")
+    s.refresh()
+    assert card_named(s, "Beta").face != beta
+    assert Image.open(io.BytesIO(s.picture(card_named(s, "Beta").face, GRID_DPI))).getpixel((130, 80))[0] > 150
+
+
 def test_a_broken_card_shows_its_error_over_its_last_good_picture_and_fixing_clears_it(starter):
     s = studio_of(starter)
     gem = card_named(s, "Gem")
