@@ -16,8 +16,8 @@ FLOORS = [
     ("inputs", "outputs", "spec", "draw"),                           # reading, writing, checking, drawing
     ("layout", "laser"),                                             # print layout, laser layout
     ("referee",),                                                    # the referee contract, a game in play
-    ("products", "shops"),                                           # the products: files made of what games hold;
-                                                                     # the print shops' profiles and files
+    ("products", "shops", "cutters"),                                # the products: files made of what games hold;
+                                                                     # the print shops' and cutting machines' profiles
     ("games",),                                                      # the games, each in its folder
     ("pipeline", "project"),                                         # a build planned and run; a user's folder
     ("serve",),                                                      # the phones' web layer
