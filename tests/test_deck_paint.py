@@ -298,6 +298,8 @@ def test_path_data_reads_as_svg_reads_it():
     assert ops[9][0] == "C" and ops[9][-2:] == pytest.approx((22, 0))  # "00" two flags; a half circle, two curves
     assert ops[8][-2:] == pytest.approx((21, 1))       # (sweep 0: the half below, y down)
     assert ops[-1][-2:] == pytest.approx((27, 5))
+    after_close = parse_path_data("M 0 0 L 10 0 L 10 10 Z q 5 5 10 0")[-1]   # from where Z took the pen
+    assert after_close[1:] == pytest.approx((10 / 3, 10 / 3, 20 / 3, 10 / 3, 10, 0))
 
 
 def test_a_face_placed_as_a_form_carries_its_shadings_and_graphics_states(face, tmp_path):
@@ -347,3 +349,23 @@ def test_a_paths_points_are_bounded_where_they_are_placed(tmp_path, folder):
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.strip().endswith(".d: path data whose points reach beyond ±100,000 mm once scaled by 1000 and "
                                      "moved by 0, 0"), r.stderr
+
+
+def test_the_new_lengths_take_units(tmp_path, folder):
+    """An ellipse's radii, a star's radii and a gradient's points are lengths as every other is:
+    written in cm, in or px (at the deck's dpi, 300), they are the same mm."""
+    from generator.draw import Ellipse, Gradient, Path
+    from generator.games.deck.load import load_deck
+    from generator.spec import load_spec
+    spec = tmp_path / "paint.yaml"
+    spec.write_text(SPEC.replace("rx: 12, ry: 6", "rx: 1.2cm, ry: 70.866px")
+                    .replace("outer_radius: 8,", "outer_radius: 0.31496in,")
+                    .replace("linear: [3, 0, 60, 0]", "linear: [3mm, 0, 6cm, 0]"))
+    (tmp_path / "quad.png").write_bytes((folder / "quad.png").read_bytes())
+    items = load_deck(load_spec(spec, display="paint.yaml")).art.faces[0].root.items
+    ellipse = next(i for i in items if isinstance(i, Ellipse))
+    assert (ellipse.rx, ellipse.ry) == pytest.approx((12, 6), abs=1e-3)
+    gradient = next(i.style.fill for i in items if isinstance(getattr(i, "style", None) and i.style.fill, Gradient))
+    assert gradient.points == pytest.approx((3, 0, 60, 0))
+    star = next(i for i in items if isinstance(i, Path) and len(i.ops) == 11)     # ten corners and a close
+    assert min(op[2] for op in star.ops[:-1]) == pytest.approx(22 - 8, abs=1e-3)  # its top tip 8 mm up

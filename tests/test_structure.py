@@ -5,6 +5,7 @@ a new room goes on a floor here, and an arrow up is a bug to fix (move the code,
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,8 +17,8 @@ FLOORS = [
     ("inputs", "outputs", "spec", "draw"),                           # reading, writing, checking, drawing
     ("layout", "laser"),                                             # print layout, laser layout
     ("referee",),                                                    # the referee contract, a game in play
-    ("products", "shops"),                                           # the products: files made of what games hold;
-                                                                     # the print shops' profiles and files
+    ("products", "shops", "cutters"),                                # the products: files made of what games hold;
+                                                                     # the print shops' and cutting machines' profiles
     ("games",),                                                      # the games, each in its folder
     ("pipeline", "project"),                                         # a build planned and run; a user's folder
     ("serve",),                                                      # the phones' web layer
@@ -62,7 +63,10 @@ def _exists(module: str) -> bool:
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
+@functools.cache
 def graph() -> dict[str, set[str]]:
+    """Every module of the package and the package modules it imports (parsed once a run: both
+    checks read it)."""
     modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
     out = {}
     for name, path in modules.items():

@@ -207,10 +207,10 @@ class PathBuilder:
 
     def __init__(self):
         self.ops: list[tuple] = []
-        self._cur = (0.0, 0.0)
+        self._cur = self._start = (0.0, 0.0)
 
     def move(self, x, y):
-        self.ops.append(("M", x, y)); self._cur = (x, y); return self
+        self.ops.append(("M", x, y)); self._cur = self._start = (x, y); return self
 
     def line(self, x, y):
         self.ops.append(("L", x, y)); self._cur = (x, y); return self
@@ -268,7 +268,7 @@ class PathBuilder:
         return self.close()
 
     def close(self):
-        self.ops.append(("Z",)); return self
+        self.ops.append(("Z",)); self._cur = self._start; return self     # (the pen back where it started)
 
 
 ALIGN = ("left", "centre", "right")

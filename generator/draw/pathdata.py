@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 
 from ..errors import show
+from .drawing import PathBuilder
 from .images import MAX_SVG_POINTS, _path_points
 
 MAX_COORDINATE = 100_000.0       # mm: a point further than this from the origin is no drawing's
@@ -28,9 +29,8 @@ class _Reader:
     def __init__(self, text: str):
         self.text, self.at = text, 0
 
-    def skip(self, comma: bool = True) -> None:
-        self.at = _SEPARATOR.match(self.text, self.at).end() if comma else \
-            re.compile(r"\s*").match(self.text, self.at).end()
+    def skip(self) -> None:
+        self.at = _SEPARATOR.match(self.text, self.at).end()
 
     def done(self) -> bool:
         return self.at >= len(self.text)
@@ -40,6 +40,7 @@ class _Reader:
         return f"at character {self.at + 1} ({show(got)})" if got else "at its end"
 
     def number(self, after: str) -> float:
+        self.skip()
         m = _NUMBER.match(self.text, self.at)
         if not m:
             raise PathDataError(f"path data: expected a number for {after} {self.where()}")
@@ -49,7 +50,12 @@ class _Reader:
             raise PathDataError(f"path data: {m.group()[:20]} for {after} is beyond ±{MAX_COORDINATE:,.0f} mm")
         return value
 
+    def pair(self, after: str, origin: tuple[float, float]) -> tuple[float, float]:
+        """A point: two numbers, from the origin (the pen, for a relative command)."""
+        return self.number(after) + origin[0], self.number(after) + origin[1]
+
     def flag(self, after: str) -> bool:
+        self.skip()
         ch = self.text[self.at:self.at + 1]
         if ch not in ("0", "1"):
             raise PathDataError(f"path data: expected a flag, 0 or 1, for {after} {self.where()}")
@@ -64,7 +70,8 @@ def parse_path_data(data: str) -> tuple[tuple, ...]:
     if points > MAX_SVG_POINTS:
         raise PathDataError(f"path data of {points:,} points: at most {MAX_SVG_POINTS:,} (as an SVG picture's)")
     r = _Reader(data)
-    ops: list[tuple] = []
+    path = PathBuilder()
+    ops = path.ops
     cur = start = (0.0, 0.0)
     last_control = None               # the previous curve's second control point (for S and T)
     last_kind = ""
@@ -87,59 +94,37 @@ def parse_path_data(data: str) -> tuple[tuple, ...]:
         if not ops and command not in "Mm":
             raise PathDataError(f"path data: it starts with M (move to), not {command}")
         kind, rel = command.upper(), command.islower()
-        ox, oy = cur if rel else (0.0, 0.0)
-        name = f"{command}"
         if kind == "Z":
-            ops.append(("Z",))
+            path.close()
             cur = start
             last_control, last_kind = None, "Z"
             continue
-        r.skip()
+        origin = cur if rel else (0.0, 0.0)
         if kind == "M":
-            x, y = r.number(name) + ox, _then(r).number(name) + oy
-            ops.append(("M", x, y))
-            cur = start = (x, y)
+            cur = start = r.pair(command, origin)
+            path.move(*cur)
             command = "l" if rel else "L"          # further pairs are lines
-        elif kind == "L":
-            x, y = r.number(name) + ox, _then(r).number(name) + oy
-            ops.append(("L", x, y))
-            cur = (x, y)
-        elif kind == "H":
-            cur = (r.number(name) + ox, cur[1])
-            ops.append(("L", *cur))
-        elif kind == "V":
-            cur = (cur[0], r.number(name) + oy)
-            ops.append(("L", *cur))
+        elif kind in "LHV":
+            cur = r.pair(command, origin) if kind == "L" else \
+                (r.number(command) + origin[0], cur[1]) if kind == "H" else (cur[0], r.number(command) + origin[1])
+            path.line(*cur)
         elif kind in "CS":
-            if kind == "C":
-                x1, y1 = r.number(name) + ox, _then(r).number(name) + oy
-                _then(r)
-            else:
-                x1, y1 = (2 * cur[0] - last_control[0], 2 * cur[1] - last_control[1]) \
-                    if last_control is not None and last_kind in "CS" else cur
-            x2, y2 = r.number(name) + ox, _then(r).number(name) + oy
-            x, y = _then(r).number(name) + ox, _then(r).number(name) + oy
-            ops.append(("C", x1, y1, x2, y2, x, y))
-            last_control, cur = (x2, y2), (x, y)
+            c1 = r.pair(command, origin) if kind == "C" else _mirror(cur, last_control, last_kind in "CS")
+            c2, cur = r.pair(command, origin), r.pair(command, origin)
+            path.curve(*c1, *c2, *cur)
+            last_control = c2
         elif kind in "QT":
-            if kind == "Q":
-                qx, qy = r.number(name) + ox, _then(r).number(name) + oy
-                _then(r)
-            else:
-                qx, qy = (2 * cur[0] - last_control[0], 2 * cur[1] - last_control[1]) \
-                    if last_control is not None and last_kind in "QT" else cur
-            x, y = r.number(name) + ox, _then(r).number(name) + oy
-            x0, y0 = cur
-            ops.append(("C", x0 + 2 / 3 * (qx - x0), y0 + 2 / 3 * (qy - y0),
-                        x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), x, y))
-            last_control, cur = (qx, qy), (x, y)
+            q = r.pair(command, origin) if kind == "Q" else _mirror(cur, last_control, last_kind in "QT")
+            cur = r.pair(command, origin)
+            path.quad(*q, *cur)
+            last_control = q
         else:   # A
-            rx, ry = abs(r.number(name)), abs(_then(r).number(name))
-            phi = _then(r).number(name)
-            large, sweep = _then(r).flag(name), _then(r).flag(name)
-            x, y = _then(r).number(name) + ox, _then(r).number(name) + oy
-            ops.extend(arc_curves(cur, rx, ry, phi, large, sweep, (x, y)))
-            cur = (x, y)
+            rx, ry, phi = abs(r.number(command)), abs(r.number(command)), r.number(command)
+            large, sweep = r.flag(command), r.flag(command)
+            end = r.pair(command, origin)
+            for op in arc_curves(cur, rx, ry, phi, large, sweep, end):
+                path.line(*op[1:]) if op[0] == "L" else path.curve(*op[1:])
+            cur = end
         last_kind = kind
         if kind not in "CSQT":
             last_control = None
@@ -150,9 +135,10 @@ def parse_path_data(data: str) -> tuple[tuple, ...]:
     return tuple(ops)
 
 
-def _then(r: _Reader) -> _Reader:
-    r.skip()
-    return r
+def _mirror(pen, control, follows: bool) -> tuple[float, float]:
+    """S's and T's first control point: the previous curve's last one mirrored about the pen where
+    that curve is of its kind, else the pen itself (SVG 1.1, 8.3.6 and 8.3.7)."""
+    return (2 * pen[0] - control[0], 2 * pen[1] - control[1]) if follows and control is not None else pen
 
 
 def arc_curves(p0, rx: float, ry: float, phi_deg: float, large: bool, sweep: bool, p1) -> list[tuple]:
