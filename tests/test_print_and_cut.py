@@ -70,7 +70,7 @@ def raster(pdf: Path, page: int = 1) -> np.ndarray:
     out = pdf.with_suffix(f".p{page}")
     subprocess.run(["pdftoppm", "-r", str(DPI), "-gray", "-f", str(page), "-l", str(page), "-singlefile", str(pdf),
                     str(out)], check=True)
-    return np.asarray(Image.open(f"{out}.pgm"), dtype=float) / 255.0
+    return np.asarray(Image.open(f"{out}.pgm"), dtype=np.float32) / np.float32(255.0)
 
 
 def edge(line: np.ndarray, dark: float, light: float) -> float:
