@@ -13,6 +13,7 @@ import pytest
 from PIL import Image as PILImage
 
 from conftest import DECK, build_deck, pnp_here
+from test_deck_kind import flat
 
 PT = 25.4 / 72
 ICON = DECK.parent / "icons" / "sword.svg"
@@ -63,26 +64,13 @@ def load(spec: Path):
     return load_deck(load_spec(spec, display=spec.name))
 
 
-def flat(drawing):
-    from generator.draw import Group, compose
-    out, todo = [], [(drawing.root, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))]
-    while todo:
-        group, m = todo.pop()
-        for item in group.items:
-            if isinstance(item, Group):
-                todo.append((item, compose(m, item.transform)))
-            else:
-                out.append(item)
-    return out
-
-
 def texts(drawing):
     from generator.draw import Text
-    return sorted((t for t in flat(drawing) if isinstance(t, Text)), key=lambda t: (round(t.y, 6), t.x))
+    return sorted((t for t, _ in flat(drawing) if isinstance(t, Text)), key=lambda t: (round(t.y, 6), t.x))
 
 
 def of_type(drawing, kind):
-    return [i for i in flat(drawing) if isinstance(i, kind)]
+    return [i for i, _ in flat(drawing) if isinstance(i, kind)]
 
 
 # ---------------------------------------------------------------- markup

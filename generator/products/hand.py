@@ -11,7 +11,7 @@ import math
 
 from .contents import Deck
 from .declaration import ProductDeclaration
-from .show_pictures import DPI, card_rgba, corner_of, finished, fitting_dpi, shadow_of, shown_faces
+from .show_pictures import DPI, add_show_picture, card_rgba, finished, fitting_dpi, shadow_of
 
 HAND_STEP = 20.0          # degrees between two cards, at most (a few cards spread, as a hand is held)
 HAND_SPREAD = 90.0        # degrees from the first card to the last, at most
@@ -83,21 +83,7 @@ def _shifted(inverse: tuple, pad: int) -> tuple:
 
 
 def make(deck: Deck, plan, opts) -> None:
-    from ..shops.pictures import encode
-    art = deck.art
-    faces = shown_faces(art)
-    if not faces:
-        return
-    corner = corner_of(deck)
-
-    dpi = hand_dpi(art.size, len(faces))
-
-    def picture() -> bytes:
-        image, _ = hand_picture(faces, art.size, corner, dpi)
-        return encode(image, dpi)
-    plan.add_bytes(f"{art.stem}-hand.png", picture,
-                   what=f"{art.title}: {len(faces)} faces fanned as a hand, a picture to show the deck "
-                        f"({dpi:.0f} dpi)", **PRODUCT.entry)
+    add_show_picture(deck, plan, "hand", hand_picture, hand_dpi, "faces fanned as a hand", PRODUCT.entry)
 
 
 PRODUCT = ProductDeclaration(name="hand", takes=(Deck,), files="STEM-hand.png", make=make, rank=37,

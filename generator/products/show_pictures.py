@@ -15,6 +15,23 @@ def fitting_dpi(width_mm: float, height_mm: float) -> float:
     return min(float(DPI), (MAX_PIXELS / area) ** 0.5) if area > 0 else float(DPI)
 
 
+def add_show_picture(deck, plan, name: str, picture, dpi_of, what: str, entry: dict) -> None:
+    """A deck's picture to show it, STEM-NAME.png: `picture(faces, card, corner_mm, dpi)` draws it
+    (a PIL image first), at `dpi_of(card, faces)`; `what` says what it shows of how many faces."""
+    from ..shops.pictures import encode
+    art = deck.art
+    faces = shown_faces(art)
+    if not faces:
+        return
+    corner = corner_of(deck)
+    dpi = dpi_of(art.size, len(faces))
+
+    def made() -> bytes:
+        return encode(picture(faces, art.size, corner, dpi)[0], dpi)
+    plan.add_bytes(f"{art.stem}-{name}.png", made,
+                   what=f"{art.title}: {len(faces)} {what}, a picture to show the deck ({dpi:.0f} dpi)", **entry)
+
+
 def shown_faces(art) -> list:
     """The deck's distinct faces the picture shows, in the deck's order (at most MAX_FACES)."""
     return [face for face, _count, _caption in art.faces][:MAX_FACES]

@@ -13,7 +13,7 @@ import math
 
 from .contents import Deck
 from .declaration import ProductDeclaration
-from .show_pictures import DPI, card_rgba, corner_of, finished, fitting_dpi, shown_faces
+from .show_pictures import DPI, add_show_picture, card_rgba, finished, fitting_dpi
 
 SCALE = 0.85              # Squib's defaults (lib/squib/args/showcase_special.rb)
 OFFSET = 1.1
@@ -84,21 +84,7 @@ def showcase_picture(faces: list, card, corner_mm: float, dpi: float = DPI):
 
 
 def make(deck: Deck, plan, opts) -> None:
-    from ..shops.pictures import encode
-    art = deck.art
-    faces = shown_faces(art)
-    if not faces:
-        return
-    corner = corner_of(deck)
-
-    dpi = showcase_dpi(art.size, len(faces))
-
-    def picture() -> bytes:
-        image, _ = showcase_picture(faces, art.size, corner, dpi)
-        return encode(image, dpi)
-    plan.add_bytes(f"{art.stem}-showcase.png", picture,
-                   what=f"{art.title}: {len(faces)} faces in perspective over their reflections, a picture to "
-                        f"show the deck ({dpi:.0f} dpi)", **PRODUCT.entry)
+    add_show_picture(deck, plan, "showcase", showcase_picture, showcase_dpi, "faces in perspective over their reflections", PRODUCT.entry)
 
 
 PRODUCT = ProductDeclaration(name="showcase", takes=(Deck,), files="STEM-showcase.png", make=make, rank=36,

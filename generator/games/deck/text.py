@@ -115,7 +115,7 @@ def _span_style(attrs: str, style: dict, markup: Markup, where: str) -> None:
     """A <span>'s attributes read into `style` (bold, italic, colour, scale, underline, strike,
     family); TextError naming the one that is wrong."""
     at = 0
-    while at < len(attrs.strip()) and attrs[at:].strip():
+    while attrs[at:].strip():
         m = _ATTRIBUTE.match(attrs, at)
         if m is None:
             raise TextError(f"{where}: cannot read {show(attrs[at:].strip())} (attributes are name=\"value\")")
@@ -477,9 +477,6 @@ class Measure:
             h = ICON_SCALE * self.cap * s
         w = icon.width * k if icon.width is not None else h * icon.aspect
         return w, h, icon.dx * k, icon.dy * k
-
-    def icon_height(self, size_mm: float) -> float:
-        return ICON_SCALE * self.cap * size_mm
 
     def piece_unit(self, piece: Piece) -> float:
         """A piece's width at a size of 1 mm (every width grows with the size)."""
