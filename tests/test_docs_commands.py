@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, built_output, pnp_here
+from conftest import ROOT, pnp_here
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PLACEHOLDER = re.compile(r"\[|\||\.\.\.|\b[A-Z][A-Z_]{2,}\b")
@@ -125,10 +125,10 @@ def test_the_readme_test_command_is_what_ci_runs():
     assert r.returncode == 0, r.stderr
 
 
-def test_the_readme_first_command_is_a_build_of_every_game(tmp_path_factory):
+def test_the_readme_first_command_is_a_build_of_every_game(output):
     r = subprocess.run(["bash", "-n", "-c", README_FIRST], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    out = built_output(tmp_path_factory)     # `pnp build --out DIR`, shared by the test run
+    out = output                             # `pnp build --out DIR`, shared by the test run (slow: the build)
     assert {"sorry", "cubes", "capitals", "continuo", "mille-bornes"} <= {p.name for p in out.iterdir()}
 
 

@@ -146,13 +146,12 @@ def lay_out(parts: list, machine: Cutter, paper) -> list[CutSheet]:
     if not items:
         return []
     for p in items:
-        if min(p.width, p.height) > min(rw, rh) or max(p.width, p.height) > max(rw, rh) \
-                or (p.width > rw and p.height > rw):
+        if not (p.width <= rw and p.height <= rh or p.height <= rw and p.width <= rh):
             raise DoesNotFit(f"{p.name}: {p.width:g} x {p.height:g} mm does not fit the {rw:g} x {rh:g} mm "
                              f"a {machine.title} reaches on {paper.label}")
     sizes = {(round(p.width, 3), round(p.height, 3)) for p in items}
     if len(sizes) == 1:
-        slots = _grid(items[0], (rx, ry, rw, rh), W, H, b, gap, zones)
+        slots = _grid(items[0], (rx, ry, rw, rh), b, gap, zones)
         if not slots:
             raise DoesNotFit(f"{items[0].name}: no room for it within the {rw:g} x {rh:g} mm a {machine.title} "
                              f"reaches on {paper.label}, clear of its marks")
@@ -166,7 +165,7 @@ def lay_out(parts: list, machine: Cutter, paper) -> list[CutSheet]:
     return _rows(items, (rx, ry, rw, rh), W, H, b, gap, zones, machine, paper)
 
 
-def _grid(part, reach, W, H, b, gap, zones) -> list[tuple[float, float, bool]]:
+def _grid(part, reach, b, gap, zones) -> list[tuple[float, float, bool]]:
     """The slots (x, y, turned) of the best centred grid of this part clear of the zones."""
     rx, ry, rw, rh = reach
     best: list = []
@@ -178,10 +177,7 @@ def _grid(part, reach, W, H, b, gap, zones) -> list[tuple[float, float, bool]]:
         if cols * rows == 0:
             continue
         bw, bh = cols * w + (cols - 1) * step_gap, rows * h + (rows - 1) * step_gap
-        x0, y0 = rx + (rw - bw) / 2, ry + (rh - bh) / 2
-        # Centred on the frame where the reach is (Silhouette's is): else on the reach.
-        if abs((rx + rw / 2) - W / 2) < 1e-6 and abs((ry + rh / 2) - H / 2) < 1e-6:
-            x0, y0 = (W - bw) / 2, (H - bh) / 2
+        x0, y0 = rx + (rw - bw) / 2, ry + (rh - bh) / 2      # centred in the reach (centred on the frame)
         slots = []
         for r in range(rows):
             for c in range(cols):

@@ -196,7 +196,7 @@ class Studio:
         would build, and each spec shown before that is still a file (a spec saved half-written is
         no spec to the folder's look, but its cards stay on the page, under its error); and the
         errors that stopped the folder being looked over (a spec whose kind cannot be read)."""
-        from ..cli import _what_to_build
+        from ..pipeline import what_to_build
         from ..paths import is_project
         from ..pipeline import job_path
         from ..spec import display_path
@@ -205,7 +205,7 @@ class Studio:
         errors: list[str] = []
         if self.names or is_project(here):
             try:
-                jobs = _what_to_build(self.names, self.root)
+                jobs = what_to_build(self.names, self.root)
             except SpecError as exc:
                 jobs, errors = [], [one_line(str(exc))]
             for job in jobs:
