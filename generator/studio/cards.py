@@ -372,6 +372,7 @@ class Studio:
         from ..games import check_spec, game_contents
         from ..options import BuildOptions
         from ..products.contents import Deck
+        from ..shops.safezone import card_name
         check_spec(spec)
         contents = game_contents(game, {str(spec.path or spec.file): spec}, BuildOptions().paper, part)
         decks = [c for c in contents if isinstance(c, Deck)]
@@ -394,7 +395,7 @@ class Studio:
                             self.sides[key] = Side(key, drawing, size)
                             self.drawn += 1
                     old = self.cards.get(cid)
-                    new = CardView(cid, view.spec, i, caption.strip(), face_key, back_key, None,
+                    new = CardView(cid, view.spec, i, card_name(caption), face_key, back_key, None,
                                    _flags(self.sides.get(face_key), self.sides.get(back_key)),
                                    {"count": str(count)}, view.spec, count=count)
                     if old is None or old.shown() != new.shown():
