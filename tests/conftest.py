@@ -77,8 +77,15 @@ def built_output(tmp_path_factory, paper: str = "a4") -> Path:
         if not (shared / f"done{tag}").exists():
             r = run_pnp("build", "--out", out, *(["--paper", paper] if tag else []))
             assert r.returncode == 0, r.stderr
+            (shared / f"listed{tag}").write_text(r.stdout)     # what it said it wrote, in its order
             (shared / f"done{tag}").write_text("ok")
     return out
+
+
+def built_listing(tmp_path_factory, paper: str = "a4") -> list[str]:
+    """The lines the run's one build (built_output) printed: every file it wrote, in its order."""
+    out = built_output(tmp_path_factory, paper)
+    return (out.parent / f"listed{'' if paper == 'a4' else '-' + paper}").read_text().splitlines()
 
 
 def build_options(out: Path, paper: str = "a4", **options):
@@ -157,6 +164,7 @@ SLOW_MODULES = {
     "test_studio_browser.py": "pnp studio's page driven in Chromium, a 1,000-card deck edited",
     "test_build.py": "whole builds, again and again (incremental, serial and parallel, reproducible)",
     "test_a_game_is_one_folder.py": "a game found through PNP_GAMES_PATH by processes of their own",
+    "test_a_product_is_one_file.py": "a product found through PNP_PRODUCTS_PATH by processes of their own",
     "test_own_folder.py": "builds in a folder of one's own, --watch",
     "test_capitals_random.py": "random games", "test_continuo_random.py": "random games",
     "test_cubes_random.py": "random games", "test_mille_bornes_random.py": "random hands",
@@ -169,6 +177,10 @@ SLOW_TESTS = {
     "test_made_up_ids_cost_nothing_that_stays": "thousands of requests to a served folder",
     "test_pytest_commands_parse_and_select_on_a_registered_marker": "pytest started again",
     "test_two_builds_write_the_same_bytes": "two builds",
+    "test_watch_sees_every_file_the_build_read_whatever_its_case_and_never_builds_every_game": "--watch in a process",
+    "test_continuo_whole_game_with_best": "a whole game of 42 tiles through the API, `best` at each",
+    "test_sorry_whole_game_with_moves": "a whole game through the API, the moves listed at each turn",
+    "test_every_printed_piece_builds_with_each_cut": "every printed piece's sheets and cut files, each machine and paper",
 }
 
 

@@ -5,7 +5,7 @@ A command is a line of a code block (indented four spaces). How each is checked:
   this test run's (the five-minute tour: `pnp build sorry`, `cat` of its print list, `pnp validate`,
   `pnp referee ... score` and `best`, a new deck built in a folder of its own), each to end 0;
 - **parses** (`--help` appended: the command line takes every option shown) where it would start a
-  server (`pnp serve`, `pnp build --watch`) or is a synopsis with placeholders (`pnp referee GAME
+  server (`pnp serve`, `pnp studio`, `pnp build --watch`) or is a synopsis with placeholders (`pnp referee GAME
   score RECORD [--json]`);
 - the README's first command: its `pnp build` is the test run's one shared build of every game
   (conftest's `built_output`, `pnp build --out DIR`), its venv and install parsed by bash (the wheel
@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, built_output, pnp_here
+from conftest import ROOT, pnp_here
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PLACEHOLDER = re.compile(r"\[|\||\.\.\.|\b[A-Z][A-Z_]{2,}\b")
@@ -96,7 +96,7 @@ def how(command: str) -> str:
         return "compile"
     words = command.split()
     synopsis = words[0] == "pnp" or words[:3] == ["python", "-m", "generator"]
-    if "serve" in words or "--watch" in words or (synopsis and PLACEHOLDER.search(command)):
+    if "serve" in words or "studio" in words or "--watch" in words or (synopsis and PLACEHOLDER.search(command)):
         return "parse"
     return "run"
 
@@ -125,10 +125,10 @@ def test_the_readme_test_command_is_what_ci_runs():
     assert r.returncode == 0, r.stderr
 
 
-def test_the_readme_first_command_is_a_build_of_every_game(tmp_path_factory):
+def test_the_readme_first_command_is_a_build_of_every_game(output):
     r = subprocess.run(["bash", "-n", "-c", README_FIRST], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    out = built_output(tmp_path_factory)     # `pnp build --out DIR`, shared by the test run
+    out = output                             # `pnp build --out DIR`, shared by the test run (slow: the build)
     assert {"sorry", "cubes", "capitals", "continuo", "mille-bornes"} <= {p.name for p in out.iterdir()}
 
 

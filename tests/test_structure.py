@@ -5,6 +5,7 @@ a new room goes on a floor here, and an arrow up is a bug to fix (move the code,
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -12,7 +13,8 @@ PACKAGE = ROOT / "generator"
 
 # Each floor may import its own floor and those below it.
 FLOORS = [
-    ("errors", "units", "paper", "colour", "colour_vision", "icc", "options", "paths", "limits", "signals"),  # leaves
+    ("errors", "units", "paper", "colour", "colour_vision", "icc", "options", "paths", "limits", "signals",
+     "watching"),                                                    # leaves (watching: the files a build read, watched)
     ("inputs", "outputs", "spec", "draw"),                           # reading, writing, checking, drawing
     ("layout", "laser"),                                             # print layout, laser layout
     ("referee",),                                                    # the referee contract, a game in play
@@ -20,7 +22,7 @@ FLOORS = [
                                                                      # the print shops' and cutting machines' profiles
     ("games",),                                                      # the games, each in its folder
     ("pipeline", "project"),                                         # a build planned and run; a user's folder
-    ("serve",),                                                      # the phones' web layer
+    ("serve", "studio"),                                             # the phones' web layer; the studio's page
     ("cli",),                                                        # the command
     ("entry", "__main__", "__init__"),                               # its entry point
 ]
@@ -62,7 +64,10 @@ def _exists(module: str) -> bool:
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
+@functools.cache
 def graph() -> dict[str, set[str]]:
+    """Every module of the package and the package modules it imports (parsed once a run: both
+    checks read it)."""
     modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
     out = {}
     for name, path in modules.items():
