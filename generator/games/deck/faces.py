@@ -619,7 +619,7 @@ def _draw_line_in_order(d: Drawing, deck: Deck, measure: Measure, placed: list, 
     the left, each run in its own direction, size and colour (shaping.py shapes it, a piece of a
     word as within it)."""
     from ...draw.shaping import bidi_levels, visual_order
-    atoms: list[tuple] = []          # (text, font or None for an icon, the piece's icon, width, context)
+    atoms: list[tuple] = []          # (text, font or None for an icon, the piece's icon, width, the piece)
     end = 0.0
     for p in placed:
         if atoms and p.x - end > 1e-9:
