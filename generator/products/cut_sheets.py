@@ -110,9 +110,12 @@ def make(content, plan, opts) -> None:
                 continue
             field = field if field and field[0] in content.spec.data else ()
             raise content.spec.error(field, f"--cut {machine.name}: {exc}") from None
-    # The cut sheets are instead of the home sheet: the print list counts their card apart.
+    # The cut sheets are instead of the home sheet: the print list counts their card apart, within
+    # the content's own alternative where it has one ("2 players, cutting with a Silhouette ...":
+    # a table cuts the pieces of the game it plays, not those of every count of players).
+    cutting = f"cutting with a {machine.title.split(' (')[0]}"
     for rel in [r for r in plan.products if r not in before]:
-        plan.products[rel].info.setdefault("variant", f"cutting with a {machine.title.split(' (')[0]}")
+        plan.products[rel].info.setdefault("variant", f"{content.variant}, {cutting}" if content.variant else cutting)
 
 
 def _sheets(machine, parts, paper):
