@@ -26,7 +26,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import SpecError, UsageError, one_line
+from ..errors import SpecError, UsageError, one_line, show
 
 GRID_DPI = 100            # the cards in the grid: a poker card is 272 px wide, sharp at 2x zoom
 LARGE_DPI = 250           # a card opened large
@@ -585,7 +585,7 @@ def shop_check(side: Side, shop: str, root: Path) -> dict:
     from ..shops import ShopError, load_profile, nearest_product, shop_names
     from ..shops.safezone import check_side
     if shop not in shop_names(root):
-        raise ShopError(f"no shop {shop!r}; the shops are: {', '.join(shop_names(root))}")
+        raise ShopError(f"no shop {show(shop)}; the shops are: {', '.join(shop_names(root))}")
     profile = load_profile(shop, root)
     w, h, b = side.size
     if profile.files == "tts":
