@@ -17,7 +17,7 @@ A field inside a list is tried at its first item only (the Capitals deck's 117 c
 make 2,000 cases of one); the all-at-once cases set every item. Then the worst cases found by hand
 (worst_cases below): the largest Cubes kit (26 x 26 cells, 200 cubes a setup), land polygons at
 their limits (100,000 points; 5,000 polygons) and past them (the scribbles of issue 24), the
-thinnest shoe, the most wall pieces, a deck of 2,000 cards.
+thinnest shoe, the most wall pieces, a deck of 2,000 cards, a deck's spreadsheets at their bounds.
 Before them, each refusal of tests/test_bounds.py's floors (tests/fuzzing.py FLOOR_CASES), timed here
 rather than in the test.
 """
@@ -299,7 +299,78 @@ def deck_worst_cases() -> list[tuple[str, str, object]]:
             ("decks/own_svgs.yaml", "a deck's most SVG: of 20,000 and 10,000 path points, 2,000 cards",
              lambda p: svgs(p, "points")),
             ("decks/own_svgs.yaml", "a deck's most SVG: of 20,000 and 10,000 elements, 2,000 cards",
-             lambda p: svgs(p, "elements"))]
+             lambda p: svgs(p, "elements"))] + sheet_worst_cases()
+
+
+def sheet_worst_cases() -> list[tuple[str, str, object]]:
+    """A deck's spreadsheet at its bounds (issue 38): 2,000 rows of 64 columns of numbers and dates,
+    each with its number format; shared strings and an ODS's content at the bound of their XML tags
+    (generator/games/deck/sheets.py MAX_PART_TAGS); one cell at XFD1048576."""
+    import datetime as dt
+    import zipfile
+    body = ("card: {width: 63, height: 88, bleed: 3}\ntuck_box: false\nlayouts:\n  face:\n    elements:\n"
+            "      - {type: text, x: 3, y: 3, w: 57, h: 20, text: \"{c0} {c1} {c2}\"}\n  back: {background: \"#223344\"}\n")
+
+    def xlsx(project, name, rows, formats=(), change=None):
+        import openpyxl
+        book = openpyxl.Workbook()
+        sheet = book.active
+        for row in rows:
+            sheet.append(row)
+        for column, fmt in formats:
+            for cell in sheet[column][1:]:
+                cell.number_format = fmt
+        path = project / "decks" / f"{name}.xlsx"
+        book.save(path)
+        if change:
+            with zipfile.ZipFile(path) as z:
+                parts = {i.filename: z.read(i.filename) for i in z.infolist()}
+            change(parts)
+            with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+                for part, data in parts.items():
+                    z.writestr(part, data)
+        (project / "decks" / f"{name}.yaml").write_text(f"kind: deck\ntitle: {name}\ndata: {name}.xlsx\n" + body)
+
+    def full(project):
+        rows = [[f"c{k}" for k in range(64)]] + [[k, k * 1.5, dt.datetime(2024, 1, 1) + dt.timedelta(days=k)] +
+                                                  [k * 0.01] * 61 for k in range(2000)]
+        xlsx(project, "own_sheet", rows, [("A", "#,##0"), ("B", '"$"#,##0.00'), ("C", "d mmm yyyy"), ("D", "0.0%")])
+
+    def shared(project):
+        def change(parts):
+            parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(
+                b"</Types>", b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-'
+                b'officedocument.spreadsheetml.sharedStrings+xml"/></Types>')
+            parts["xl/sharedStrings.xml"] = (b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                                             + b"<si><t>a</t></si>" * 149_000 + b"</sst>")
+        xlsx(project, "own_shared", [["c0", "c1", "c2"], ["a", "b", "c"]], change=change)
+
+    def far(project):
+        def change(parts):
+            sheet = "xl/worksheets/sheet1.xml"
+            parts[sheet] = parts[sheet].replace(b"</sheetData>", b'<row r="1048576"><c r="XFD1048576" t="inlineStr">'
+                                                                 b"<is><t>far</t></is></c></row></sheetData>")
+        xlsx(project, "own_far", [["c0", "c1", "c2"], ["a", "b", "c"]], change=change)
+
+    def ods(project):
+        rows = ("<table:table-row>" + "".join(f"<table:table-cell><text:p>c{k}</text:p></table:table-cell>"
+                                              for k in range(3)) + "</table:table-row>"
+                + "<table:table-row>" + "<table:table-cell/>" * 590_000 + "</table:table-row>"
+                + '<table:table-row table:number-rows-repeated="1999"><table:table-cell><text:p>a</text:p>'
+                  "</table:table-cell></table:table-row>")
+        with zipfile.ZipFile(project / "decks" / "own_ods.ods", "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+            z.writestr("content.xml", '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:'
+                       'office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:'
+                       'oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet><table:table '
+                       f'table:name="Cards">{rows}</table:table></office:spreadsheet></office:body>'
+                       "</office:document-content>")
+        (project / "decks" / "own_ods.yaml").write_text("kind: deck\ntitle: own_ods\ndata: own_ods.ods\n" + body)
+
+    return [("decks/own_sheet.yaml", "a spreadsheet's most: 2,000 rows of 64 formatted numbers and dates", full),
+            ("decks/own_shared.yaml", "an XLSX's shared strings at the bound of their XML tags (149,000)", shared),
+            ("decks/own_far.yaml", "an XLSX with one cell at XFD1048576", far),
+            ("decks/own_ods.yaml", "an ODS at the bound of its tags (590,000 cells), 1,999 rows repeated", ods)]
 
 
 def main() -> int:

@@ -239,37 +239,6 @@ def cmd_validate(args) -> int:
     return 0
 
 
-def _what_to_build(names: list[str], root: Path) -> list:
-    """The jobs of a build: of the games and spec files named; with none named, of what the working
-    folder holds (its specs: the games they belong to, and decks of the user's own), or else of
-    every game."""
-    from .paths import is_project, top_specs
-    from .pipeline import build_jobs, declared_game, spec_jobs
-    games, paths = [], []
-    for name in dict.fromkeys(names):
-        if name in GAMES:
-            games.append(name)
-        elif name.endswith((".yaml", ".yml")) or os.sep in name:
-            if not os.path.isfile(name):
-                raise UsageError(f"no spec file {show(name)}")
-            paths.append(Path(name))
-        else:
-            raise UsageError(f"unknown game {show(name)}; known: {', '.join(GAMES)} (or a spec file, NAME.yaml)")
-    if games or paths:
-        return build_jobs(games) + spec_jobs(paths, root)
-    here = Path.cwd()
-    if root != here or not is_project(here):
-        return build_jobs(list(GAMES))
-    found = [*top_specs(here), *find_specs(here)]
-    # A file where a game's spec is (decks/sorry.yaml) is that game's only if its kind is one of the
-    # game's: a deck of one's own saved under that name builds as the deck (spec_jobs).
-    rels = [display_path(p, root) for p in found]
-    owner = [declared_game(p, rel) for p, rel in zip(found, rels)]
-    games = [g for g in GAMES if g in owner]
-    others = [p for p, g in zip(found, owner) if g is None]
-    return build_jobs(games) + spec_jobs(others, root)
-
-
 def cmd_build(args) -> int:
     import time
     if getattr(args, "shop", None) == "list":
@@ -363,8 +332,9 @@ def _watch(args) -> int:
 
 def _build(args, quiet: bool = False) -> tuple[int, list[str], Path]:
     """One build: (exit code, the files written, --out)."""
+    from .pipeline import what_to_build
     root = project_root()
-    jobs = _what_to_build(args.games, root)
+    jobs = what_to_build(args.games, root)
     games = list(dict.fromkeys(job.game for job in jobs))
     out = Path(args.out) if args.out else Path("output")
     # A build replaces --out whole: refused at once if it holds what must not be replaced.

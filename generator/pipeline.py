@@ -582,3 +582,36 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
     finally:
         progress.close()
     return results
+
+
+def what_to_build(names: list[str], root: Path) -> list:
+    """The jobs of a build: of the games and spec files named; with none named, of what the working
+    folder holds (its specs: the games they belong to, and decks of the user's own), or else of
+    every game."""
+    from .errors import UsageError, show
+    from .games import GAMES
+    from .paths import is_project, top_specs
+    from .spec import display_path, find_specs
+    games, paths = [], []
+    for name in dict.fromkeys(names):
+        if name in GAMES:
+            games.append(name)
+        elif name.endswith((".yaml", ".yml")) or os.sep in name:
+            if not os.path.isfile(name):
+                raise UsageError(f"no spec file {show(name)}")
+            paths.append(Path(name))
+        else:
+            raise UsageError(f"unknown game {show(name)}; known: {', '.join(GAMES)} (or a spec file, NAME.yaml)")
+    if games or paths:
+        return build_jobs(games) + spec_jobs(paths, root)
+    here = Path.cwd()
+    if root != here or not is_project(here):
+        return build_jobs(list(GAMES))
+    found = [*top_specs(here), *find_specs(here)]
+    # A file where a game's spec is (decks/sorry.yaml) is that game's only if its kind is one of the
+    # game's: a deck of one's own saved under that name builds as the deck (spec_jobs).
+    rels = [display_path(p, root) for p in found]
+    owner = [declared_game(p, rel) for p, rel in zip(found, rels)]
+    games = [g for g in GAMES if g in owner]
+    others = [p for p, g in zip(found, owner) if g is None]
+    return build_jobs(games) + spec_jobs(others, root)

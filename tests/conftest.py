@@ -180,6 +180,7 @@ SLOW_TESTS = {
     "test_watch_sees_every_file_the_build_read_whatever_its_case_and_never_builds_every_game": "--watch in a process",
     "test_continuo_whole_game_with_best": "a whole game of 42 tiles through the API, `best` at each",
     "test_sorry_whole_game_with_moves": "a whole game through the API, the moves listed at each turn",
+    "test_every_printed_piece_builds_with_each_cut": "every printed piece's sheets and cut files, each machine and paper",
 }
 
 

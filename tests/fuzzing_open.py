@@ -198,17 +198,7 @@ def spreadsheet_export(work: Path, rng: random.Random, i: int) -> tuple[int, lis
         if code != 0:
             found.append(f"a well-formed export refused: {err[:300]!r}")
         else:
-            from generator.games.deck.load import load_deck
-            from generator.spec import load_spec
-            deck = load_deck(load_spec(folder / "d.yaml"))
-            makes_copies = count_name is not None and count_name.casefold() in ("count", "qty", "quantity", "copies")
-            want = 1 + (sum(counts) if makes_copies else len(counts))
-            got = sum(c.count for c in deck.cards)
-            if got != want:
-                found.append(f"{got} cards, expected {want}")
-            name = body[0][header.index("name")]
-            if accented and not any(c.fields.get("name") == name for c in deck.cards):
-                found.append(f"no card named {name!r}: {[c.fields.get('name') for c in deck.cards]}")
+            found += _cards_made(folder, counts, count_name, body[0][header.index("name")] if accented else None)
             if count_name in COUNTISH and "looks like a count" not in err:
                 found.append("a count-like column not noted")
     elif code != 1 or "csv_delimiter" not in err:
@@ -252,17 +242,24 @@ def _workbook_case(folder: Path, spec: Path, header, body, counts, count_name, r
     if code != 0:
         found.append(f"a well-formed {kind} refused: {err[:300]!r}")
     else:
-        from generator.games.deck.load import load_deck
-        from generator.spec import load_spec
-        deck = load_deck(load_spec(folder / "d.yaml"))
-        makes_copies = count_name is not None and count_name.casefold() in ("count", "qty", "quantity", "copies")
-        want = 1 + (sum(counts) if makes_copies else len(counts))
-        if sum(c.count for c in deck.cards) != want:
-            found.append(f"{sum(c.count for c in deck.cards)} cards, expected {want}")
-        name = body[0][header.index("name")]
-        if not any(c.fields.get("name") == name for c in deck.cards):
-            found.append(f"no card named {name!r}: {[c.fields.get('name') for c in deck.cards]}")
+        found += _cards_made(folder, counts, count_name, body[0][header.index("name")])
     return 1, found, f"{kind}, count column {count_name!r}"
+
+
+def _cards_made(folder: Path, counts: list[int], count_name, name: str | None) -> list[str]:
+    """What is wrong with the starter's cards as the deck in `folder` read them: their number (the
+    spec's one card, then the rows' counts where the count column makes copies), a card's name."""
+    from generator.games.deck.load import load_deck
+    from generator.spec import load_spec
+    deck = load_deck(load_spec(folder / "d.yaml"))
+    makes_copies = count_name is not None and count_name.casefold() in ("count", "qty", "quantity", "copies")
+    want = 1 + (sum(counts) if makes_copies else len(counts))
+    found = []
+    if sum(c.count for c in deck.cards) != want:
+        found.append(f"{sum(c.count for c in deck.cards)} cards, expected {want}")
+    if name is not None and not any(c.fields.get("name") == name for c in deck.cards):
+        found.append(f"no card named {name!r}: {[c.fields.get('name') for c in deck.cards]}")
+    return found
 
 
 # ---------------------------------------------------------------- own folders

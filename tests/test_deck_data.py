@@ -121,6 +121,7 @@ def test_a_sheets_rows_have_the_csvs_errors_each_at_its_row_and_column(tmp_path)
     ("entities", r"not a spreadsheet we can read"),
     ("rows", r"more than 2,000 rows of cards"),
     ("columns", r"65 columns; at most 64"),
+    ("shared-strings", r"xl/sharedStrings\.xml holds 2,800,002 XML tags; a spreadsheet read here holds at most 600,000"),
 ])
 def test_hostile_spreadsheets_are_refused_in_one_line_in_bounded_time(tmp_path, make, message):
     path = tmp_path / ("x.ods" if make in ("entities", "rows") else "x.xlsx")
@@ -148,11 +149,35 @@ def test_hostile_spreadsheets_are_refused_in_one_line_in_bounded_time(tmp_path, 
                               '<table:table-cell><text:p>A</text:p></table:table-cell></table:table-row>'))
     elif make == "columns":
         workbook(path, [[f"c{k}" for k in range(65)], ["A"] * 65])
+    elif make == "shared-strings":
+        # 700,000 one-letter shared strings, 11 MB that pack to 30 kB: 12 s of openpyxl's parse, unparsed
+        workbook(path, [["name"], ["A"]])
+        rezip(path, "[Content_Types].xml", lambda t: t.replace("</Types>", '<Override PartName="/xl/sharedStrings.xml" '
+              'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>'))
+        with zipfile.ZipFile(path, "a", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("xl/sharedStrings.xml", '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/'
+                       'main">' + "<si><t>a</t></si>" * 700_000 + "</sst>")
     start = time.process_time()
     lines = lines_of(validate(tmp_path, f"data: {path.name}"))
     assert time.process_time() - start < 5
     assert len(lines) == 1 and re.search(message, lines[0]), lines
     assert re.match(r"^\S+:\d+: ", lines[0]), lines      # the file and line: the spec's, or the sheet's row
+
+
+def test_a_link_to_another_workbook_is_never_followed_its_saved_value_shown(tmp_path):
+    workbook(tmp_path / "l.xlsx", [["name", "price"], ["A", "=[1]Sheet1!A1"]])
+    rezip(tmp_path / "l.xlsx", "xl/worksheets/sheet1.xml",
+          lambda t: t.replace("<f>[1]Sheet1!A1</f><v />", "<f>[1]Sheet1!A1</f><v>7</v>"))
+    with zipfile.ZipFile(tmp_path / "l.xlsx", "a") as z:
+        z.writestr("xl/externalLinks/externalLink1.xml",
+                   '<externalLink xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                   '<externalBook xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+                   'r:id="rId1"/></externalLink>')
+        z.writestr("xl/externalLinks/_rels/externalLink1.xml.rels",
+                   '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                   '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+                   'externalLinkPath" Target="file:///etc/passwd" TargetMode="External"/></Relationships>')
+    assert [c.fields for c in deck_of(tmp_path, "data: l.xlsx").cards] == [{"name": "A", "price": "7"}]
 
 
 def test_a_cell_far_right_or_far_down_costs_nothing(tmp_path):

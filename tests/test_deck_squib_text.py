@@ -13,6 +13,7 @@ import pytest
 from PIL import Image as PILImage
 
 from conftest import DECK, build_deck, pnp_here
+from test_deck_kind import flat
 
 PT = 25.4 / 72
 ICON = DECK.parent / "icons" / "sword.svg"
@@ -63,26 +64,13 @@ def load(spec: Path):
     return load_deck(load_spec(spec, display=spec.name))
 
 
-def flat(drawing):
-    from generator.draw import Group, compose
-    out, todo = [], [(drawing.root, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))]
-    while todo:
-        group, m = todo.pop()
-        for item in group.items:
-            if isinstance(item, Group):
-                todo.append((item, compose(m, item.transform)))
-            else:
-                out.append(item)
-    return out
-
-
 def texts(drawing):
     from generator.draw import Text
-    return sorted((t for t in flat(drawing) if isinstance(t, Text)), key=lambda t: (round(t.y, 6), t.x))
+    return sorted((t for t, _ in flat(drawing) if isinstance(t, Text)), key=lambda t: (round(t.y, 6), t.x))
 
 
 def of_type(drawing, kind):
-    return [i for i in flat(drawing) if isinstance(i, kind)]
+    return [i for i, _ in flat(drawing) if isinstance(i, kind)]
 
 
 # ---------------------------------------------------------------- markup
@@ -176,19 +164,33 @@ def test_malformed_markup_is_the_cards_error_in_one_line(tmp_path, text, pattern
     assert re.search(pattern, lines[0]), lines[0]
 
 
-def test_markup_parse_fuzz_never_raises_anything_but_its_error():
-    """Random strings of markup's characters: words, or a TextError; never another exception."""
+def test_markup_fuzz_parses_and_sets_or_says_why():
+    """Random strings of markup's characters, set in boxes of random widths: words set within the
+    box (hyphenated or not), None where they do not fit, or a TextError; never another exception,
+    and never a line wider than its box."""
     import random
-    from generator.games.deck.text import Markup, TextError, parse
+    from generator.games.deck.model import SHIPPED, hyphenator
+    from generator.games.deck.text import InlineIcon, Markup, Measure, TextError, fit, parse
     rng = random.Random(38)
-    alphabet = ["<", ">", "/", "b", "i", "span", " size='12pt'", ' foreground="#f00"', "&", "amp;", "#x41;", "*",
-                ":", "sword", "\\", " ", "\n", "é", "x", "=", '"']
-    for _ in range(3000):
+    alphabet = ["<", ">", "/", "b", "i", "u", "span", " size='12pt'", ' foreground="#f00"', "&", "amp;", "#x41;",
+                "*", ":", "sword", "\\", " ", "\n", "é", "x", "=", '"', "hyphenation", "Donaudampfschiff", "-"]
+    measure = Measure(SHIPPED["sans"], False, False, {"sword": InlineIcon(1.0, 3.0)}, 10, SHIPPED,
+                      hyphenator("en_US"))
+    set_ = 0
+    for _ in range(2000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 25)))
         try:
-            parse(text, {"sword": None}, Markup(10, ("sans",), {}))
+            words = parse(text, {"sword": None}, Markup(10, ("sans",), {}))
         except TextError:
-            pass
+            continue
+        width = rng.uniform(3, 40)
+        setting = fit(words, measure, 10, 6, width, 40, 1.2, justify=rng.random() < 0.5)
+        if setting is None:
+            continue
+        set_ += 1
+        for placed, line_width in setting.lines:
+            assert line_width <= width + 1e-6 and all(p.x + p.width <= width + 1e-6 for p in placed), text
+    assert set_ > 300
 
 
 # ---------------------------------------------------------------- justify
@@ -361,3 +363,18 @@ def test_showcase_and_hand_are_built_when_asked(tmp_path):
             assert image.mode == "RGB" and round(image.info["dpi"][0]) == 150
     plain = build_deck(tmp_path / "plain", spec)
     assert not (plain / "m-showcase.png").exists() and not (plain / "m-hand.png").exists()
+
+
+def test_large_cards_are_shown_at_a_lower_dpi_within_the_pixels(tmp_path, monkeypatch):
+    """Cards too large for MAX_PIXELS at 150 dpi (here 2 million, for a quick test; 16 million as
+    built): the showcase and the hand at a lower dpi, within it, never gigapixels."""
+    from generator.products import hand, show_pictures, showcase
+    monkeypatch.setattr(show_pictures, "MAX_PIXELS", 2_000_000)
+    spec = write_deck(tmp_path / "d", ["x"] * 3, colours=COLOURS[:3])
+    spec.write_text(spec.read_text().replace("{width: 63, height: 88,", "{width: 150, height: 210,"))
+    deck = load(spec)
+    for picture, dpi_of in ((showcase.showcase_picture, showcase.showcase_dpi), (hand.hand_picture, hand.hand_dpi)):
+        dpi = dpi_of(deck.size, 3)
+        assert dpi < show_pictures.DPI
+        image, _ = picture(deck.art.faces, deck.size, 3.0, dpi)
+        assert 0.9 * 2_000_000 < image.width * image.height <= 2_000_000 * 1.01

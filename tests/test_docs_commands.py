@@ -5,7 +5,7 @@ A command is a line of a code block (indented four spaces). How each is checked:
   this test run's (the five-minute tour: `pnp build sorry`, `cat` of its print list, `pnp validate`,
   `pnp referee ... score` and `best`, a new deck built in a folder of its own), each to end 0;
 - **parses** (`--help` appended: the command line takes every option shown) where it would start a
-  server (`pnp serve`, `pnp build --watch`) or is a synopsis with placeholders (`pnp referee GAME
+  server (`pnp serve`, `pnp studio`, `pnp build --watch`) or is a synopsis with placeholders (`pnp referee GAME
   score RECORD [--json]`);
 - the README's first command: its `pnp build` is the test run's one shared build of every game
   (conftest's `built_output`, `pnp build --out DIR`), its venv and install parsed by bash (the wheel
@@ -96,7 +96,7 @@ def how(command: str) -> str:
         return "compile"
     words = command.split()
     synopsis = words[0] == "pnp" or words[:3] == ["python", "-m", "generator"]
-    if "serve" in words or "--watch" in words or (synopsis and PLACEHOLDER.search(command)):
+    if "serve" in words or "studio" in words or "--watch" in words or (synopsis and PLACEHOLDER.search(command)):
         return "parse"
     return "run"
 

@@ -23,7 +23,7 @@ from test_laser_sheets import (closed, dxf_entities, dxf_engraved_without_arcs, 
                                svg_layers, with_arcs)
 
 from generator.colour import BLACK, Colour
-from generator.cutters import cutter, in_reach, lay_out, rounded_rect
+from generator.cutters import cropped, cutter, in_reach, lay_out, rounded_rect
 from generator.draw import Drawing, Style
 from generator.outputs import Plan
 from generator.paper import PAPERS
@@ -70,7 +70,7 @@ def raster(pdf: Path, page: int = 1) -> np.ndarray:
     out = pdf.with_suffix(f".p{page}")
     subprocess.run(["pdftoppm", "-r", str(DPI), "-gray", "-f", str(page), "-l", str(page), "-singlefile", str(pdf),
                     str(out)], check=True)
-    return np.asarray(Image.open(f"{out}.pgm"), dtype=float) / 255.0
+    return np.asarray(Image.open(f"{out}.pgm"), dtype=np.float32) / np.float32(255.0)
 
 
 def edge(line: np.ndarray, dark: float, light: float) -> float:
@@ -322,6 +322,11 @@ def test_every_deck_of_the_five_games_and_the_starter_lays_out(tmp_path, machine
         assert sum(len(s.placed) for s in sheets) == len(deck.art.expanded()), deck.art.stem
         assert all(in_reach(s, m, PAPERS[paper]) for s in sheets), deck.art.stem
         assert len(sheets[0].placed) >= 4, (deck.art.stem, len(sheets[0].placed))
+        if m.picture:       # Cricut: the picture, cut down to the parts and their bleed, within its maximum
+            assert all(c.width <= m.picture["width"] and c.height <= m.picture["height"]
+                       for c in (cropped(s, m.bleed, m.picture["dpi"]) for s in sheets)), deck.art.stem
+        if m.outline:       # ScanNCut: the pale margin round every outline lies on the printable page
+            assert all(p.x - m.outline["margin"] >= PAPERS[paper].margin for s in sheets for p in s.placed)
 
 
 @pytest.mark.parametrize("machine", ["silhouette", "cricut", "scanncut"])

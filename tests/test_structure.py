@@ -13,7 +13,8 @@ PACKAGE = ROOT / "generator"
 
 # Each floor may import its own floor and those below it.
 FLOORS = [
-    ("errors", "units", "paper", "colour", "colour_vision", "icc", "options", "paths", "limits", "signals"),  # leaves
+    ("errors", "units", "paper", "colour", "colour_vision", "icc", "options", "paths", "limits", "signals",
+     "watching"),                                                    # leaves (watching: the files a build read, watched)
     ("inputs", "outputs", "spec", "draw"),                           # reading, writing, checking, drawing
     ("layout", "laser"),                                             # print layout, laser layout
     ("referee",),                                                    # the referee contract, a game in play
@@ -21,7 +22,7 @@ FLOORS = [
                                                                      # the print shops' and cutting machines' profiles
     ("games",),                                                      # the games, each in its folder
     ("pipeline", "project"),                                         # a build planned and run; a user's folder
-    ("serve",),                                                      # the phones' web layer
+    ("serve", "studio"),                                             # the phones' web layer; the studio's page
     ("cli",),                                                        # the command
     ("entry", "__main__", "__init__"),                               # its entry point
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from generator.games import GAMES
 from generator.serve.app import make_studio_app
 from generator.studio.cards import DPIS, GRID_DPI, Studio
 
-from conftest import pnp_here
+from conftest import ROOT, pnp_here
 
 
 
@@ -106,6 +107,33 @@ def test_a_picture_saved_redraws_the_cards_that_show_it(starter):
     assert all(after[n][1] != before[n][1] for n in before)
 
 
+def test_a_picture_saved_is_seen_whenever_its_card_was_last_drawn(tmp_path, monkeypatch):
+    """A card drawn in an earlier reading (its picture read then, not since) is drawn again when
+    its picture is saved: the readings between read only the cards they changed."""
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    (folder / "art").mkdir()
+    for name in ("a", "b"):
+        Image.new("RGB", (30, 20), (0, 0, 200)).save(folder / "art" / f"{name}.png")
+    (folder / "cards.csv").write_text("name,art\nAlpha,art/a.png\nBeta,art/b.png\n", encoding="utf-8")
+    (folder / "pics.yaml").write_text(
+        "kind: deck\ntitle: Pictures\ncard: {width: 63, height: 88, bleed: 3}\ncsv: cards.csv\n"
+        "layouts:\n  face:\n    elements:\n      - {type: image, file: \"{art}\", x: 0, y: 0, w: 63, h: 40}\n"
+        "      - {type: text, x: 5, y: 50, w: 53, h: 10, text: \"{name}\"}\n"
+        "  back:\n    elements:\n      - {type: rect, x: 0, y: 0, w: 63, h: 88, fill: \"#333333\"}\n",
+        encoding="utf-8")
+    monkeypatch.chdir(folder)
+    GAMES.load()
+    s = studio_of(folder)
+    edit(folder / "cards.csv", "Alpha,", "Alpha One,")        # a reading that draws Alpha only
+    s.refresh()
+    beta = card_named(s, "Beta").face
+    Image.new("RGB", (30, 20), (200, 0, 0)).save(folder / "art" / "b.png")
+    s.refresh()
+    assert card_named(s, "Beta").face != beta
+    assert Image.open(io.BytesIO(s.picture(card_named(s, "Beta").face, GRID_DPI))).getpixel((130, 80))[0] > 150
+
+
 def test_a_broken_card_shows_its_error_over_its_last_good_picture_and_fixing_clears_it(starter):
     s = studio_of(starter)
     gem = card_named(s, "Gem")
@@ -122,6 +150,23 @@ def test_a_broken_card_shows_its_error_over_its_last_good_picture_and_fixing_cle
     s.refresh()
     gem = card_named(s, "Gem")
     assert gem.error is None and gem.face == good_face
+
+
+def test_a_picture_not_there_yet_is_drawn_once_it_is_saved(starter):
+    spec = starter / "demo.yaml"
+    edit(spec, "      - {type: icon, icon: star, x: 19, y: 20, w: 25, h: 25}",
+         '      - {type: icon, icon: star, x: 19, y: 20, w: 25, h: 25}\n'
+         '      - {type: image, file: "art/{name}.png", x: 5, y: 20, w: 10, h: 10}')
+    (starter / "art").mkdir()
+    Image.new("RGB", (40, 40), (0, 0, 255)).save(starter / "art" / "Crown.png")
+    s = studio_of(starter)
+    gem = card_named(s, "Gem")
+    assert "art/Gem.png" in gem.error and "no such file" in gem.error and gem.face is None
+    assert card_named(s, "Crown").error is None
+    Image.new("RGB", (40, 40), (0, 0, 255)).save(starter / "art" / "Gem.png")   # no file it read changed
+    s.refresh()
+    gem = card_named(s, "Gem")
+    assert gem.error is None and gem.face is not None
 
 
 def test_a_spec_error_is_said_at_the_top_with_file_and_line_and_every_card_is_kept(starter):
@@ -263,3 +308,28 @@ def test_no_specs_here_is_said_in_one_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = pnp_here("studio", "--no-browser", cwd=tmp_path)
     assert result.returncode == 2 and "no specs in" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("ported", ["squib-ranges", "squib-tutorial"])
+def test_the_studio_shows_each_card_as_the_build_draws_it(ported, tmp_path, monkeypatch):
+    """Each card drawn alone, in its place (Squib's ranges pick elements by the card's index), is
+    the card the build draws with the whole deck: the same picture, pixel for pixel."""
+    from generator.games.deck.load import load_deck
+    from generator.layout.cardsize import CardSize
+    from generator.shops.pictures import card_picture, card_size_at
+    from generator.spec import load_spec
+    folder = tmp_path / ported
+    shutil.copytree(ROOT / "examples" / "ported" / ported, folder)
+    monkeypatch.chdir(folder)
+    GAMES.load()
+    s = studio_of(folder)
+    [deck_view] = s.state()["decks"]
+    assert deck_view["errors"] == []
+    deck = load_deck(load_spec(folder / deck_view["spec"], display=deck_view["spec"]))
+    size = CardSize(*deck_view["size"])
+    at = card_size_at(size, 40)
+    assert len(deck_view["cards"]) == len(deck.art.faces) >= 3
+    for cid, face, back in zip(deck_view["cards"], deck.art.faces, deck.art.backs):
+        card = s.card(cid)
+        assert card_picture(s.side(card.face).drawing, size, at) == card_picture(face, size, at), cid
+        assert card_picture(s.side(card.back).drawing, size, at) == card_picture(back, size, at), cid

@@ -146,13 +146,12 @@ def lay_out(parts: list, machine: Cutter, paper) -> list[CutSheet]:
     if not items:
         return []
     for p in items:
-        if min(p.width, p.height) > min(rw, rh) or max(p.width, p.height) > max(rw, rh) \
-                or (p.width > rw and p.height > rw):
+        if not (p.width <= rw and p.height <= rh or p.height <= rw and p.width <= rh):
             raise DoesNotFit(f"{p.name}: {p.width:g} x {p.height:g} mm does not fit the {rw:g} x {rh:g} mm "
                              f"a {machine.title} reaches on {paper.label}")
     sizes = {(round(p.width, 3), round(p.height, 3)) for p in items}
     if len(sizes) == 1:
-        slots = _grid(items[0], (rx, ry, rw, rh), W, H, b, gap, zones)
+        slots = _grid(items[0], (rx, ry, rw, rh), b, gap, zones)
         if not slots:
             raise DoesNotFit(f"{items[0].name}: no room for it within the {rw:g} x {rh:g} mm a {machine.title} "
                              f"reaches on {paper.label}, clear of its marks")
@@ -166,7 +165,7 @@ def lay_out(parts: list, machine: Cutter, paper) -> list[CutSheet]:
     return _rows(items, (rx, ry, rw, rh), W, H, b, gap, zones, machine, paper)
 
 
-def _grid(part, reach, W, H, b, gap, zones) -> list[tuple[float, float, bool]]:
+def _grid(part, reach, b, gap, zones) -> list[tuple[float, float, bool]]:
     """The slots (x, y, turned) of the best centred grid of this part clear of the zones."""
     rx, ry, rw, rh = reach
     best: list = []
@@ -178,10 +177,7 @@ def _grid(part, reach, W, H, b, gap, zones) -> list[tuple[float, float, bool]]:
         if cols * rows == 0:
             continue
         bw, bh = cols * w + (cols - 1) * step_gap, rows * h + (rows - 1) * step_gap
-        x0, y0 = rx + (rw - bw) / 2, ry + (rh - bh) / 2
-        # Centred on the frame where the reach is (Silhouette's is): else on the reach.
-        if abs((rx + rw / 2) - W / 2) < 1e-6 and abs((ry + rh / 2) - H / 2) < 1e-6:
-            x0, y0 = (W - bw) / 2, (H - bh) / 2
+        x0, y0 = rx + (rw - bw) / 2, ry + (rh - bh) / 2      # centred in the reach (centred on the frame)
         slots = []
         for r in range(rows):
             for c in range(cols):
@@ -195,41 +191,36 @@ def _grid(part, reach, W, H, b, gap, zones) -> list[tuple[float, float, bool]]:
 
 
 def _rows(items, reach, W, H, b, gap, zones, machine, paper) -> list[CutSheet]:
-    """Parts of many sizes in rows, tallest first, within the reach less the bands the marks'
-    corners take (so the block, centred, keeps clear of them); each sheet's block centred."""
+    """Parts of many sizes packed by the laser kits' nesting (laser/nest.py: guillotine first fit
+    of their boxes, tallest first, each turned where that makes it lower, short ones stacked
+    beside a tall one) within the reach less the bands the marks' corners take, so the block,
+    centred, keeps clear of them; each sheet's block centred."""
+    from shapely.geometry import box
+    from ..laser.nest import NestError, nest
+    from ..laser.parts import Part
     rx, ry, rw, rh = reach
-    band = max((z[3] for z in zones if z[1] < H / 2), default=ry)
-    top = max(ry, band + b)
-    bottom = min(ry + rh, H - band - b) if zones else ry + rh
-    step_gap = 2 * b + gap
-    order = sorted(items, key=lambda p: -max(p.width, p.height))
-    sheets: list[CutSheet] = []
-    sheet = CutSheet(W, H)
-    x, y, row_h = rx, top, 0.0
-    for p in order:
-        # Lying flat (its long side along the row) unless only standing fits the width.
-        turned = (p.height > p.width and p.height <= rw) or p.width > rw
-        w, h = (p.height, p.width) if turned else (p.width, p.height)
-        if h > bottom - top:
-            raise DoesNotFit(f"{p.name}: {p.width:g} x {p.height:g} mm does not fit the {rw:g} x "
-                             f"{bottom - top:g} mm a {machine.title} reaches on {paper.label}, clear of its marks")
-        if x + w > rx + rw + 1e-9:
-            x, y, row_h = rx, y + row_h + step_gap, 0.0
-        if y + h > bottom + 1e-9:
-            sheets.append(sheet)
-            sheet = CutSheet(W, H)
-            x, y, row_h = rx, top, 0.0
-        sheet.placed.append(_place(p, x, y, turned))
-        x += w + step_gap
-        row_h = max(row_h, h)
-    sheets.append(sheet)
-    for s in sheets:      # each block centred on the frame's middle (the reach is centred on it)
-        x0 = min(p.x for p in s.placed)
-        y0 = min(p.y for p in s.placed)
-        x1 = max(p.x + p.w for p in s.placed)
-        y1 = max(p.y + p.h for p in s.placed)
-        dx, dy = (rx + rw / 2) - (x0 + x1) / 2, ((top + bottom) / 2) - (y0 + y1) / 2
-        s.placed = [_place(p.part, p.x + dx, p.y + dy, p.turned) for p in s.placed]
+    band = max((z[3] for z in zones if z[1] < H / 2), default=ry - b)
+    top, bottom = band + b, (H - band - b if zones else ry + rh)
+    try:
+        nested = nest([Part(str(k), box(0, 0, p.width, p.height)) for k, p in enumerate(items)],
+                      rw, bottom - top, margin=0.0, spacing=2 * b + gap)
+    except NestError as exc:
+        raise DoesNotFit(f"{exc} (a {machine.title} on {paper.label}, clear of its marks)") from None
+    sheets = []
+    for n in nested:
+        sheet = CutSheet(W, H)
+        for q in n.parts:
+            p = items[int(q.name)]
+            x0, y0, x1, y1 = q.outline.bounds
+            turned = abs((x1 - x0) - p.width) > 1e-6
+            sheet.placed.append(_place(p, rx + x0, top + y0, turned))
+        x0 = min(p.x for p in sheet.placed)
+        y0 = min(p.y for p in sheet.placed)
+        x1 = max(p.x + p.w for p in sheet.placed)
+        y1 = max(p.y + p.h for p in sheet.placed)
+        dx, dy = (rx + rw / 2) - (x0 + x1) / 2, (top + bottom) / 2 - (y0 + y1) / 2
+        sheet.placed = [_place(p.part, p.x + dx, p.y + dy, p.turned) for p in sheet.placed]
+        sheets.append(sheet)
     return sheets
 
 

@@ -248,7 +248,7 @@ def foldup_cut_part(name: str, net: Foldup, paint: Callable[[Drawing, Face, floa
     """A net as a print-and-cut part (issue 37): its face the printed piece's (draw_foldup's) with
     the ground carried BLEED past the outline and no cut line; its outline the net's, the one the
     printed sheets cut on; its folds the net's."""
-    from ..products.contents import CutPart
+    from .cutpart import CutPart
     w, h = net.size
     face = Drawing(w, h)
     draw_foldup(face, net, 0.0, 0.0, paint, fold_colour, bleed=BLEED, ground=ground, cut=False)

@@ -295,7 +295,7 @@ def tuck_box_cut_part(art: BoxArt, net: Net, name: str):
     """A piece of the box for a cutting machine (issue 37): the net as printed (draw_net, its art
     BLEED past the outline, no cut line), its outline with the tab and the thumb notch, its folds;
     in the net's frame moved to its bounding box's top-left."""
-    from ..products.contents import CutPart
+    from .cutpart import CutPart
     x0, y0, _, _ = net.outline.bounds
     w, h = net.size
     face = Drawing(w, h)

@@ -9,9 +9,11 @@ away from the viewer; they stand OFFSET of a narrowed card apart. Squib draws th
 one-pixel strips (cairo has no perspective); Pillow's perspective transform draws it whole."""
 from __future__ import annotations
 
+import math
+
 from .contents import Deck
 from .declaration import ProductDeclaration
-from .show_pictures import DPI, card_rgba, corner_of, finished, shown_faces
+from .show_pictures import DPI, add_show_picture, card_rgba, finished, fitting_dpi
 
 SCALE = 0.85              # Squib's defaults (lib/squib/args/showcase_special.rb)
 OFFSET = 1.1
@@ -54,6 +56,12 @@ def quad_of(w: int, h: int) -> list[tuple[float, float]]:
     return [(0, inset), (nw, 0), (nw, h), (0, h - inset)]
 
 
+def showcase_dpi(card, n: int) -> float:
+    """DPI, or less where the showcase of n cards would have more than MAX_PIXELS (large cards)."""
+    return fitting_dpi(2 * MARGIN + card.width * SCALE * (OFFSET * (n - 1) + 1),
+                       2 * MARGIN + card.height * (1 + REFLECT_SHARE) + REFLECT_GAP)
+
+
 def showcase_picture(faces: list, card, corner_mm: float, dpi: float = DPI):
     """The faces in perspective, as a PIL RGB image; and each card's quad on it (pixels), for tests."""
     from PIL import Image
@@ -66,26 +74,17 @@ def showcase_picture(faces: list, card, corner_mm: float, dpi: float = DPI):
     quads = []
     for k, image in enumerate(cards):
         quad = [(x + margin + k * step, y + margin) for x, y in quad_of(w, h)]
-        data = _perspective_coefficients(quad, w, h)
-        canvas.alpha_composite(image.transform(size, Image.PERSPECTIVE, data, Image.BICUBIC))
+        # Drawn into the card's own box on the canvas, not the whole.
+        x0, y0 = (max(0, math.floor(min(p[i] for p in quad))) for i in (0, 1))
+        x1, y1 = (min(size[i], math.ceil(max(p[i] for p in quad))) for i in (0, 1))
+        data = _perspective_coefficients([(x - x0, y - y0) for x, y in quad], w, h)
+        canvas.alpha_composite(image.transform((x1 - x0, y1 - y0), Image.PERSPECTIVE, data, Image.BILINEAR), (x0, y0))
         quads.append(quad)
     return finished(canvas), quads
 
 
 def make(deck: Deck, plan, opts) -> None:
-    from ..shops.pictures import encode
-    art = deck.art
-    faces = shown_faces(art)
-    if not faces:
-        return
-    corner = corner_of(deck)
-
-    def picture() -> bytes:
-        image, _ = showcase_picture(faces, art.size, corner)
-        return encode(image, DPI)
-    plan.add_bytes(f"{art.stem}-showcase.png", picture,
-                   what=f"{art.title}: {len(faces)} faces in perspective over their reflections, a picture to "
-                        f"show the deck ({DPI} dpi)", **PRODUCT.entry)
+    add_show_picture(deck, plan, "showcase", showcase_picture, showcase_dpi, "faces in perspective over their reflections", PRODUCT.entry)
 
 
 PRODUCT = ProductDeclaration(name="showcase", takes=(Deck,), files="STEM-showcase.png", make=make, rank=36,

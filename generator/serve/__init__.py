@@ -144,16 +144,10 @@ def session_token(folder: Path, new: bool = False) -> str:
     return token
 
 
-def serve(folder: Path, host: str, port: int, out=None, new_token: bool = False) -> int:
-    out = out or sys.stdout
-    import uvicorn
-    from .app import make_app
-    from .limits import LIMIT_CONNECTIONS, TimedH11Protocol, enough_descriptors
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise UsageError(f"--dir {show(str(folder))} is not a folder")
-    if not 0 <= port <= 65535:
-        raise UsageError(f"--port must be 0 to 65535, got {port}")
+def listen(host: str, port: int, folder: Path, new_token: bool = False):
+    """A socket listening on host:port (port 0: any free one), as `pnp serve` and `pnp studio` both
+    listen: (socket, its port, the token every request must carry (None on loopback), the Host
+    values a request may name (None off loopback: the token guards it instead))."""
     sock = _bind(host, port)
     port = sock.getsockname()[1]
     loopback = is_loopback(host)
@@ -168,6 +162,21 @@ def serve(folder: Path, host: str, port: int, out=None, new_token: bool = False)
         hosts = tuple(f"[{h}]:{port}" if ":" in h else f"{h}:{port}" for h in own)
     else:
         hosts = None
+    return sock, port, token, hosts
+
+
+def serve(folder: Path, host: str, port: int, out=None, new_token: bool = False) -> int:
+    out = out or sys.stdout
+    import uvicorn
+    from .app import make_app
+    from .limits import LIMIT_CONNECTIONS, TimedH11Protocol, enough_descriptors
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise UsageError(f"--dir {show(str(folder))} is not a folder")
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port must be 0 to 65535, got {port}")
+    sock, port, token, hosts = listen(host, port, folder, new_token)
+    loopback = token is None
     app = make_app(folder, token=token, allowed_hosts=hosts)
     wildcard = host in ("0.0.0.0", "::", "")
     addresses = local_addresses() if wildcard else [host]

@@ -26,7 +26,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import SpecError, UsageError, one_line
+from ..errors import SpecError, UsageError, one_line, show
 
 GRID_DPI = 100            # the cards in the grid: a poker card is 272 px wide, sharp at 2x zoom
 LARGE_DPI = 250           # a card opened large
@@ -83,6 +83,7 @@ class DeckView:
     errors: list[str] = field(default_factory=list)      # why the spec does not read now (file:line: ...)
     reads: dict = field(default_factory=dict)            # what it read last: {real path: sha256}
     stats: dict = field(default_factory=dict)            # and each file's stat after the read
+    shows: dict = field(default_factory=dict)            # every file its cards show: {path: stat}
 
     def shown(self) -> dict:
         return {"spec": self.spec, "title": self.title, "kind": self.kind, "size": list(self.size),
@@ -169,6 +170,15 @@ class Studio:
         with self.lock:
             return self.cards.get(card_id)
 
+    def failed(self, exc: Exception) -> None:
+        """A reading that failed for a reason of ours (a bug): said at the top, the cards kept."""
+        with self.lock:
+            self.errors = [one_line(f"pnp: internal error ({type(exc).__name__}: {exc}); this is a bug, please "
+                                    "report it with the files that caused it")]
+            self._pending = {}
+            self.version += 1
+        self._tell()
+
     def set_printing(self, **status) -> None:
         with self.lock:
             self.printing = status
@@ -186,7 +196,7 @@ class Studio:
         would build, and each spec shown before that is still a file (a spec saved half-written is
         no spec to the folder's look, but its cards stay on the page, under its error); and the
         errors that stopped the folder being looked over (a spec whose kind cannot be read)."""
-        from ..cli import _what_to_build
+        from ..pipeline import what_to_build
         from ..paths import is_project
         from ..pipeline import job_path
         from ..spec import display_path
@@ -195,7 +205,7 @@ class Studio:
         errors: list[str] = []
         if self.names or is_project(here):
             try:
-                jobs = _what_to_build(self.names, self.root)
+                jobs = what_to_build(self.names, self.root)
             except SpecError as exc:
                 jobs, errors = [], [one_line(str(exc))]
             for job in jobs:
@@ -221,9 +231,11 @@ class Studio:
         decks: dict[str, DeckView] = {}
         for game, path, rel, part in specs:
             old = self.decks.get(rel)
-            if old is not None and old.stats and not old.errors and all(
+            if old is not None and old.stats and not old.errors and not self._any_broken(old) and all(
                     file_stat(p) == st for p, st in old.stats.items()):
-                decks[rel] = old            # nothing it read has changed (as make sees it: by stat)
+                # nothing it read has changed (as make sees it: by stat), and nothing it could not
+                # read (a picture not there yet) is waited for
+                decks[rel] = old
                 read.update(old.reads)
                 continue
             view = self._read_spec(game, path, rel, part, old)
@@ -248,6 +260,10 @@ class Studio:
             self._tell()
         return changed
 
+    def _any_broken(self, view: DeckView) -> bool:
+        with self.lock:
+            return any(self.cards[cid].error for cid in view.cards if cid in self.cards)
+
     def _read_spec(self, game: str, path: Path, rel: str, part, old: DeckView | None) -> DeckView:
         from ..inputs import track_reads
         from ..spec import load_spec
@@ -270,7 +286,9 @@ class Studio:
         view.reads = dict(reads)
         if not view.reads:       # not even the spec could be read: look at it again on its next save
             view.reads = {os.path.realpath(path): ""}
-        view.stats = {p: file_stat(p) for p in view.reads}
+        # what it read now, and every file its cards show (read when they were drawn, maybe in an
+        # earlier reading): a save of any of them reads the deck again
+        view.stats = {**view.shows, **{p: file_stat(p) for p in view.reads}}
         return view
 
     # ------------------------------------------------------------ a deck of your own
@@ -324,6 +342,7 @@ class Studio:
                     self.drawn += 1
             self._card(cid, view.spec, card, face_key, back_key, error)
         view.cards = ids
+        view.shows = keys.files()
 
     def _card(self, cid: str, deck: str, card, face_key: str, back_key: str, error: str | None) -> None:
         """The card's view updated (a new version where anything the page shows changed)."""
@@ -353,6 +372,7 @@ class Studio:
         from ..games import check_spec, game_contents
         from ..options import BuildOptions
         from ..products.contents import Deck
+        from ..shops.safezone import card_name
         check_spec(spec)
         contents = game_contents(game, {str(spec.path or spec.file): spec}, BuildOptions().paper, part)
         decks = [c for c in contents if isinstance(c, Deck)]
@@ -375,7 +395,7 @@ class Studio:
                             self.sides[key] = Side(key, drawing, size)
                             self.drawn += 1
                     old = self.cards.get(cid)
-                    new = CardView(cid, view.spec, i, caption.strip(), face_key, back_key, None,
+                    new = CardView(cid, view.spec, i, card_name(caption), face_key, back_key, None,
                                    _flags(self.sides.get(face_key), self.sides.get(back_key)),
                                    {"count": str(count)}, view.spec, count=count)
                     if old is None or old.shown() != new.shown():
@@ -428,6 +448,11 @@ class _DeckKeys:
             inside = pure and not os.path.isabs(pure) and pure != ".." and not pure.startswith(".." + os.sep)
             got = self.stats[rel] = [rel, file_stat(os.path.join(self.folder, pure)) if inside else None]
         return got
+
+    def files(self) -> dict:
+        """{path: stat} of every file the cards' keys looked at (the pictures they show, fonts, icons)."""
+        return {os.path.join(self.folder, os.path.normpath(rel)): stat for rel, stat in self.stats.values()
+                if stat is not None}
 
     def layout(self, name: str):
         """(digest, the fields it reads, its image elements' file templates, whether it asks for
@@ -560,7 +585,7 @@ def shop_check(side: Side, shop: str, root: Path) -> dict:
     from ..shops import ShopError, load_profile, nearest_product, shop_names
     from ..shops.safezone import check_side
     if shop not in shop_names(root):
-        raise ShopError(f"no shop {shop!r}; the shops are: {', '.join(shop_names(root))}")
+        raise ShopError(f"no shop {show(shop)}; the shops are: {', '.join(shop_names(root))}")
     profile = load_profile(shop, root)
     w, h, b = side.size
     if profile.files == "tts":

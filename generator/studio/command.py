@@ -9,14 +9,14 @@ import sys
 import threading
 from pathlib import Path
 
-from ..errors import UsageError, show
+from ..errors import UsageError
 
 
 def studio(names: list[str], host: str = "127.0.0.1", port: int = 8010, browser: bool = True,
            printing: bool = True, out=None) -> int:
     import uvicorn
     from ..paths import project_root
-    from ..serve import _bind, _url, is_loopback, session_token
+    from ..serve import _url, listen, local_addresses
     from ..serve.app import make_studio_app
     from ..serve.limits import LIMIT_CONNECTIONS, TimedH11Protocol
     from .cards import Studio
@@ -27,23 +27,17 @@ def studio(names: list[str], host: str = "127.0.0.1", port: int = 8010, browser:
     model.specs()                    # UsageError now (no specs here, no such file), before listening
     if not 0 <= port <= 65535:
         raise UsageError(f"--port must be 0 to 65535, got {port}")
-    sock = _bind(host, port)
-    port = sock.getsockname()[1]
-    loopback = is_loopback(host)
-    try:
-        token = None if loopback else session_token(here)
-    except OSError as exc:
-        sock.close()
-        raise UsageError(f"cannot keep the token in {show(str(here))}: {exc.strerror or exc}") from None
-    if loopback:
-        own = {host, "localhost"} | ({"127.0.0.1"} if ":" not in host else {"::1"})
-        hosts = tuple(f"[{h}]:{port}" if ":" in h else f"{h}:{port}" for h in own)
-    else:
-        hosts = None
+    sock, port, token, hosts = listen(host, port, here)
+    loopback = token is None
     app = make_studio_app(model, token=token, allowed_hosts=hosts)
-    url = _url("localhost" if loopback and host in ("127.0.0.1", "localhost") else host, port, token)
+    # this machine's own name for it (a browser here opens it), and on a network each address others reach
+    wildcard = host in ("0.0.0.0", "::", "")
+    url = _url("localhost" if wildcard or host in ("127.0.0.1", "localhost") else host, port, token)
     print(f"pnp studio: the cards of {here}", file=out)
     print(f"  open {url}", file=out)
+    for address in (local_addresses() if wildcard else [] if loopback else [host]):
+        if _url(address, port, token) != url:
+            print(f"  or, from another computer, {_url(address, port, token)}", file=out)
     print("  (every save shows at once; the print files follow in output/; Ctrl-C stops)", file=out)
     out.flush()
 
@@ -66,6 +60,7 @@ def studio(names: list[str], host: str = "127.0.0.1", port: int = 8010, browser:
         if printer is not None:
             printer.stop()
         watcher.join(5)
+        print("pnp studio: stopped; output/ holds the last good build of the print files", file=sys.stderr)
     return 0
 
 
@@ -82,7 +77,10 @@ def follow(model, here: Path, stop: threading.Event, printer=None) -> None:
         if not names and not first:
             continue                 # (the watch's own wake-ups, nothing saved)
         first = False
-        model.refresh()
+        try:
+            model.refresh()
+        except Exception as exc:  # noqa: BLE001  a bug: said at the top of the page, and the watch goes on
+            model.failed(exc)
         read.clear()
         read.update(model.read)
         if printer is not None and names:

@@ -452,7 +452,8 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
             raise CardFailed()
     smallest = max(DEFAULT_MIN, v.get("min_size", DEFAULT_MIN))
     # A span set smaller than its element (<small>, size="6pt") is printed at 6 pt at the least too.
-    least_scale = min((p.scale for word in words for p in word or () if p.icon is None), default=1.0)
+    tagged = "<" in text                 # (no tag, no span: every piece at the element's size, unmarked)
+    least_scale = min([p.scale for word in words if word for p in word], default=1.0) if tagged else 1.0
     if least_scale < 1 and size * least_scale < DEFAULT_MIN - 1e-9:
         _fail_card(deck, problems, card, template, path,
                    f"a span at {least_scale:.0%} of the element's {size:g} pt prints at {size * least_scale:.1f} pt, "
@@ -474,7 +475,7 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
                     "bottom": v["h"] - setting.height}[v.get("valign", "top")]
     sides = _line_sides(words, setting.ends, align)
     _past_trim(deck, card, el, v, setting, measure, top, sides)
-    marked = any(p.underline or p.strike for word in words for p in word or ())
+    marked = tagged and any(p.underline or p.strike for word in words if word for p in word)
     for (placed, width), baseline, (side, rtl) in zip(setting.lines, setting.baselines, sides):
         baseline += top
         dx = v["x"] + {"left": 0.0, "centre": (v["w"] - width) / 2, "right": v["w"] - width}[side]
@@ -618,7 +619,7 @@ def _draw_line_in_order(d: Drawing, deck: Deck, measure: Measure, placed: list, 
     the left, each run in its own direction, size and colour (shaping.py shapes it, a piece of a
     word as within it)."""
     from ...draw.shaping import bidi_levels, visual_order
-    atoms: list[tuple] = []          # (text, font or None for an icon, the piece's icon, width, context)
+    atoms: list[tuple] = []          # (text, font or None for an icon, the piece's icon, width, the piece)
     end = 0.0
     for p in placed:
         if atoms and p.x - end > 1e-9:

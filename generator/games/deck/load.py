@@ -3,6 +3,8 @@ that `pnp validate` reports every error, each at its file, line and field, befor
 anything. Made once per spec and process: the check and the build share it."""
 from __future__ import annotations
 
+import copy
+
 from ...inputs import MadeFromFiles
 from .faces import draw_deck
 from .model import Deck, Problems, read_deck
@@ -38,8 +40,6 @@ def check_beyond_schema(file: str, data, lines: dict, path, error_paths: list[tu
     all that depends on it (an element refused is not drawn; a font, icon or palette colour refused
     stands in for itself, so the text and elements that use it raise nothing of their own). What
     cannot be checked without a refused part (the layouts themselves) checks nothing more."""
-    import copy
-
     from ...spec.loader import Spec, SpecErrors
     if not isinstance(data, dict) or not isinstance(data.get("layouts"), dict):
         return []
@@ -113,14 +113,9 @@ def _prune(data: dict, where: tuple, pruned: set) -> bool:
         pruned.add((top,))
         return True
     if top in _PLACEHOLDERS:
-        data[top] = copy_of(_PLACEHOLDERS[top])
+        data[top] = copy.deepcopy(_PLACEHOLDERS[top])
         return True
     if top == "kind":
         return False
     data.pop(top, None)
     return True
-
-
-def copy_of(value):
-    import copy
-    return copy.deepcopy(value)

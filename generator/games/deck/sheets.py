@@ -28,6 +28,12 @@ MAX_SHEET_BYTES = MAX_CSV_BYTES          # the file, packed
 MAX_PARTS = 2000                         # files in the zip
 MAX_UNPACKED = 48 * 2**20                # bytes of every part unpacked (the shared strings, the sheets)
 MAX_BLANK_ROWS = 1_100_000               # rows passed over (a sheet has at most 1,048,576)
+# Tags ("<") in one XML part parsed (the shared strings, a sheet, an ODS's content): its parse's cost.
+# A cell is some 4 tags: 600,000 is 150,000 cells (2,000 cards of 64 columns are 128,000); a part of
+# more is refused unparsed. openpyxl reads 45 MB of tiny shared strings in 50 s of CPU; a part at
+# this bound costs about 3 s (1,200,000 tags cost 6 s for its shared strings, 7 s for an ODS).
+MAX_PART_TAGS = 600_000
+PARSED_PARTS = re.compile(r"^(xl/sharedStrings\.xml|xl/worksheets/[^/]+\.xml|content\.xml)$")
 SPREADSHEETS = (".xlsx", ".xlsm", ".ods")
 
 
@@ -64,6 +70,16 @@ def _archive(data: bytes, display: str) -> zipfile.ZipFile:
                                            "as CSV)")
     if any(p.flag_bits & 0x1 for p in parts):
         raise SpecError(display, None, "", "an encrypted spreadsheet: save it without a password")
+    for part in parts:
+        if PARSED_PARTS.match(part.filename):
+            try:
+                tags = archive.read(part.filename).count(b"<")
+            except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, RuntimeError) as exc:
+                raise SpecError(display, None, "", f"not an XLSX or ODS spreadsheet we can read ({exc})") from None
+            if tags > MAX_PART_TAGS:
+                raise SpecError(display, None, "", f"{part.filename} holds {tags:,} XML tags; a spreadsheet read here "
+                                                   f"holds at most {MAX_PART_TAGS:,} a part (keep the cards' sheet, "
+                                                   "or save it as CSV)")
     return archive
 
 

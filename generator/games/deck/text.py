@@ -1,15 +1,18 @@
-"""Text on a card: a small markup (**bold**, *italic*, :icon:), wrapped to a box, aligned, and
-shrunk until it fits, never below its minimum (6 pt at the least: docs/print-at-home.md, "Print details").
+"""Text on a card: a small markup (**bold**, *italic*, :icon:, and Squib's, Pango's tags: <b>, <i>,
+<u>, <s>, <big>, <small>, <span ...>, entities), wrapped to a box, aligned or justified, and shrunk
+until it fits, never below its minimum (6 pt at the least: docs/print-at-home.md, "Print details").
 
 Text is measured with the fonts' own advance widths (draw/fonts.py), as every backend draws it.
-A line breaks at spaces (and at a line break in the text); a word wider than the box does not fit
-at that size. The box holds the block from the first line's cap height to the last line's
-descender, so nothing printed leaves it. The size is the largest, in steps of 0.1 pt from the
-element's size down to its minimum, at which the text fits; if it fits at none, that is the spec's
-error, never clipped or smaller text.
+A line breaks at spaces, where UAX #14 allows within a word (and at a line break in the text); a
+word still wider than the box is hyphenated at its language's points (pyphen), and where it cannot
+be, does not fit at that size. The box holds the block from the first line's cap height to the last
+line's descender (a line of larger spans standing taller), so nothing printed leaves it. The size is
+the largest, in steps of 0.1 pt from the element's size down to its minimum, at which the text
+fits; if it fits at none, that is the spec's error, never clipped or smaller text.
 
-An inline icon is as tall as ICON_SCALE times the font's cap height, its middle on the middle of
-the capitals, its width from its picture's proportions: it sits in the line like a letter.
+An inline icon is as tall as ICON_SCALE times the font's cap height unless its InlineIcon says a
+size, its middle on the middle of the capitals (moved by its dx, dy), its width from its picture's
+proportions: it sits in the line like a letter.
 """
 from __future__ import annotations
 
@@ -83,6 +86,8 @@ BREAK = None                   # a line break in the text, among the words
 # entity (&amp;; a lone & stays text), a line break, spaces; anything else is text.
 _TOKEN = re.compile(r"(\\[*:\\<&]|\*{1,3}|:[A-Za-z][A-Za-z0-9_-]*:|</?[A-Za-z][^<>]*>|</?[A-Za-z]"
                     r"|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,9});|\n|[ \t\r]+)")
+# The same without tags and entities: a text with no < and no & (most) is split by it, quicker.
+_PLAIN_TOKEN = re.compile(r"(\\[*:\\<&]|\*{1,3}|:[A-Za-z][A-Za-z0-9_-]*:|\n|[ \t\r]+)")
 ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'", "nbsp": "\u00a0"}
 # Pango's tags card makers use, and what each sets; <span> sets what its attributes say.
 TAGS = {"b": {"bold": True}, "i": {"italic": True}, "u": {"underline": True}, "s": {"strike": True},
@@ -110,7 +115,7 @@ def _span_style(attrs: str, style: dict, markup: Markup, where: str) -> None:
     """A <span>'s attributes read into `style` (bold, italic, colour, scale, underline, strike,
     family); TextError naming the one that is wrong."""
     at = 0
-    while at < len(attrs.strip()) and attrs[at:].strip():
+    while attrs[at:].strip():
         m = _ATTRIBUTE.match(attrs, at)
         if m is None:
             raise TextError(f"{where}: cannot read {show(attrs[at:].strip())} (attributes are name=\"value\")")
@@ -222,7 +227,9 @@ def parse(text: str, icons, markup: Markup | None = None) -> list:
         return stack[-1][2] if stack else base
 
     def piece(text_: str | None, icon: str | None = None) -> Piece:
-        st = style()
+        if not stack:
+            return Piece(text_, stars["bold"], stars["italic"], icon)
+        st = stack[-1][2]
         return Piece(text_, st["bold"] or stars["bold"], st["italic"] or stars["italic"], icon, st["colour"],
                      st["scale"], st["underline"], st["strike"], st["family"])
 
@@ -230,7 +237,8 @@ def parse(text: str, icons, markup: Markup | None = None) -> list:
         if buf:
             current.append(piece("".join(buf)))
             buf.clear()
-    for k, token in enumerate(_TOKEN.split(text)):
+    tokens = (_TOKEN if "<" in text or "&" in text else _PLAIN_TOKEN).split(text)
+    for k, token in enumerate(tokens):
         if k % 2 == 0:                       # text between the marks
             if token:
                 buf.append(token)
@@ -470,9 +478,6 @@ class Measure:
         w = icon.width * k if icon.width is not None else h * icon.aspect
         return w, h, icon.dx * k, icon.dy * k
 
-    def icon_height(self, size_mm: float) -> float:
-        return ICON_SCALE * self.cap * size_mm
-
     def piece_unit(self, piece: Piece) -> float:
         """A piece's width at a size of 1 mm (every width grows with the size)."""
         if piece.icon is not None:
@@ -691,8 +696,8 @@ def set_lines(prepared: Prepared, measure: Measure, size_pt: float, width: float
     for k, line in enumerate(broken):
         y += measure.cap * line.scale if k == 0 else leading * line.scale
         baselines.append(y * s)
-        spaces = sum(1 for _, g, _ in line.words if g > 0)
-        extra = (width / s - line.width) / spaces if justify and spaces and not line.last else 0.0
+        spaces = sum(1 for _, g, _ in line.words if g > 0) if justify and not line.last else 0
+        extra = (width / s - line.width) / spaces if spaces else 0.0
         placed: list[Placed] = []
         x = 0.0
         for word, g, _ in line.words:

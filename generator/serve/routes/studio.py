@@ -111,8 +111,8 @@ async def card(request):
         return error(404, f"no card {cid} in this folder now")
     shop = request.query_params.get("shop", "")
     out = {**view.shown()}
-    for name in ("face", "back"):
-        side = studio.side(view.__dict__[name]) if view.__dict__[name] else None
+    for name, key in (("face", view.face), ("back", view.back)):
+        side = studio.side(key) if key else None
         out[f"{name}_boxes"] = side.boxes if side else []
         out["size"] = list(side.size) if side else out.get("size")
         if side is not None and shop:
