@@ -69,7 +69,7 @@ def remove_cgroup(group: Path) -> None:
 
 
 def run_suite(pytest_args: list[str]) -> tuple[float, float, float | None, int, dict[str, float]]:
-    """(wall s, CPU s by rusage, CPU s by cgroup or None, exit code, CPU s by test file) of one run."""
+    """(wall s, CPU s by rusage, CPU s by cgroup or None, exit code, CPU s by test) of one run."""
     group = new_cgroup()
     with tempfile.TemporaryDirectory() as cpu_dir:
         env = {**os.environ, "PNP_CPU_BY_TEST": cpu_dir,
@@ -85,11 +85,11 @@ def run_suite(pytest_args: list[str]) -> tuple[float, float, float | None, int, 
         stdout, stderr = p.communicate()
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        by_file: dict[str, float] = collections.Counter()
+        by_test = {}
         for path in Path(cpu_dir).glob("*.jsonl"):
             for line in path.read_text().splitlines():
                 row = json.loads(line)
-                by_file[row["test"].split("::")[0]] += row["cpu"]
+                by_test[row["test"]] = row["cpu"]
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     all_cpu = None
     if group:
@@ -97,7 +97,7 @@ def run_suite(pytest_args: list[str]) -> tuple[float, float, float | None, int, 
         remove_cgroup(group)
     summary = stdout.strip().splitlines()[-1] if stdout.strip() else stderr.strip()[-300:]
     print(f"  {summary}")
-    return wall, cpu, all_cpu, p.returncode, dict(by_file)
+    return wall, cpu, all_cpu, p.returncode, by_test
 
 
 def main() -> None:
@@ -113,7 +113,10 @@ def main() -> None:
     old = json.loads(args.against.read_text()) if args.against else None
     for k in range(args.runs):
         first = loop_seconds()
-        wall, rusage_cpu, all_cpu, code, by_file = run_suite(pytest_args)
+        wall, rusage_cpu, all_cpu, code, by_test = run_suite(pytest_args)
+        by_file: dict[str, float] = collections.Counter()
+        for test, seconds in by_test.items():
+            by_file[test.split("::")[0]] += seconds
         last = loop_seconds()
         cpu = all_cpu if all_cpu is not None else rusage_cpu
         print(f"run {k + 1}: {wall:.1f} s wall, {cpu:.1f} s CPU (at least {cpu / 2:.1f} s wall on 2 idle cores), "
@@ -129,7 +132,7 @@ def main() -> None:
             print(f"  {seconds:6.1f} s CPU  {name}{was}")
         if args.save:
             args.save.write_text(json.dumps({"wall": wall, "cpu": cpu, "rusage_cpu": rusage_cpu, "loop": (first + last) / 2,
-                                             "code": code, "files": by_file}, indent=1, sort_keys=True))
+                                             "code": code, "files": by_file, "tests": by_test}, indent=1, sort_keys=True))
 
 
 if __name__ == "__main__":
