@@ -391,3 +391,26 @@ def test_a_span_in_a_right_to_left_line_keeps_its_colour_and_size(tmp_path):
     assert texts["עולם"].fill.hex().lower() == "#ff0000" and texts["שלום"].fill.hex().lower() == "#000000"
     assert texts["עולם"].size == pytest.approx(texts["שלום"].size * 1.5)
     assert texts["abc"].x < texts["עולם"].x < texts["שלום"].x          # right to left, the Latin word last
+
+
+def test_an_underline_in_a_right_to_left_line_lies_under_its_own_word(tmp_path):
+    """<u> in a Hebrew line: the bar under the word it marks as the word is drawn (in visual order,
+    from the right), not where the word would lie read left to right (found at the merge of the
+    scripts and the markup: the bar ran under "abc")."""
+    from conftest import drawn_items
+    from generator.draw import Rect, Text
+    from generator.games.deck.load import load_deck
+    from generator.spec import load_spec
+    spec = make_deck(tmp_path / "d", cjk=False,
+                     cards='  - {name: "One", text: \'<u>שלום</u> עולם abc\'}',
+                     elements='      - {type: text, x: 5, y: 25, w: 53, h: 50, text: "{text}", font: hebar, size: 10}')
+    deck = load_deck(load_spec(spec))
+    items = [t for t, _ in drawn_items(deck.art.faces[0].root)]
+    texts = {t.text: t for t in items if isinstance(t, Text)}
+    word = texts["שלום"]
+    width = word.font.width(word.text, word.size)
+    bars = [r for r in items if isinstance(r, Rect) and r.h < 1 and abs(r.y - word.y) < 2]
+    assert len(bars) == 1
+    bar = bars[0]
+    assert bar.x == pytest.approx(word.x, abs=0.01) and bar.w == pytest.approx(width, abs=0.05)
+    assert bar.x > texts["abc"].x + 1

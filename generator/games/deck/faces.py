@@ -479,11 +479,11 @@ def _draw_text(deck: Deck, d: Drawing, el: Element, v: dict, card, problems: Pro
     for (placed, width), baseline, (side, rtl) in zip(setting.lines, setting.baselines, sides):
         baseline += top
         dx = v["x"] + {"left": 0.0, "centre": (v["w"] - width) / 2, "right": v["w"] - width}[side]
-        if marked:
-            _draw_lines_marks(d, measure, placed, dx, baseline, s, colour, opacity)
         if rtl or any(p.piece.text and needs_shaping(p.piece.text) for p in placed):
-            _draw_line_in_order(d, deck, measure, placed, dx, baseline, s, colour, rtl, opacity)
+            _draw_line_in_order(d, deck, measure, placed, dx, baseline, s, colour, rtl, opacity, marked)
             continue
+        if marked:
+            _draw_lines_marks(d, _segments(placed), dx, baseline, s, colour, opacity)
         run: list = []           # text pieces of one font, size and colour running on, joined into one Text
 
         def flush():
@@ -556,24 +556,44 @@ def _draw_icon(d: Drawing, deck: Deck, measure: Measure, p, dx: float, baseline:
             opacity=opacity)
 
 
-def _draw_lines_marks(d: Drawing, measure: Measure, placed: list, dx: float, baseline: float, s: float,
+def _segments(placed: list) -> list[tuple]:
+    """A line's pieces as they lie from the left: (x, width, piece, font), and the space between two
+    words as (x, width, None, None)."""
+    out, end = [], None
+    for p in placed:
+        if end is not None and p.x - end > 1e-9:
+            out.append((end, p.x - end, None, None))
+        out.append((p.x, p.width, p.piece, p.font))
+        end = p.x + p.width
+    return out
+
+
+def _draw_lines_marks(d: Drawing, segments: list, dx: float, baseline: float, s: float,
                       colour: Colour, opacity: float = 1.0) -> None:
-    """Underline and strikethrough (<u>, <s>): a bar under or through each run of pieces that has it,
-    the spaces between them too, at the font's own position and thickness."""
+    """Underline and strikethrough (<u>, <s>): a bar under or through each run of pieces that has it
+    as they lie on the line from the left (a right-to-left line's in visual order), the spaces
+    between them too, at the font's own position and thickness."""
     for key in ("underline", "strike"):
         run: list = []
-        for p in placed + [None]:
-            if p is not None and p.piece.icon is None and getattr(p.piece, key):
-                if run and run[-1].piece.colour == p.piece.colour and run[-1].piece.scale == p.piece.scale:
-                    run.append(p)
-                    continue
+        spaces: list = []            # spaces after the run, kept if a marked piece follows
+        for seg in segments + [None]:
+            if seg is not None and seg[2] is None:
+                if run:
+                    spaces.append(seg)
+                continue
+            piece = seg[2] if seg is not None else None
+            marked = piece is not None and piece.icon is None and getattr(piece, key)
+            if marked and run and run[-1][2].colour == piece.colour and run[-1][2].scale == piece.scale:
+                run += spaces + [seg]
+                spaces = []
+                continue
             if run:
-                first = run[0]
-                size = s * first.piece.scale
-                offset, thickness = _bar(first.font, key)
-                d.rect(dx + first.x, baseline - (offset + thickness / 2) * size, run[-1].x + run[-1].width - first.x,
-                       thickness * size, Style(fill=first.piece.colour or colour, fill_opacity=opacity))
-            run = [p] if p is not None and p.piece.icon is None and getattr(p.piece, key) else []
+                x0, _, first, font = run[0]
+                size = s * first.scale
+                offset, thickness = _bar(font, key)
+                d.rect(dx + x0, baseline - (offset + thickness / 2) * size, run[-1][0] + run[-1][1] - x0,
+                       thickness * size, Style(fill=first.colour or colour, fill_opacity=opacity))
+            run, spaces = ([seg] if marked else []), []
 
 
 def _bar(font_name: str, key: str) -> tuple[float, float]:
@@ -612,7 +632,7 @@ def _line_sides(words, ends: list[bool], align: str) -> list[tuple[str, bool]]:
 
 
 def _draw_line_in_order(d: Drawing, deck: Deck, measure: Measure, placed: list, dx: float, baseline: float,
-                        s: float, colour: Colour, rtl: bool, opacity: float = 1.0) -> None:
+                        s: float, colour: Colour, rtl: bool, opacity: float = 1.0, marked: bool = False) -> None:
     """A line with text that needs shaping (right to left, joined, marked), or of a paragraph that
     reads right to left: its pieces, and the spaces between them, cut where the bidi level changes
     (the paragraph's direction its base, rtl), put in visual order by UAX #9 (rule L2) and set from
@@ -647,8 +667,10 @@ def _draw_line_in_order(d: Drawing, deck: Deck, measure: Measure, placed: list, 
                              around, piece))
                 start = k
     x = dx
+    drawn: list[tuple] = []          # (x, width, piece, font) from the left: where marks go
     for k in visual_order([r[4] for r in runs]):
         text, font, icon, width, level, context, piece = runs[k]
+        drawn.append((x - dx, width, piece if (font is not None or icon is not None) else None, font))
         if icon is not None:
             w, ih, ox, oy = measure.icon_box(icon, s)
             d.image(x + ox, baseline - measure.cap * s / 2 - ih / 2 + oy, w, ih, deck.icons[icon], opacity=opacity)
@@ -657,4 +679,6 @@ def _draw_line_in_order(d: Drawing, deck: Deck, measure: Measure, placed: list, 
             d.add(Text(x, baseline, text, get_font(font), s * piece.scale, piece.colour or colour,
                        direction="rtl" if level % 2 else None, opacity=opacity, context=context))
         x += width
+    if marked:
+        _draw_lines_marks(d, drawn, dx, baseline, s, colour, opacity)
 
