@@ -38,6 +38,15 @@ def pnp_here(*args, cwd=ROOT, input=None) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(["pnp", *map(str, args)], code, out, err)
 
 
+def one_error(r, pattern: str) -> str:
+    """A command refused in one line (exit 1) that matches pattern; that line."""
+    import re
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 1 and len(lines) == 1, (r.returncode, r.stderr)
+    assert re.search(pattern, lines[0]), lines[0]
+    return lines[0]
+
+
 def default_signals() -> None:
     """For a child that a test sends signals to (Popen's preexec_fn): the stopping signals at their
     defaults, whatever the test run was started with (a script's `pytest &` ignores Ctrl-C, and

@@ -9,8 +9,8 @@ CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 UPRIGHT = (390, 844)          # CSS px: a common phone held upright
 
 
-def phone(profile: Path, size: tuple[int, int] = UPRIGHT):
-    """A phone's browser with its own profile; a missing chromium is an error (a test fails, never
+def _chromium(profile: Path, *args: str, mobile: tuple[int, int] | None = None):
+    """Headless Chromium with its own profile; a missing chromium is an error (a test fails, never
     skips)."""
     for path in (CHROMIUM, DRIVER):
         if not shutil.which(path):
@@ -21,24 +21,20 @@ def phone(profile: Path, size: tuple[int, int] = UPRIGHT):
     opts.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
-                f"--user-data-dir={profile}"):
+                *args, f"--user-data-dir={profile}"):
         opts.add_argument(arg)
-    width, height = size
-    opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2}})
+    if mobile:
+        width, height = mobile
+        opts.add_experimental_option("mobileEmulation",
+                                     {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2}})
     return webdriver.Chrome(service=Service(DRIVER), options=opts)
+
+
+def phone(profile: Path, size: tuple[int, int] = UPRIGHT):
+    """A phone's browser with its own profile."""
+    return _chromium(profile, mobile=size)
 
 
 def desktop(profile: Path, size: tuple[int, int] = (1400, 900)):
     """A desktop's browser (the studio's page is for a designer's screen), with its own profile."""
-    for path in (CHROMIUM, DRIVER):
-        if not shutil.which(path):
-            raise RuntimeError(f"{path} is missing: apt-get install chromium chromium-driver (.ci/run installs them)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
-                f"--window-size={size[0]},{size[1]}", f"--user-data-dir={profile}"):
-        opts.add_argument(arg)
-    return webdriver.Chrome(service=Service(DRIVER), options=opts)
+    return _chromium(profile, f"--window-size={size[0]},{size[1]}")

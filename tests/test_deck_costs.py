@@ -12,14 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DECK, pnp_here
-
-
-def one_error(r, pattern: str) -> str:
-    lines = r.stderr.strip().splitlines()
-    assert r.returncode == 1 and len(lines) == 1, (r.returncode, r.stderr)
-    assert re.search(pattern, lines[0]), lines[0]
-    return lines[0]
+from conftest import DECK, one_error, pnp_here
 
 
 SPEC = """kind: deck

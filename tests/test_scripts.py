@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from PIL import Image as PILImage
 
-from conftest import DECK, ROOT, need, pnp_here
+from conftest import DECK, ROOT, need, one_error, pnp_here
 
 FONTS = ROOT / "tests" / "fonts"
 HEBAR = FONTS / "dejavu-hebrew-arabic.ttf"
@@ -27,13 +27,6 @@ CJK = FONTS / "droid-cjk-subset.ttf"
 def font(path: Path):
     from generator.draw.fonts import font_from_bytes
     return font_from_bytes(path.read_bytes())
-
-
-def one_error(r, pattern: str) -> str:
-    lines = r.stderr.strip().splitlines()
-    assert r.returncode == 1 and len(lines) == 1, (r.returncode, r.stderr)
-    assert re.search(pattern, lines[0]), lines[0]
-    return lines[0]
 
 
 DECK_SPEC = """kind: deck
