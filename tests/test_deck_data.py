@@ -315,3 +315,20 @@ def test_six_errors_planted_in_a_csv_and_two_in_layouts_are_all_said_in_one_run(
         "delve.csv:2: count", "delve.csv:3: 9 cells, but the header names 8 columns (a comma inside a cell needs the cell in double quotes)",
         "delve.csv:4: art", "delve.csv:5: type", "delve.csv:6: rules", "delve.csv:7: count"], lines
     assert "unknown icon :shield:" in lines[6] and "no such file" in lines[4] and '"monstr"' in lines[5]
+
+
+def test_an_element_refused_is_changed_by_a_layout_extending_it_with_no_second_error(tmp_path):
+    """An element the schema refuses (a bad length) stands aside with its id: a layout that extends
+    its layout and changes it ({id: band, fill: red}) changes the refused element; it is not a new
+    element with no type (once a second error, at the child's line, that depended on the first)."""
+    folder = tmp_path
+    r = pnp_here("new", "deck", "hu", cwd=folder)
+    assert r.returncode == 0, r.stderr
+    spec = folder / "hu.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert "{id: band, type: rect, x: 0," in text and "extends: plain" in text and "{id: band, fill: red}" in text
+    spec.write_text(text.replace("{id: band, type: rect, x: 0,", '{id: band, type: rect, x: "5xx",'), encoding="utf-8")
+    r = pnp_here("validate", "hu.yaml", cwd=folder)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 1 and len(lines) == 1, r.stderr
+    assert re.search(r"hu\.yaml:\d+: layouts\.plain\.elements\[0\]\.x: .*\"5xx\"", lines[0]), lines[0]

@@ -530,7 +530,10 @@ def _layouts(deck: Deck, problems: Problems) -> None:
                 if eid is not None and eid in by_id:
                     by_id[eid].broken = True
                 else:
-                    element = Element(name, eid or f"elements[{i}]", {}, {"": path}, broken=True)
+                    # (its id kept: a layout that extends this one and changes it changes the
+                    # refused element, not a new one with no type, which would be a second error)
+                    element = Element(name, eid or f"elements[{i}]", {} if eid is None else {"id": eid},
+                                      {"": path}, broken=True)
                     elements.append(element)
                     if eid is not None:
                         by_id[eid] = element
