@@ -12,15 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def drawn_items(group, m=(1.0, 0.0, 0.0, 1.0, 0.0, 0.0)):
-    """Every primitive of a Drawing's group (its root, or a placed drawing), with the transform it
-    is drawn under, from the drawing's own frame."""
-    from generator.draw import compose
-    m = compose(m, group.transform)
-    for item in group.items:
-        if hasattr(item, "items"):
-            yield from drawn_items(item, m)
-        else:
-            yield item, m
+    """generator.draw.drawing.drawn_items, imported when a test reads a drawing (conftest stays light)."""
+    from generator.draw.drawing import drawn_items as items
+    return items(group, m)
 
 
 def run_pnp(*args, cwd=ROOT, input=None):

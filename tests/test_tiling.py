@@ -30,18 +30,9 @@ def test_tiles_cover_the_drawing_with_the_overlap(paper, size):
 
 def _targets(page):
     """Centres of registration targets (their circles) on a page, in page mm."""
-    out = []
-
-    def walk(group, m):
-        from generator.draw import compose
-        m = compose(m, group.transform)
-        for it in group.items:
-            if hasattr(it, "items"):
-                walk(it, m)
-            elif isinstance(it, Ellipse) and it.style.stroke is not None and it.style.fill is None:
-                out.append(apply(m, it.cx, it.cy))
-    walk(page.root, (1, 0, 0, 1, 0, 0))
-    return out
+    from conftest import drawn_items
+    return [apply(m, it.cx, it.cy) for it, m in drawn_items(page.root)
+            if isinstance(it, Ellipse) and it.style.stroke is not None and it.style.fill is None]
 
 
 def test_neighbours_share_their_targets():

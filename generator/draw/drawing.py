@@ -76,6 +76,17 @@ def apply(m: Affine, x: float, y: float) -> tuple[float, float]:
     return (a * x + c * y + e, b * x + d * y + f)
 
 
+def drawn_items(group, m: Affine = IDENTITY):
+    """Every primitive of a group (a Drawing's root, or a drawing placed in it), with the transform
+    it is drawn under, from the drawing's own frame."""
+    m = compose(m, group.transform)
+    for item in group.items:
+        if hasattr(item, "items"):
+            yield from drawn_items(item, m)
+        else:
+            yield item, m
+
+
 def translate(dx: float, dy: float) -> Affine:
     return (1.0, 0.0, 0.0, 1.0, dx, dy)
 

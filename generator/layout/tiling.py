@@ -108,21 +108,15 @@ def _targets_along(length: float) -> list[float]:
 def text_boxes(art: Drawing) -> list[tuple[float, float, float, float]]:
     """Where the art prints text (its boxes, in the art's mm): what a registration target must
     not print over (a map's column numbers)."""
-    from ..draw.drawing import Text, apply, compose
+    from ..draw.drawing import Text, apply, drawn_items
     out = []
-
-    def walk(group, m):
-        m = compose(m, group.transform)
-        for item in group.items:
-            if hasattr(item, "items"):
-                walk(item, m)
-            elif isinstance(item, Text) and item.text.strip():
-                w = item.font.width(item.text, item.size)
-                pts = [apply(m, x, y) for x in (item.x, item.x + w) for y in (item.y - item.size * 0.8,
-                                                                             item.y + item.size * 0.2)]
-                out.append((min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts),
-                            max(p[1] for p in pts)))
-    walk(art.root, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
+    for item, m in drawn_items(art.root):
+        if isinstance(item, Text) and item.text.strip():
+            w = item.font.width(item.text, item.size)
+            pts = [apply(m, x, y) for x in (item.x, item.x + w) for y in (item.y - item.size * 0.8,
+                                                                         item.y + item.size * 0.2)]
+            out.append((min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts),
+                        max(p[1] for p in pts)))
     return out
 
 
