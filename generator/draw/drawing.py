@@ -391,10 +391,13 @@ def wrap_text(text: str, font: Font, size: float, width: float) -> list[str]:
     CJK ideographs but never before "。" or a small kana), and a piece wider than the width (a
     file name, a long title) broken within it, so no line runs past the width. Runs of spaces
     are one space."""
-    from .shaping import break_after
+    from .shaping import break_after, needs_shaping
     lines: list[str] = []
     for para in text.split("\n"):
         para = " ".join(para.split())
+        if para and not needs_shaping(para) and get_font(font.name).covers(para):
+            lines += _wrap_simple(para, get_font(font.name), size, width)
+            continue
         line, start = "", 0                  # (line: with the spaces after its last piece)
         for end in break_after(para) if para else ():
             piece, start = para[start:end], end
@@ -409,6 +412,46 @@ def wrap_text(text: str, font: Font, size: float, width: float) -> list[str]:
                 lines += cut[:-1]
                 line = cut[-1] + piece[len(piece.rstrip()):]
         lines.append(line.rstrip())
+    return lines
+
+
+def _wrap_simple(para: str, font: Font, size: float, width: float) -> list[str]:
+    """wrap_text of a paragraph set in one font, unshaped (every letter its own advance): the same
+    lines, its widths summed as the line grows rather than measured again from its start for each
+    piece (a paragraph's wrapping was quadratic in its length). The sums are text_width's own,
+    letter by letter from the line's start in the same order, so every comparison comes out as
+    it did."""
+    from .shaping import break_after
+    advances, advance = font._advances, font.advance
+
+    def summed(total: float, text: str) -> float:
+        for ch in text:
+            adv = advances.get(ch)
+            total += adv if adv is not None else advance(ch)
+        return total
+    lines: list[str] = []
+    line, start, total = "", 0, 0.0          # total: the advances of line, its trailing spaces too
+    for end in break_after(para):
+        piece, start = para[start:end], end
+        word = piece.rstrip()
+        if not word:                         # (never from UAX #14: no break before a space)
+            fits = summed(0.0, (line + piece).rstrip()) * size <= width
+        else:
+            with_word = summed(total, word)
+            fits = with_word * size <= width
+        if fits:
+            line += piece
+            total = summed(with_word, piece[len(word):]) if word else summed(0.0, line)
+            continue
+        if line:
+            lines.append(line.rstrip())
+        line = piece
+        if summed(0.0, word) * size > width:
+            cut = _word_pieces(word, font, size, width)
+            lines += cut[:-1]
+            line = cut[-1] + piece[len(word):]
+        total = summed(0.0, line)
+    lines.append(line.rstrip())
     return lines
 
 

@@ -28,6 +28,10 @@ FONT_FILES = {
 }
 
 
+MAX_WIDTHS = 10_000      # texts whose widths a font keeps, each of at most WIDTH_KEPT_CHARS
+WIDTH_KEPT_CHARS = 200   # (8 MB at the very most)
+
+
 @dataclass
 class Font:
     name: str
@@ -43,24 +47,47 @@ class Font:
     # (fitting, wrapping, flowing the rules sheets), and fontTools' lookups are slow.
     _glyphs: dict = field(default_factory=dict, repr=False, compare=False)
     _advances: dict = field(default_factory=dict, repr=False, compare=False)
+    # The cmap (fontTools' getBestCmap walks the font's subtables at each call: 70 us, once per
+    # text measured), and every character it maps, for a whole text checked in one set operation.
+    _cmap: dict | None = field(default=None, repr=False, compare=False)
+    _chars: frozenset = field(default=frozenset(), repr=False, compare=False)
+    # Texts' widths in font units / upm (a text is measured again and again: wrapped, then wrapped
+    # again to place it; fitted at one size after another): bounded, cleared when full.
+    _widths: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def cmap(self) -> dict:
+        cmap = self._cmap
+        if cmap is None:
+            cmap = self._cmap = self.tt.getBestCmap()
+            self._chars = frozenset(map(chr, cmap))
+        return cmap
 
     def glyph_name(self, ch: str) -> str:
         """The glyph a character is drawn with; MissingLetter where the font has none (never a
         box or a "?" in its place)."""
         name = self._glyphs.get(ch)
         if name is None:
-            name = self.tt.getBestCmap().get(ord(ch))
+            name = self.cmap.get(ord(ch))
             if name is None:
                 raise MissingLetter(ch, self)
             self._glyphs[ch] = name
         return name
 
     def has(self, ch: str) -> bool:
-        return ch in self._glyphs or ord(ch) in self.tt.getBestCmap()
+        return ch in self._glyphs or ord(ch) in self.cmap
+
+    def covers(self, text: str) -> bool:
+        """Whether the font maps every character of text to a glyph (spaces and joiners too)."""
+        if self._cmap is None:
+            self.cmap
+        return self._chars.issuperset(text)
 
     def missing(self, text: str) -> str | None:
         """The first character of text the font has no glyph for (None if it has them all)."""
-        cmap = self.tt.getBestCmap()
+        if self.covers(text):
+            return None
+        cmap = self.cmap
         for ch in text:
             if ch not in self._glyphs and ord(ch) not in cmap and not ch.isspace() and not _ignorable(ch):
                 return ch
@@ -87,14 +114,20 @@ class Font:
                 return width_units(self, text, None, context) / self.upm * size
             except MissingGlyph as exc:
                 raise MissingLetter(text[exc.index], self, text) from None
-        advances = self._advances
-        total = 0.0
-        try:
-            for ch in text:
-                adv = advances.get(ch)
-                total += adv if adv is not None else self.advance(ch)
-        except MissingLetter as exc:
-            raise MissingLetter(exc.char, self, text) from None
+        total = self._widths.get(text)
+        if total is None:
+            advances = self._advances
+            total = 0.0
+            try:
+                for ch in text:
+                    adv = advances.get(ch)
+                    total += adv if adv is not None else self.advance(ch)
+            except MissingLetter as exc:
+                raise MissingLetter(exc.char, self, text) from None
+            if len(text) <= WIDTH_KEPT_CHARS:
+                if len(self._widths) >= MAX_WIDTHS:
+                    self._widths.clear()
+                self._widths[text] = total
         return total * size
 
     def glyphs(self, text: str, direction: str | None = None,
