@@ -14,7 +14,6 @@ import io
 import os
 import pty
 import select
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -132,6 +131,7 @@ def test_undo_at_the_prompt_says_what_it_took_back(tmp_path):
     assert "undone: entry 1 (Ann Lee plays go); 0 entries remain" in text
 
 
+@pytest.mark.slow      # a real terminal: `python -m generator` started on a pty (the prompt's other tests are quick)
 def test_the_arrow_keys_edit_and_recall_at_a_terminal(tmp_path):
     """At a terminal the prompt reads through readline: the up arrow brings back the last line (it
     printed ^[[A and refused it before). Blue's 1 out is red's recalled."""
@@ -172,9 +172,11 @@ def test_the_arrow_keys_edit_and_recall_at_a_terminal(tmp_path):
 
 
 def test_the_command_line_says_its_version_and_its_help():
-    r = subprocess.run([sys.executable, "-m", "generator", "--version"], cwd=ROOT, capture_output=True, text=True)
+    """What the command answers, in this process (`python -m generator` as a process is tested by
+    the terminal's test above, and the installed `pnp` by test_installed.py)."""
+    r = pnp_here("--version")
     assert r.returncode == 0 and r.stdout.startswith("pnp ")
     r = pnp_here()
     assert r.returncode == 0 and r.stdout.startswith("usage: pnp")
-    r = subprocess.run([sys.executable, "-m", "generator", "referee", "--help"], cwd=ROOT, capture_output=True, text=True)
+    r = pnp_here("referee", "--help")
     assert r.returncode == 0 and "rest" not in r.stdout and "GAME" in r.stdout
