@@ -177,7 +177,6 @@ SLOW_MODULES = {
 SLOW_TESTS = {
     "test_real_specs_are_valid": "every spec validated, every product planned",
     "test_the_serve_command": "pnp serve in a process of its own",
-    "test_made_up_ids_cost_nothing_that_stays": "thousands of requests to a served folder",
     "test_pytest_commands_parse_and_select_on_a_registered_marker": "pytest started again",
     "test_two_builds_write_the_same_bytes": "two builds",
     "test_watch_sees_every_file_the_build_read_whatever_its_case_and_never_builds_every_game": "--watch in a process",
