@@ -370,10 +370,10 @@ def test_showcase_and_hand_are_built_when_asked(tmp_path):
 
 
 def test_large_cards_are_shown_at_a_lower_dpi_within_the_pixels(tmp_path, monkeypatch):
-    """Cards too large for MAX_PIXELS at 150 dpi (here 2 million, for a quick test; 16 million as
+    """Cards too large for MAX_PIXELS at 150 dpi (here half a million, for a quick test; 16 million as
     built): the showcase and the hand at a lower dpi, within it, never gigapixels."""
     from generator.products import hand, show_pictures, showcase
-    monkeypatch.setattr(show_pictures, "MAX_PIXELS", 2_000_000)
+    monkeypatch.setattr(show_pictures, "MAX_PIXELS", 500_000)
     spec = write_deck(tmp_path / "d", ["x"] * 3, colours=COLOURS[:3])
     spec.write_text(spec.read_text().replace("{width: 63, height: 88,", "{width: 150, height: 210,"))
     deck = load(spec)
@@ -381,4 +381,4 @@ def test_large_cards_are_shown_at_a_lower_dpi_within_the_pixels(tmp_path, monkey
         dpi = dpi_of(deck.size, 3)
         assert dpi < show_pictures.DPI
         image, _ = picture(deck.art.faces, deck.size, 3.0, dpi)
-        assert 0.9 * 2_000_000 < image.width * image.height <= 2_000_000 * 1.01
+        assert 0.9 * 500_000 < image.width * image.height <= 500_000 * 1.01
