@@ -91,16 +91,20 @@ def test_the_writer_keeps_the_readers_limits(tmp_path):
     with pytest.raises(RecordFull):
         full.append({"card": 1, "move": "out"})
     assert not path.exists()
-    big = "x" * 1000
-    near = Journal(path, "sorry", {"game": "sorry"}, [{"card": 1, "move": big}] * 4100, "", None)
+    from generator.referee.record import record_text
+    entry = {"card": 1, "move": "x" * 1000}
+    line = len(record_text({"game": "sorry"}, [entry] * 2, "sorry")) - len(record_text({"game": "sorry"}, [entry], "sorry"))
+    n = (MAX_RECORD_BYTES - len(record_text({"game": "sorry"}, [], "sorry"))) // line - 2   # two lines short of full
+    near = Journal(path, "sorry", {"game": "sorry"}, [entry] * n, "", None)
     near._write(near.entries)
-    before = path.read_bytes()
-    assert MAX_RECORD_BYTES - 20_000 < len(before) <= MAX_RECORD_BYTES
+    assert MAX_RECORD_BYTES - 3 * line < path.stat().st_size <= MAX_RECORD_BYTES
     with pytest.raises(RecordFull) as exc:
-        for _ in range(40):
-            near.append({"card": 1, "move": big})
-    assert path.stat().st_size <= MAX_RECORD_BYTES and "start a new game" in str(exc.value)
-    assert refusal(4120, exc.value).startswith("refused, entry 4121 (record size): ")
+        for _ in range(4):
+            before = path.read_bytes()
+            near.append(entry)
+    assert path.read_bytes() == before and "start a new game" in str(exc.value)      # nothing written
+    assert len(near.entries) == n + 2
+    assert refusal(n + 2, exc.value).startswith(f"refused, entry {n + 3} (record size): ")
 
 
 # ---------------------------------------------------------------- the prompt
