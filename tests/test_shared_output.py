@@ -26,6 +26,12 @@ from generator.outputs import OutputFolder, remove_tree, write_synced
 
 ROOTED = os.geteuid() == 0
 
+# A build where what is tested is the output folder (its lock, staging, owners, depth), not what a
+# build puts in it: one job, Continuo's rules sheet (0.2 s; the whole game 0.6 s), written into
+# output/continuo/ as the game's build writes it. Builds that must last long enough to be caught in
+# the act (killed, waited for, in a PID namespace) build whole games.
+SMALL_BUILD = ["build", "decks/continuo_rules.yaml"]
+
 
 @pytest.fixture
 def project(tmp_path):
@@ -83,7 +89,7 @@ def test_a_second_build_waits_for_the_first_then_is_refused(project, monkeypatch
     before = tree(project / "output")
     fd = hold(project / ".output.pnp-lock")
     try:
-        code, out, err, _ = run_cli(["build", "continuo"], project)
+        code, out, err, _ = run_cli(SMALL_BUILD, project)
     finally:
         os.close(fd)
     assert code == 2 and not out, err
@@ -91,7 +97,7 @@ def test_a_second_build_waits_for_the_first_then_is_refused(project, monkeypatch
     assert lines[0].startswith("pnp: another build is writing") and "waiting" in lines[0], err
     assert lines[-1].startswith("pnp: --out ") and "another build is writing it (waited 0.3 s)" in lines[-1], err
     assert tree(project / "output") == before and staging_folders(project) == []
-    code, _, err, _ = run_cli(["build", "continuo"], project)       # let go: it builds
+    code, _, err, _ = run_cli(SMALL_BUILD, project)       # let go: it builds
     assert code == 0, err
 
 
@@ -125,7 +131,7 @@ def test_a_link_to_the_folder_is_the_same_folder(project, monkeypatch):
     (project / "alias").symlink_to(project / "output", target_is_directory=True)
     fd = hold(project / ".output.pnp-lock")
     try:
-        code, _, err, _ = run_cli(["build", "continuo", "--out", "alias"], project)
+        code, _, err, _ = run_cli([*SMALL_BUILD, "--out", "alias"], project)
     finally:
         os.close(fd)
     assert code == 2 and "another build is writing" in err, err
@@ -133,11 +139,11 @@ def test_a_link_to_the_folder_is_the_same_folder(project, monkeypatch):
 
 def test_the_lock_is_a_regular_file_or_the_build_is_refused(project):
     (project / ".output.pnp-lock").symlink_to("/etc/passwd")
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     one_refusal(code, err, "lock")
     os.unlink(project / ".output.pnp-lock")
     os.mkfifo(project / ".output.pnp-lock")
-    code, _, err, _ = run_cli(["build", "continuo"], project)       # (opened without waiting for a writer)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)       # (opened without waiting for a writer)
     one_refusal(code, err, "a FIFO, not a regular file")
 
 
@@ -154,13 +160,13 @@ def test_a_live_staging_folder_is_never_swept(project):
     fd = os.open(live, os.O_RDONLY | os.O_DIRECTORY)
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
-        code, _, err, _ = run_cli(["build", "continuo"], project)
+        code, _, err, _ = run_cli(SMALL_BUILD, project)
         assert code == 0, err
         assert staging_folders(project) == [live.name]
         assert (live / "sorry" / "x.pdf").read_text() == "staged"
     finally:
         os.close(fd)
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     assert code == 0 and "up to date" in err, err
     assert staging_folders(project) == []
 
@@ -232,14 +238,14 @@ def test_an_out_tree_1500_folders_deep_is_refused_in_one_line(project):
         os.close(fd)
         fd = child
     os.close(fd)
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     one_refusal(code, err, f"holds folders more than {outputs.MAX_DEPTH} deep")
     assert staging_folders(project) == []
     assert sorted(p.name for p in (project / "output").iterdir()) == sorted(before_top + ["mine"])
     # A killed build's staging folder as deep (a copy made by an older pnp): swept all the same.
     os.rename(project / "output" / "mine", project / ".output.pnp-build-4242-old")
     remove_tree(project / "output")
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     assert code == 0 and staging_folders(project) == [], err
 
 
@@ -274,7 +280,7 @@ def test_run_as_root_a_users_folder_stays_the_users(project):
     (out / "mine" / "notes.txt").write_text("mine")
     os.chown(out / "mine" / "notes.txt", 1001, 1002)
     (out / "roots").mkdir()          # a folder of root's in it stays root's
-    code, stdout, err, _ = run_cli(["build", "continuo"], project)
+    code, stdout, err, _ = run_cli(SMALL_BUILD, project)
     assert code == 0, err
 
     def who(p: Path) -> tuple:
@@ -289,7 +295,7 @@ def test_run_as_root_a_users_folder_stays_the_users(project):
     # Built again (a forced rebuild replaces the game's folder, whose inode number a new folder may
     # then take: what was made is told by its path, not its number): the same.
     for _ in range(3):
-        code, _, err, _ = run_cli(["build", "continuo", "--force"], project)
+        code, _, err, _ = run_cli([*SMALL_BUILD, "--force"], project)
         made = [out / "continuo", *(out / "continuo").iterdir(), out / ".pnp-build.json"]
         assert code == 0 and who(out) == (1000, 1000, 0o700) and who(out / "roots")[:2] == (0, 0), err
         assert all(who(p)[:2] == (1000, 1000) for p in made), [(p.name, who(p)) for p in made]
@@ -308,7 +314,7 @@ def test_a_folder_whose_owner_cannot_be_kept_is_refused(project, monkeypatch):
     def chown(path, uid, gid, **kw):
         raise PermissionError(1, "Operation not permitted", str(path))
     monkeypatch.setattr(outputs.os, "chown", chown)
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     one_refusal(code, err, "theirs belongs to user 1001, group 1001")
     assert tree(out) == before and staging_folders(project) == []
 
@@ -333,7 +339,7 @@ def test_an_immutable_folder_or_file_is_refused_not_dropped(project, what):
         pytest.skip("this file system has no immutable flag")
     try:
         before = tree(out)
-        code, _, err, _ = run_cli(["build", "continuo"], project)
+        code, _, err, _ = run_cli(SMALL_BUILD, project)
         one_refusal(code, err, "immutable or append-only")
         assert tree(out) == before and staging_folders(project) == []
         assert outputs._unchangeable(target)
@@ -390,7 +396,7 @@ def test_a_signal_while_waiting_for_the_lock_stops_the_build(project):
     """Waiting for another build is not deafness: Ctrl-C ends the wait (130), nothing changed."""
     fd = hold(project / ".output.pnp-lock")
     try:
-        p = start_build(project, "continuo")
+        p = start_build(project, *SMALL_BUILD[1:])
         time.sleep(3.0)          # started, and waiting (for up to LOCK_WAIT_S, 10 s)
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=30)
@@ -416,7 +422,7 @@ def test_calibrate_waits_for_a_build_writing_its_folder(project, monkeypatch):
     throw the sheet away) it waits, then is refused in one line, nothing written; free, it writes.
     Into a folder no build writes, it leaves no lock behind."""
     monkeypatch.setattr(outputs, "LOCK_WAIT_S", 0.3)
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     assert code == 0 and (project / ".output.pnp-lock").is_file(), err
     sheet = project / "output" / "calibrate-a4-long.pdf"
     fd = hold(project / ".output.pnp-lock")
