@@ -107,7 +107,7 @@ def test_two_builds_at_once_take_turns(project):
     as listed, with a manifest that says so (a third build is up to date)."""
     first = start_build(project, "continuo", "sorry", "--force")
     wait_for_staging(project, first)
-    second = start_build(project, "count-continuo", "continuo")
+    second = start_build(project, "decks/count_continuo_rules.yaml", "continuo")   # (one job of its own)
     out1, err1 = first.communicate(timeout=300)
     out2, err2 = second.communicate(timeout=300)
     assert first.returncode == 0, err1
@@ -121,7 +121,7 @@ def test_two_builds_at_once_take_turns(project):
     assert all((project / f).is_file() for f in listed), [f for f in listed if not (project / f).is_file()]
     assert staging_folders(project) == [] and (project / "output" / "keep.txt").read_text() == "untouched"
     if second.returncode == 0:
-        code, _, err, _ = run_cli(["build", "continuo", "sorry", "count-continuo"], project)
+        code, _, err, _ = run_cli(["build", "continuo", "sorry", "decks/count_continuo_rules.yaml"], project)
         assert code == 0 and "up to date" in err, err
 
 
