@@ -84,7 +84,8 @@ def test_a_spec_material_name_cannot_write_outside_out(project, tmp_path):
     Capitals wall pieces' laser material does): the files land inside --out."""
     edit(project / "decks" / "sorry.yaml", "material: card stock 0.3 mm", 'material: "../../../../../tmp/pnp-escape"')
     out = tmp_path / "out"
-    code, stdout, err, _ = run_cli(["build", "sorry", "--out", out], project)
+    # The deck's job alone: the tuck box's cut file is its product (the game's boards are not read).
+    code, stdout, err, _ = run_cli(["build", "decks/sorry.yaml", "--out", out], project)
     assert code == 0, err
     written = [Path(line) for line in stdout.splitlines()]
     assert written and all(out.resolve() in (project / w).resolve().parents or
@@ -156,13 +157,14 @@ def test_a_failure_while_writing_leaves_out_as_it_was(project, monkeypatch):
 
 
 def test_a_good_build_keeps_what_else_the_folder_holds(project):
-    code, out, err, _ = run_cli(["build", "continuo"], project)
+    # One job (Continuo's rules sheet, into output/continuo/): what is tested is the folder around it.
+    code, out, err, _ = run_cli(["build", "decks/continuo_rules.yaml"], project)
     assert code == 0, err
     assert (project / "output" / "keep.txt").read_text() == "untouched"
-    assert (project / "output" / "continuo" / "continuo-shop.pdf").stat().st_size > 1000
+    assert (project / "output" / "continuo" / "rules-a4.pdf").stat().st_size > 1000
     # A forced rebuild starts the game's folder from nothing.
     (project / "output" / "continuo" / "stale.pdf").write_text("old")
-    code, _, err, _ = run_cli(["build", "continuo", "--force"], project)
+    code, _, err, _ = run_cli(["build", "decks/continuo_rules.yaml", "--force"], project)
     assert code == 0 and not (project / "output" / "continuo" / "stale.pdf").exists()
 
 
@@ -248,7 +250,7 @@ def test_a_build_under_nohup_keeps_going_through_a_hangup(project):
         default_signals()
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    p = start_build(project, "sorry", "continuo", preexec=ignoring, start_new_session=True)
+    p = start_build(project, "sorry", preexec=ignoring, start_new_session=True)     # four jobs, two workers
     workers_of(p)
     assert p.poll() is None, "the build ended before its workers were seen"
     os.killpg(p.pid, signal.SIGHUP)             # the terminal closed: to the whole group
@@ -264,7 +266,7 @@ def test_a_worker_killed_by_the_system_ends_the_build_not_hangs_it(project, sig)
     before, replaced it and waited for that answer forever): the build reads the end of the dead
     worker's pipe and stops, writing nothing."""
     before = tree(project / "output")
-    p = start_build(project, "capitals", "cubes")
+    p = start_build(project, "capitals")    # its deck's job the longest of all (1.2 s), the walls' 0.5 s
     workers = workers_of(p)
     assert workers, "no worker started"
     time.sleep(0.3)
