@@ -174,9 +174,9 @@ def test_a_good_build_keeps_what_else_the_folder_holds(project):
                                              (signal.SIGTERM, 143, True)])
 def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code, group):
     before = tree(project / "output")
-    p = start_build(project, "sorry", "continuo", "capitals", start_new_session=group)
-    # Wait until it is writing (a first file in its staging folder: Capitals' jobs take longest and
-    # are still running), then stop it.
+    p = start_build(project, "capitals", start_new_session=group)
+    # Wait until it is writing (a first file in its staging folder, as a shorter job ends: the deck's,
+    # the longest of all, is still running), then stop it.
     def writing() -> bool:
         try:
             return any(f.is_file() for q in project.iterdir() if "pnp-build" in q.name for f in q.rglob("*"))
