@@ -57,9 +57,10 @@ def no_problems(code: int, err: str) -> None:
 
 def test_closed_stdout_does_the_work_and_says_so(tmp_path):
     """`pnp build >&-`: the build is done (exit 0), and the list it would have printed is said lost."""
-    code, out, err = pnp("build", "continuo", "--out", tmp_path / "out", closed=(1,))
+    # One job (Continuo's rules sheet): what is tested is the stream, not what the build makes.
+    code, out, err = pnp("build", "decks/continuo_rules.yaml", "--out", tmp_path / "out", closed=(1,))
     no_problems(code, err)
-    assert code == 0 and (tmp_path / "out" / "continuo" / "continuo-shop.pdf").stat().st_size > 1000
+    assert code == 0 and (tmp_path / "out" / "continuo" / "rules-a4.pdf").stat().st_size > 1000
     assert err.strip() == "pnp: standard output was closed; what the command had to say there is lost", err
 
 
@@ -182,12 +183,14 @@ def test_home_unset_tmpdir_unwritable_umask_077(tmp_path):
     (tmp_path / "not-a-folder").write_text("x")
     env = {"HOME": None, "TMPDIR": str(tmp_path / "not-a-folder"), "XDG_CACHE_HOME": None}
     out = tmp_path / "out"
-    code, _, err = pnp("build", "continuo", "--out", out, env=env, umask=0o077)
+    # One job (Continuo's rules sheet and the game's print list, README): every file it makes is checked.
+    code, _, err = pnp("build", "decks/continuo_rules.yaml", "--out", out, env=env, umask=0o077)
     no_problems(code, err)
     assert code == 0
     assert stat.S_IMODE(out.stat().st_mode) == 0o700
     assert stat.S_IMODE((out / "continuo").stat().st_mode) == 0o700
-    assert stat.S_IMODE((out / "continuo" / "continuo-shop.pdf").stat().st_mode) == 0o600
+    made = [p for p in (out / "continuo").iterdir()]
+    assert len(made) >= 3 and {stat.S_IMODE(p.stat().st_mode) for p in made} == {0o600}, made
     assert stat.S_IMODE((tmp_path / ".out.pnp-lock").stat().st_mode) == 0o644
     code, _, err = pnp("referee", "sorry", "score", "tests/records/sorry.yaml", env=env, umask=0o077)
     assert code == 0, err
