@@ -79,6 +79,7 @@ def test_a_link_inside_the_output_folder_cannot_lead_out(tmp_path):
         output_path(tmp_path / "out", "sorry/x.pdf")
 
 
+@pytest.mark.slow      # a build
 def test_a_spec_material_name_cannot_write_outside_out(project, tmp_path):
     """The cut file's material of a tuck box named a path (it becomes part of a file name, as the
     Capitals wall pieces' laser material does): the files land inside --out."""
@@ -119,6 +120,7 @@ def test_validate_refuses_what_build_would(project):
     assert code == 1 and "boards/mille_bornes_shoe.yaml:" in err and "laser.sheet" in err and "does not fit" in err, err
 
 
+@pytest.mark.slow      # a build refused after every spec is read
 def test_a_card_larger_than_the_page(project):
     edit(project / "decks" / "sorry.yaml", "card: {width: 63,", "card: {width: 630,")
     for args in (["validate", "decks/sorry.yaml"], ["build", "sorry"]):
@@ -137,6 +139,7 @@ def test_a_build_of_several_games_writes_all_or_none(project):
     assert not [p for p in project.iterdir() if "pnp-build" in p.name]
 
 
+@pytest.mark.slow      # two games built
 def test_a_failure_while_writing_leaves_out_as_it_was(project, monkeypatch):
     import generator.products.pdf as build
     calls = []
@@ -168,6 +171,7 @@ def test_a_good_build_keeps_what_else_the_folder_holds(project):
     assert code == 0 and not (project / "output" / "continuo" / "stale.pdf").exists()
 
 
+@pytest.mark.slow      # builds in processes, stopped
 @pytest.mark.parametrize("sig, code, group", [(signal.SIGINT, 130, False), (signal.SIGTERM, 143, False),
                                              (signal.SIGKILL, -9, False),
                                              # systemd, `docker stop`, `kill -TERM -PGID`: the workers too
@@ -221,6 +225,7 @@ print(pipeline.run_jobs([pipeline.Job("sorry", "0"), pipeline.Job("sorry", "1")]
 """
 
 
+@pytest.mark.slow      # a process whose worker is stopped
 def test_a_worker_stopped_while_idle_does_not_hold_the_build_forever():
     """Found by review: the build ended an idle worker by closing its pipe and waiting for it, and
     a worker stopped (SIGSTOP, a debugger) never read the end: the command waited forever, deaf to
@@ -242,6 +247,7 @@ def test_a_bug_in_a_worker_is_said_as_a_bug_with_its_cause(monkeypatch):
         pipeline.run_jobs([pipeline.Job("sorry", "0"), pipeline.Job("sorry", "1")], ROOT, None, None)
 
 
+@pytest.mark.slow      # a build in a process, signalled
 def test_a_build_under_nohup_keeps_going_through_a_hangup(project):
     """`nohup pnp build` (SIGHUP ignored), or a script's `pnp build &` (Ctrl-C ignored): the
     command and its workers leave those signals ignored, as they were asked to, and the build ends
@@ -260,6 +266,7 @@ def test_a_build_under_nohup_keeps_going_through_a_hangup(project):
     assert (project / "output" / "sorry" / "sorry-shop.pdf").is_file()
 
 
+@pytest.mark.slow      # a build in a process, its worker killed
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_a_worker_killed_by_the_system_ends_the_build_not_hangs_it(project, sig):
     """A worker's job will never answer once it is dead (multiprocessing.Pool, which we used
@@ -278,6 +285,7 @@ def test_a_worker_killed_by_the_system_ends_the_build_not_hangs_it(project, sig)
     assert not [q for q in project.iterdir() if "pnp-build" in q.name]
 
 
+@pytest.mark.slow      # a process, interrupted
 def test_ctrl_c_caught_inside_exec_still_ends_130(tmp_path):
     """Found stopping builds at random moments (benchmarks/interrupts.py): under `python -m`,
     CPython 3.11 marks a KeyboardInterrupt raised inside exec() of a string (as dataclasses make
@@ -492,6 +500,7 @@ def test_unknown_palette_names_are_refused(project):
     assert code == 1 and "face.colour" in err and "papper" in err, err
 
 
+@pytest.mark.slow      # a process, interrupted
 def test_ctrl_c_at_the_prompt_keeps_the_journal(tmp_path):
     path = tmp_path / "j.yaml"
     p = subprocess.Popen([sys.executable, "-m", "generator", "referee", "sorry", "play", "--journal", str(path)],

@@ -26,6 +26,7 @@ def files(folder: Path) -> dict[str, bytes]:
 GAMES_OF_EVERY_KIND = ["mille-bornes", "sorry", "continuo"]   # PDF, SVG, DXF, PNG and print lists among them
 
 
+@pytest.mark.slow      # the run's build of every game and the module's
 def test_two_builds_serial_and_parallel_give_identical_files_listed_in_one_order(output, tmp_path_factory,
                                                                                 built_once):
     """A second build, from nothing, in another folder (a project of its own) and another process,
@@ -101,6 +102,7 @@ def stamps(folder: Path) -> dict[str, int]:
     return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
 
 
+@pytest.mark.slow      # builds, again and again
 def test_an_unchanged_build_does_nothing_and_an_edit_rebuilds_what_depends_on_it(project_built):
     project = project_built                 # mille-bornes and sorry (and continuo) built there
     out = project / "output"
@@ -141,6 +143,7 @@ def continuo_piped(tmp_path_factory) -> tuple[int, str, str]:
     return code, out, err
 
 
+@pytest.mark.slow      # a build
 def test_progress_is_quiet_off_a_terminal(continuo_piped):
     code, out, err = continuo_piped
     assert code == 0 and err == "" and "\r" not in out
@@ -179,6 +182,7 @@ def test_jobs_start_longest_first_whatever_the_manifest_says():
         assert job_seconds(job, {job.id: bad}) == job_seconds(job, {})
 
 
+@pytest.mark.slow      # every Capitals job run
 def test_every_capitals_job_depends_on_the_deck_its_board_reads():
     """The board is made once and kept (the check and three jobs read it), yet each job still
     counts the deck and the coastlines among what it read: an edit to the deck remakes them all."""
@@ -219,6 +223,7 @@ def test_what_is_made_from_files_is_made_again_when_a_file_changes(tmp_path):
     assert cache.get("o", object, owner=owner_a) is a and cache.get("o", object, owner=owner_b) is not a
 
 
+@pytest.mark.slow      # the module's build, and a build
 def test_a_manifest_naming_other_files_only_makes_its_jobs_run_again(project_built):
     """The manifest lives in the output folder, where anyone may edit it: a read it names
     outside the project, a device or a FIFO is never read (no hang), its job simply runs again."""
@@ -236,6 +241,7 @@ def test_a_manifest_naming_other_files_only_makes_its_jobs_run_again(project_bui
     assert written and "up to date" not in err
 
 
+@pytest.mark.slow      # a build each
 @pytest.mark.parametrize("manifest", ["fifo", "[" * 100_000, "not json", "{\"format\": 1, \"jobs\": [1]}"])
 def test_a_manifest_that_is_not_ours_builds_everything(project, manifest):
     # Continuo, two jobs: how a manifest is read does not depend on the game (Sorry took twice as long).
@@ -250,6 +256,7 @@ def test_a_manifest_that_is_not_ours_builds_everything(project, manifest):
     assert "continuo/continuo-shop.pdf" in written and "continuo/rules-a4.pdf" in written
 
 
+@pytest.mark.slow      # the module's build, and a build
 def test_links_and_fifos_in_the_output_folder_are_replaced_never_written_through(project_built, tmp_path_factory):
     """A link (or a FIFO) left in the output folder under the name of a file the build writes,
     its print list or a product: the build makes a new file there, and nothing outside the
@@ -274,6 +281,7 @@ def test_links_and_fifos_in_the_output_folder_are_replaced_never_written_through
         assert (game / name).is_file() and not (game / name).is_symlink(), name
 
 
+@pytest.mark.slow      # the module's build, and a build each
 @pytest.mark.parametrize("corrupt", [
     lambda e: 5,
     lambda e: {**e, "products": 5},
@@ -300,6 +308,7 @@ def test_a_manifest_entry_not_in_our_form_makes_its_job_run_again(project_built,
     assert "continuo/continuo-shop.pdf" in written and "continuo/README.txt" in written
 
 
+@pytest.mark.slow      # a build in a process on a terminal
 def test_the_first_screen_of_a_build_is_a_summary_and_the_paths_when_piped(tmp_path, continuo_piped):
     """`pnp build` on a terminal says what it made, where, in how long and what to print first, not
     every path (146 for the five games); piped, or with --list, it names every file a line, as a

@@ -82,6 +82,7 @@ def wait_for_staging(folder: Path, p: subprocess.Popen, timeout: float = 120) ->
 
 # ---------------------------------------------------------------- one build at a time
 
+@pytest.mark.slow      # a build
 def test_a_second_build_waits_for_the_first_then_is_refused(project, monkeypatch):
     """The lock beside --out is held (as a build in another process holds it): a build waits for it
     LOCK_WAIT_S, then is refused in one line, --out as it was, nothing left beside it."""
@@ -101,6 +102,7 @@ def test_a_second_build_waits_for_the_first_then_is_refused(project, monkeypatch
     assert code == 0, err
 
 
+@pytest.mark.slow      # two builds in processes
 def test_two_builds_at_once_take_turns(project):
     """Two builds into one folder at the same moment: the second waits for the first (it once swapped
     its own copy in over the first's files); both end 0 and the folder holds every file of both,
@@ -171,6 +173,7 @@ def test_a_live_staging_folder_is_never_swept(project):
     assert staging_folders(project) == []
 
 
+@pytest.mark.slow      # a build in a process, killed
 def test_a_killed_builds_staging_folder_is_swept_when_the_next_is_up_to_date(project):
     code, _, err, _ = run_cli(["build", "continuo"], project)
     assert code == 0, err
@@ -186,6 +189,7 @@ def test_a_killed_builds_staging_folder_is_swept_when_the_next_is_up_to_date(pro
     assert staging_folders(project) == []
 
 
+@pytest.mark.slow      # a build in a process of its own namespace
 @pytest.mark.skipif(not ROOTED or not shutil.which("unshare"), reason="a PID namespace needs root and unshare")
 def test_a_build_in_another_pid_namespace_keeps_its_staging_folder(project):
     """A build in a PID namespace of its own (a container sharing the folder) is process 1 there: its
@@ -208,6 +212,7 @@ def test_a_build_in_another_pid_namespace_keeps_its_staging_folder(project):
     assert all((project / f).is_file() for f in out.split()) and staging_folders(project) == []
 
 
+@pytest.mark.slow      # 3,000 folders made and removed
 def test_removing_a_tree_deeper_than_any_path(tmp_path):
     """A tree 3,000 folders deep (9,000 characters of path, over PATH_MAX): removed without
     recursion and without a path longer than a name."""
@@ -227,6 +232,7 @@ def test_removing_a_tree_deeper_than_any_path(tmp_path):
     assert not top.exists() and Path("/etc/passwd").exists()
 
 
+@pytest.mark.slow      # 1,500 folders made, a build
 def test_an_out_tree_1500_folders_deep_is_refused_in_one_line(project):
     before_top = sorted(p.name for p in (project / "output").iterdir())
     path = project / "output" / "mine"
@@ -266,6 +272,7 @@ def test_an_out_holding_the_project_or_the_working_folder_is_refused_before_anyt
 
 # ---------------------------------------------------------------- owner, group, mode and flags
 
+@pytest.mark.slow      # four builds
 @pytest.mark.skipif(not ROOTED, reason="giving files to another user needs root")
 def test_run_as_root_a_users_folder_stays_the_users(project):
     """Run as root on a user's 700 folder: --out and every folder kept in it keep their owner, group
@@ -392,6 +399,7 @@ def test_every_single_file_writer_refuses_what_is_not_a_regular_file(tmp_path):
     assert (tmp_path / "new.yaml").read_bytes() == b"x"
 
 
+@pytest.mark.slow      # a process waiting 3 s, interrupted
 def test_a_signal_while_waiting_for_the_lock_stops_the_build(project):
     """Waiting for another build is not deafness: Ctrl-C ends the wait (130), nothing changed."""
     fd = hold(project / ".output.pnp-lock")
