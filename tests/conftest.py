@@ -169,15 +169,12 @@ SPREAD = {"test_fuzz.py"}
 SLOW_FIXTURES = {"output", "output_letter", "built", "capitals_out", "nested_sheets", "kit_out"}
 SLOW_MODULES = {
     "test_fuzz.py": "fuzz campaigns' seeded samples, through the command line",
-    "test_bad_input.py": "signals, killed and stopped builds: processes",
-    "test_shared_output.py": "builds into one folder at once, locks, owners",
     "test_world.py": "commands in processes of their own, odd environments and streams",
     "test_installed.py": "a wheel built, installed and run",
     "test_serve_browser.py": "pages driven in Chromium",
     "test_serve_round3_browser.py": "pages driven in Chromium",
     "test_serve_four_phones.py": "pages driven in four Chromiums",
     "test_studio_browser.py": "pnp studio's page driven in Chromium, a 1,000-card deck edited",
-    "test_build.py": "whole builds, again and again (incremental, serial and parallel, reproducible)",
     "test_a_game_is_one_folder.py": "a game found through PNP_GAMES_PATH by processes of their own",
     "test_a_product_is_one_file.py": "a product found through PNP_PRODUCTS_PATH by processes of their own",
     "test_own_folder.py": "builds in a folder of one's own, --watch",
