@@ -176,7 +176,6 @@ SLOW_MODULES = {
     "test_serve_four_phones.py": "pages driven in four Chromiums",
     "test_studio_browser.py": "pnp studio's page driven in Chromium, a 1,000-card deck edited",
     "test_a_game_is_one_folder.py": "a game found through PNP_GAMES_PATH by processes of their own",
-    "test_a_product_is_one_file.py": "a product found through PNP_PRODUCTS_PATH by processes of their own",
     "test_own_folder.py": "builds in a folder of one's own, --watch",
     "test_capitals_random.py": "random games", "test_continuo_random.py": "random games",
     "test_cubes_random.py": "random games", "test_mille_bornes_random.py": "random hands",
