@@ -77,6 +77,9 @@ def at_origin(poly: Polygon) -> Polygon:
 def coincide(a: Polygon, b: Polygon) -> bool:
     """The two outlines' boundaries lie within TOLERANCE of each other, all along (both placed at
     their bounding boxes' top-left)."""
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.bounds, b.bounds
+    if abs((ax1 - ax0) - (bx1 - bx0)) > TOLERANCE or abs((ay1 - ay0) - (by1 - by0)) > TOLERANCE:
+        return False        # (the boxes' test below, before moving either: most pairs end here)
     a, b = at_origin(a), at_origin(b)
     if any(abs(p - q) > TOLERANCE for p, q in zip(a.bounds, b.bounds)):
         return False
