@@ -383,7 +383,7 @@ def test_every_name_survives_the_round_trip(tmp_path, name):
 
 def test_two_writers_never_interleave(tmp_path):
     """Two prompts on one journal: the second's entry is refused (reload), never applied to a stale game."""
-    from generator.games.sorry import REFEREE
+    from generator.games.sorry.referee import REFEREE
     path = tmp_path / "j.yaml"
     path.write_text("game: sorry\nplayers: [red, blue]\nentries: []\n")
     first, _ = Journal.open(path, REFEREE)
@@ -403,7 +403,7 @@ def test_two_writers_never_interleave(tmp_path):
 def test_the_prompt_refuses_a_stale_entry_and_reloads(tmp_path):
     path = tmp_path / "j.yaml"
     path.write_text("game: sorry\nplayers: [red, blue]\nentries: []\n")
-    from generator.games.sorry import REFEREE
+    from generator.games.sorry.referee import REFEREE
     other, _ = Journal.open(path, REFEREE)
 
     class Typist:
@@ -429,7 +429,7 @@ def test_the_prompt_refuses_a_stale_entry_and_reloads(tmp_path):
 
 def test_a_journal_is_never_half_written(tmp_path, monkeypatch):
     """A crash in the middle of a write leaves the old record, whole."""
-    from generator.games.sorry import REFEREE
+    from generator.games.sorry.referee import REFEREE
     import generator.outputs as outputs
     path = tmp_path / "j.yaml"
     path.write_text("game: sorry\nplayers: [red, blue]\nentries: []\n")

@@ -578,7 +578,7 @@ def test_fit_size_is_never_under_6_pt_and_always_fits():
 def test_a_screen_drawing_sets_long_names_small_rather_than_refuse():
     """A game's position is drawn for a phone, which zooms: a long player name is set small there
     (the referee took the name; the page must still show the game)."""
-    from generator.games.mille_bornes import REFEREE
+    from generator.games.mille_bornes.referee import REFEREE
     from generator.games.mille_bornes.position import draw_position
     state = REFEREE.new_game({"game": "mille-bornes", "players": ["W" * 200, "Bob"]}, None)
     drawing = draw_position(state)

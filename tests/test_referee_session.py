@@ -111,7 +111,7 @@ def test_an_over_long_line_is_read_and_dropped(tmp_path):
     out = io.StringIO()
     line = "1 out" + " " * (MAX_PROMPT_LINE * 300) + "\n"        # 1.2 MB on one line
     args = argparse_ns(players="red,blue", variant="standard")
-    from generator.games.sorry import REFEREE
+    from generator.games.sorry.referee import REFEREE
     code = play(REFEREE, j, args, inp=io.StringIO(line + "1 out\nquit\n"), out=out)
     assert code == 2 and f"a line is at most {MAX_PROMPT_LINE:,} characters" in out.getvalue()
     assert len(yaml.safe_load(j.read_text())["entries"]) == 1     # the next line was read as usual
@@ -123,7 +123,7 @@ def argparse_ns(**kw):
 
 
 def test_undo_at_the_prompt_says_what_it_took_back(tmp_path):
-    from generator.games.mille_bornes import REFEREE
+    from generator.games.mille_bornes.referee import REFEREE
     out = io.StringIO()
     args = argparse_ns(players="Ann Lee,Bob", teams=None, deck=None, short=False)
     play(REFEREE, tmp_path / "j.yaml", args, inp=io.StringIO("go\nshow\nundo\nquit\n"), out=out)
