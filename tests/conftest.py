@@ -131,12 +131,6 @@ def output(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def output_letter(tmp_path_factory):
-    """Every game built once for the run with --paper letter."""
-    return built_output(tmp_path_factory, "letter")
-
-
-@pytest.fixture(scope="session")
 def built(tmp_path_factory):
     """Mille Bornes, default options (A4 sheet, shop, contact)."""
     return build_game(tmp_path_factory, "mille-bornes")
@@ -166,7 +160,7 @@ SPREAD = {"test_fuzz.py"}
 # a test that reads the run's whole build (the build is) or every game's laser sheets nested, these
 # modules, each about processes, whole builds or long seeded samples, and a few tests of the same
 # kind. The whole suite (CI) runs everything.
-SLOW_FIXTURES = {"output", "output_letter", "built", "capitals_out", "nested_sheets", "kit_out"}
+SLOW_FIXTURES = {"output", "built", "capitals_out", "nested_sheets", "kit_out"}
 SLOW_MODULES = {
     "test_fuzz.py": "fuzz campaigns' seeded samples, through the command line",
     "test_world.py": "commands in processes of their own, odd environments and streams",
