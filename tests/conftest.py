@@ -164,7 +164,7 @@ SLOW_MODULES = {
     "test_serve_browser.py": "pages driven in Chromium",
     "test_serve_round3_browser.py": "pages driven in Chromium",
     "test_serve_four_phones.py": "pages driven in four Chromiums",
-    "test_studio_browser.py": "pnp studio's page driven in Chromium, a 1,000-card deck edited",
+    "test_studio_browser.py": "pnp studio's page driven in Chromium, a deck of its own edited",
     "test_build.py": "whole builds, again and again (incremental, serial and parallel, reproducible)",
     "test_a_game_is_one_folder.py": "a game found through PNP_GAMES_PATH by processes of their own",
     "test_a_product_is_one_file.py": "a product found through PNP_PRODUCTS_PATH by processes of their own",
