@@ -163,7 +163,7 @@ SLOW_MODULES = {
     "test_installed.py": "a wheel built, installed and run",
     "test_serve_browser.py": "pages driven in Chromium",
     "test_serve_round3_browser.py": "pages driven in Chromium",
-    "test_serve_four_phones.py": "pages driven in four Chromiums",
+    "test_serve_four_phones.py": "pages driven in four Chromium windows",
     "test_studio_browser.py": "pnp studio's page driven in Chromium, a deck of its own edited",
     "test_build.py": "whole builds, again and again (incremental, serial and parallel, reproducible)",
     "test_a_game_is_one_folder.py": "a game found through PNP_GAMES_PATH by processes of their own",

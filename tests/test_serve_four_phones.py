@@ -21,13 +21,14 @@ import pytest
 import yaml
 
 from test_serve_api import CUBES_WIN
-from test_serve_browser import (SHOTS, api, entries_shown, open_table, phone, server, tap, text_of,  # noqa: F401
+from phones import phone_window
+from test_serve_browser import (SHOTS, api, entries_shown, open_table, server, tap, text_of,  # noqa: F401
                                 type_entry, wait_for)
 
 
 @pytest.fixture(scope="module")
-def four(tmp_path_factory):
-    phones = [phone(tmp_path_factory.mktemp(f"phone-{k}")) for k in range(4)]
+def four(request):
+    phones = [phone_window(request.config) for _ in range(4)]
     SHOTS.mkdir(exist_ok=True)
     yield phones
     for p in phones:

@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT, pnp_here
-from phones import desktop
+from phones import desktop_window
 
 SHOTS = Path("/tmp/pnp-studio-shots")
 # Where to look on a face of benchmarks/deck.py's deck (fractions of its picture, bleed included):
@@ -53,8 +53,8 @@ def stop_studio(proc) -> None:
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    driver = desktop(tmp_path_factory.mktemp("chromium"))
+def browser(request):
+    driver = desktop_window(request.config)
     SHOTS.mkdir(exist_ok=True)
     yield driver
     driver.quit()
