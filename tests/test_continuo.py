@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from conftest import ROOT, drawn_items, pnp_here
-from generator.games.continuo import REFEREE as CONTINUO
-from generator.games.continuo.count import REFEREE as COUNT
+from generator.games.continuo.referee import REFEREE as CONTINUO
+from generator.games.continuo.referee import COUNT_REFEREE as COUNT
 from generator.games.continuo.deck import load_deck
 from generator.games.continuo.referee import best_text
 from generator.games.continuo.rules import Layout, Placement, best_placements, place

@@ -20,8 +20,8 @@ from collections import Counter
 
 import yaml
 
-from generator.games.continuo import REFEREE as CONTINUO
-from generator.games.continuo.count import REFEREE as COUNT
+from generator.games.continuo.referee import REFEREE as CONTINUO
+from generator.games.continuo.referee import COUNT_REFEREE as COUNT
 from generator.games.continuo.referee import new_game, ranked_placements
 from generator.games.continuo.rules import NEIGHBOURS, Placement
 from generator.games.continuo.tiles import rotate_tile

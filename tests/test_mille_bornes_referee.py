@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from conftest import pnp_here
-from generator.games.mille_bornes import REFEREE
+from generator.games.mille_bornes.referee import REFEREE
 from generator.referee.prompt import play
 from generator.referee.record import RecordError, load_record, replay, start_game
 

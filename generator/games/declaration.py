@@ -9,6 +9,7 @@ folders in PNP_GAMES_PATH).
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -52,3 +53,28 @@ class TablePage:
     background: Callable[[dict], Any] | None = None        # (header) -> what no turn changes; `draw` then
                                                             # draws only what the turns made, over it
     hints: Mapping[str, Callable[[Any, dict, str], dict]] = field(default_factory=dict)  # kind -> (state, header, arg)
+
+
+# A game package stays light to import (the referee's start-up time matters): its checks and its
+# referee name a module of the package, imported when first used.
+
+def imported(package: str, target: str) -> Callable[[], Any]:
+    """`.module:NAME` of a package, as a function that imports it and returns NAME (a referee)."""
+    module, name = target.split(":")
+    return lambda: getattr(importlib.import_module(module, package), name)
+
+
+def check_by(package: str, target: str) -> Callable[[Any], Any]:
+    """`.module:function` of a package, as a spec's check that imports it when first run."""
+    module, name = target.split(":")
+    return lambda spec: getattr(importlib.import_module(module, package), name)(spec)
+
+
+def rules_sheet_check(package: str) -> Callable[[Any], Any]:
+    """A game's rules-sheet spec's check: the sheet laid out with the game's own `sheet_game`
+    (its rules_sheet.py), every game's the same."""
+    def check(spec):
+        from ..layout.rules_sheet import load_rules_sheet
+        sheet_game = importlib.import_module(".rules_sheet", package).sheet_game
+        return load_rules_sheet(spec, sheet_game(spec))
+    return check

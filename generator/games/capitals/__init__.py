@@ -6,30 +6,17 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
-from ..declaration import GameDeclaration
+from ..declaration import GameDeclaration, check_by, imported, rules_sheet_check
 
 TITLE = "Capitals"
 SPECS = ["decks/capitals_1961.yaml", "boards/capitals_world_map.yaml", "boards/capitals_walls.yaml",
          "decks/capitals_rules.yaml"]
 
 
-def _check(kind):
-    def check(spec):
-        from . import data, walls
-        return {"capitals-deck": data.load_deck, "capitals-board": data.load_board,
-                "capitals-walls": walls.load_walls}[kind](spec)
-    return check
-
-
-def _check_rules(spec):
-    from ...layout.rules_sheet import load_rules_sheet
-    from .rules_sheet import sheet_game
-    return load_rules_sheet(spec, sheet_game(spec))
-
-
-CHECKS = {kind: _check(kind) for kind in ("capitals-deck", "capitals-board", "capitals-walls")}
-CHECKS["capitals-rules"] = _check_rules
-
+CHECKS = {"capitals-deck": check_by(__name__, ".data:load_deck"),
+          "capitals-board": check_by(__name__, ".data:load_board"),
+          "capitals-walls": check_by(__name__, ".walls:load_walls"),
+          "capitals-rules": rules_sheet_check(__name__)}
 
 
 def play_options(parser) -> None:
@@ -49,17 +36,6 @@ FORM = {
 }
 
 
-def _referee():
-    from .referee import REFEREE
-    return REFEREE
-
-
 GAMES = (GameDeclaration(id="capitals", title=TITLE, specs=tuple(SPECS), checks=CHECKS,
-                         referee=_referee, play_options=play_options, form=FORM, web=__name__),)
-
-
-def __getattr__(name):
-    if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
-        from .referee import REFEREE
-        return REFEREE
-    raise AttributeError(name)
+                         referee=imported(__name__, ".referee:REFEREE"), play_options=play_options, form=FORM,
+                         web=__name__),)

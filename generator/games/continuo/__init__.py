@@ -5,27 +5,16 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
-from ..declaration import GameDeclaration
-
-from functools import lru_cache
+from ..declaration import GameDeclaration, check_by, imported, rules_sheet_check
 
 TITLE = "Continuo"
 SPECS = ["decks/continuo.yaml", "decks/continuo_rules.yaml"]
 
 
-def _check_deck(spec):
-    from .deck import load_deck
-    return load_deck(spec)
-
-
-def _check_rules(spec):
-    from ...layout.rules_sheet import load_rules_sheet
-    from .rules_sheet import sheet_game
-    return load_rules_sheet(spec, sheet_game(spec))
-
-
-CHECKS = {"continuo-deck": _check_deck, "continuo-rules": _check_rules}
-
+CHECKS = {"continuo-deck": check_by(__name__, ".deck:load_deck"), "continuo-rules": rules_sheet_check(__name__)}
+# One pack of tiles, two ways of scoring: the game id decides which (referee.py makes both).
+CONTINUO = imported(__name__, ".referee:REFEREE")
+COUNT_CONTINUO = imported(__name__, ".referee:COUNT_REFEREE")
 
 
 def play_options(parser, variants: bool = True) -> None:
@@ -35,7 +24,7 @@ def play_options(parser, variants: bool = True) -> None:
     parser.add_argument("--openings", type=int, help="unscored opening tiles (default 2, or 3 for three players)")
 
 
-def referee_commands(sub, rules=None) -> dict:
+def referee_commands(sub, rules=CONTINUO) -> dict:
     """`best RECORD TILE`: every legal placement of TILE after RECORD, best first."""
     from ...referee.contract import Refused
     from ...referee.prompt import record_command
@@ -52,13 +41,7 @@ def referee_commands(sub, rules=None) -> dict:
             raise Refused("tile", str(exc)) from None
         print(best_text(state, tile, args.top))
         return 0
-    return {"best": record_command(rules or _referee("continuo"), best)}
-
-
-@lru_cache(maxsize=None)
-def _referee(game: str):
-    from .referee import make_rules
-    return make_rules(game)
+    return {"best": record_command(rules(), best)}
 
 
 # The new-game form of `pnp serve`, in a player's words (the options are play_options').
@@ -76,16 +59,10 @@ def _count_options(parser) -> None:
 
 # Continuo and Count continuo: one pack of tiles, two ways of scoring; the game id decides which.
 GAMES = (GameDeclaration(id="continuo", title=TITLE, specs=tuple(SPECS), checks=CHECKS,
-                         referee=lambda: _referee("continuo"), play_options=play_options,
+                         referee=CONTINUO, play_options=play_options,
                          referee_commands=referee_commands, form=FORM, web=__name__),
          GameDeclaration(id="count-continuo", title="Count continuo",
                          specs=("decks/count_continuo.yaml", "decks/count_continuo_rules.yaml"),
-                         checks=CHECKS, referee=lambda: _referee("count-continuo"), play_options=_count_options,
-                         referee_commands=lambda sub: referee_commands(sub, _referee("count-continuo")),
+                         checks=CHECKS, referee=COUNT_CONTINUO, play_options=_count_options,
+                         referee_commands=lambda sub: referee_commands(sub, COUNT_CONTINUO),
                          form=FORM, web=__name__))
-
-
-def __getattr__(name):
-    if name == "REFEREE":   # the referee the CLI finds here, made when asked for
-        return _referee("continuo")
-    raise AttributeError(name)

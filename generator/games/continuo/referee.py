@@ -345,3 +345,7 @@ def make_rules(game: str) -> RefereeRules:
         help_text="Moves: [open] TILE ROW,COL [ROTATION]  e.g. open 12 0,0 | 30 4,0 90 | RRGG/RRGG/BBYY/BBYY 4,4\n"
                   "  best TILE [N]  the N best placements of a tile",
         extra_commands={"best": _best_command})
+
+
+REFEREE = make_rules("continuo")
+COUNT_REFEREE = make_rules("count-continuo")

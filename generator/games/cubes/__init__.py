@@ -5,7 +5,7 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
-from ..declaration import GameDeclaration
+from ..declaration import GameDeclaration, imported, rules_sheet_check
 
 TITLE = "Cubes"
 SPECS = ["boards/cubes_kit.yaml", "boards/cubes_rules.yaml"]
@@ -27,14 +27,7 @@ def _check(spec):
         load_pieces(spec, True)
 
 
-def _check_rules(spec):
-    from ...layout.rules_sheet import load_rules_sheet
-    from .rules_sheet import sheet_game
-    return load_rules_sheet(spec, sheet_game(spec))
-
-
-CHECKS = {"cubes-kit": _check, "cubes-rules": _check_rules}
-
+CHECKS = {"cubes-kit": _check, "cubes-rules": rules_sheet_check(__name__)}
 
 
 def play_options(parser) -> None:
@@ -49,17 +42,6 @@ FORM = {
 }
 
 
-def _referee():
-    from .referee import REFEREE
-    return REFEREE
-
-
 GAMES = (GameDeclaration(id="cubes", title=TITLE, specs=tuple(SPECS), checks=CHECKS, parts=PARTS,
-                         referee=_referee, play_options=play_options, form=FORM, web=__name__),)
-
-
-def __getattr__(name):
-    if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
-        from .referee import REFEREE
-        return REFEREE
-    raise AttributeError(name)
+                         referee=imported(__name__, ".referee:REFEREE"), play_options=play_options, form=FORM,
+                         web=__name__),)

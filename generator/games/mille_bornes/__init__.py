@@ -5,16 +5,11 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
-from ..declaration import GameDeclaration
+from ..declaration import GameDeclaration, check_by, imported, rules_sheet_check
 
 TITLE = "Mille Bornes"
 SPECS = ["decks/mille_bornes.yaml", "decks/mille_bornes_1961.yaml", "boards/mille_bornes_shoe.yaml",
          "decks/mille_bornes_rules.yaml"]
-
-
-def _check_deck(spec):
-    from .deck import load_deck
-    return load_deck(spec)
 
 
 def _check_shoe(spec):
@@ -31,14 +26,8 @@ def _check_shoe(spec):
     return shoe
 
 
-def _check_rules(spec):
-    from ...layout.rules_sheet import load_rules_sheet
-    from .rules_sheet import sheet_game
-    return load_rules_sheet(spec, sheet_game(spec))
-
-
-CHECKS = {"mille-bornes-deck": _check_deck, "mille-bornes-shoe": _check_shoe, "mille-bornes-rules": _check_rules}
-
+CHECKS = {"mille-bornes-deck": check_by(__name__, ".deck:load_deck"), "mille-bornes-shoe": _check_shoe,
+          "mille-bornes-rules": rules_sheet_check(__name__)}
 
 
 def play_options(parser) -> None:
@@ -59,17 +48,5 @@ FORM = {
 }
 
 
-def _referee():
-    from .referee import REFEREE
-    return REFEREE
-
-
 GAMES = (GameDeclaration(id="mille-bornes", title=TITLE, specs=tuple(SPECS), checks=CHECKS,
-                         referee=_referee, play_options=play_options, form=FORM, web=__name__),)
-
-
-def __getattr__(name):
-    if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
-        from .referee import REFEREE
-        return REFEREE
-    raise AttributeError(name)
+                         referee=imported(__name__, ".referee:REFEREE"), play_options=play_options, form=FORM, web=__name__),)

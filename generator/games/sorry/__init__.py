@@ -5,15 +5,10 @@ referee import their modules when they are first used.
 """
 from __future__ import annotations
 
-from ..declaration import GameDeclaration
+from ..declaration import GameDeclaration, check_by, imported, rules_sheet_check
 
 TITLE = "Sorry"
 SPECS = ["decks/sorry.yaml", "boards/sorry.yaml", "boards/sorry_1930.yaml", "decks/sorry_rules.yaml"]
-
-
-def _check_deck(spec):
-    from .deck import load_deck
-    return load_deck(spec)
 
 
 def _check_board(spec):
@@ -23,14 +18,8 @@ def _check_board(spec):
     return load_geometry(spec)
 
 
-def _check_rules(spec):
-    from ...layout.rules_sheet import load_rules_sheet
-    from .rules_sheet import sheet_game
-    return load_rules_sheet(spec, sheet_game(spec))
-
-
-CHECKS = {"sorry-deck": _check_deck, "sorry-board": _check_board, "sorry-rules": _check_rules}
-
+CHECKS = {"sorry-deck": check_by(__name__, ".deck:load_deck"), "sorry-board": _check_board,
+          "sorry-rules": rules_sheet_check(__name__)}
 
 
 def play_options(parser) -> None:
@@ -56,18 +45,6 @@ FORM = {
 }
 
 
-def _referee():
-    from .referee import REFEREE
-    return REFEREE
-
-
 GAMES = (GameDeclaration(id="sorry", title=TITLE, specs=tuple(SPECS), checks=CHECKS,
-                         referee=_referee, play_options=play_options, referee_commands=referee_commands,
+                         referee=imported(__name__, ".referee:REFEREE"), play_options=play_options, referee_commands=referee_commands,
                          form=FORM, web=__name__),)
-
-
-def __getattr__(name):
-    if name == "REFEREE":   # the referee the CLI finds here, loaded when asked for
-        from .referee import REFEREE
-        return REFEREE
-    raise AttributeError(name)

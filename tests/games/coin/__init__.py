@@ -4,14 +4,9 @@ it, referees it and `pnp serve` offers it. Players call heads or tails in turn; 
 point; the first to the spec's target wins."""
 from __future__ import annotations
 
-from generator.games.declaration import GameDeclaration
+from generator.games.declaration import GameDeclaration, check_by, imported
 
 TITLE = "Coin toss"
-
-
-def _check(spec):
-    from .rules import load_coin
-    load_coin(spec)
 
 
 def contents(specs, paper, part=None) -> list:
@@ -30,11 +25,7 @@ def play_options(parser) -> None:
     parser.add_argument("--players", help="names, comma-separated")
 
 
-def _referee():
-    from .rules import REFEREE
-    return REFEREE
-
-
-GAMES = (GameDeclaration(id="coin", title=TITLE, specs=("coin.yaml",), contents=contents, checks={"coin-coin": _check},
-                         referee=_referee, play_options=play_options,
+GAMES = (GameDeclaration(id="coin", title=TITLE, specs=("coin.yaml",), contents=contents,
+                         checks={"coin-coin": check_by(__name__, ".rules:load_coin")},
+                         referee=imported(__name__, ".rules:REFEREE"), play_options=play_options,
                          form={"players": {"label": "Who calls, in turn", "placeholder": "Ann, Bob"}}),)
