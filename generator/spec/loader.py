@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import jsonschema
 import yaml
 
 from ..colour import Colour, parse_colour
@@ -414,18 +413,26 @@ def _inlined_schema(kind: str) -> dict:
     return _inline_refs(_schema(f"{kind}.yaml"), f"{kind}.yaml")
 
 
-# Types are exact: where the rules count, 2.0 is not a count (JSON Schema would take it), and a
-# yes-or-no is true or false, never "no" or 0.
-_Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)))
+# jsonschema is imported when a spec is first validated, not with this module: `pnp --help` and
+# the commands that read no spec start without it (70 ms of a process's start).
+@lru_cache(maxsize=None)
+def _validating() -> tuple:
+    """(the validator class, the format checker) specs are validated with."""
+    import jsonschema
+    # Types are exact: where the rules count, 2.0 is not a count (JSON Schema would take it), and
+    # a yes-or-no is true or false, never "no" or 0.
+    validator = jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+            "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)))
+    format_checker = jsonschema.FormatChecker()
+    format_checker.checks("colour", raises=ValueError)(_is_colour)
+    return validator, format_checker
+
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
-_format_checker = jsonschema.FormatChecker()
 
 
-@_format_checker.checks("colour", raises=ValueError)
 def _is_colour(value) -> bool:
     # Palette names are resolved later, against the spec's own palette.
     if isinstance(value, str) and _IDENT.match(value.strip()):
@@ -445,7 +452,8 @@ def _messages(err, spec: Spec):
     expected = schema.get("x-expected")
     v = err.validator
     if v in ("oneOf", "anyOf") and err.context:
-        best = jsonschema.exceptions.best_match(err.context)
+        from jsonschema.exceptions import best_match
+        best = best_match(err.context)
         if expected:
             yield path, f"expected {expected}, got {show(err.instance)}"
         else:
@@ -545,7 +553,8 @@ def validate(data, lines: dict, file: str, kind: str | None = None, path: Path |
     written: dict = {}
     if schema.get("x-units"):
         _lengths_in_mm(data, [schema], _dpi(data), (), written)
-    validator = _Validator(schema, format_checker=_format_checker)
+    validator_class, format_checker = _validating()
+    validator = validator_class(schema, format_checker=format_checker)
     found = list(itertools.islice(validator.iter_errors(data), MAX_ERRORS_FOUND + 1))
     problems, order = [], {}
     for err in sorted(found[:MAX_ERRORS_FOUND], key=lambda e: [str(p) for p in e.absolute_path]):
