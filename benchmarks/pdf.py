@@ -56,9 +56,9 @@ def bare(path, pages):
     from reportlab.pdfgen.canvas import Canvas
     from generator.draw.drawing import Ellipse, Group, Rect, Text
     from generator.draw.fonts import get_font
-    from generator.draw.pdf import _register
+    from generator.draw.pdf import register_font
     from generator.units import PT_PER_MM, mm_to_pt
-    c = Canvas(str(path), pageCompression=1, invariant=1, initialFontName=_register(get_font("sans")))
+    c = Canvas(str(path), pageCompression=1, invariant=1, initialFontName=register_font(get_font("sans")))
 
     def draw(item):
         if isinstance(item, Group):
@@ -75,7 +75,7 @@ def bare(path, pages):
             c.setFillColorRGB(*item.fill.as_rgb())
             c.translate(item.x, item.y)
             c.scale(1, -1)
-            c.setFont(_register(item.font), item.size)
+            c.setFont(register_font(item.font), item.size)
             c.drawString(0, 0, item.text)
             c.restoreState()
         else:

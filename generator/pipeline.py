@@ -14,9 +14,11 @@ change to what it read, to the options or to the code runs it again. `--force` r
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -268,22 +270,38 @@ def code_digest() -> str:
     """A digest of our code, schemas and data files, of the drawing libraries' versions and of the
     products found (those from PNP_PRODUCTS_PATH with their source): any change to them may change
     the files a job writes."""
-    from importlib import metadata
     h = hashlib.sha256()
     package = Path(__file__).resolve().parent
     for p in sorted(package.rglob("*")):
         if p.suffix in (".py", ".yaml", ".json", ".ttf", ".txt") and "__pycache__" not in p.parts:
             h.update(str(p.relative_to(package)).encode() + b"\0" + p.read_bytes() + b"\0")
-    for lib in LIBRARIES:
-        try:
-            version = metadata.version(lib)
-        except metadata.PackageNotFoundError:
-            version = "-"
+    for lib, version in _library_versions():
         h.update(f"{lib}={version}\0".encode())
     h.update(f"python={sys.version_info[:2]}".encode())
     from .products import products_digest
     h.update(products_digest().encode())
     return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _library_versions() -> tuple[tuple[str, str], ...]:
+    """Each drawing library's version ("-" if it is not installed), as importlib.metadata.version
+    gives it: its metadata's Version header. Read once a process (the libraries a process has
+    imported stay what they are), and read from the header alone: version() parses the whole
+    file with the email package, a library's long description and all (0.1 s of every build)."""
+    from importlib import metadata
+    out = []
+    for lib in LIBRARIES:
+        try:
+            dist = metadata.distribution(lib)
+        except metadata.PackageNotFoundError:
+            out.append((lib, "-"))
+            continue
+        text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
+        head = text.split("\n\n", 1)[0]
+        found = re.search(r"^Version:(.*)$", head, re.M)
+        out.append((lib, found.group(1).strip() if found else dist.version))
+    return tuple(out)
 
 
 def job_key(job: Job, opts: BuildOptions, code: str) -> str:
@@ -509,6 +527,23 @@ def gather_job_files(staging: Path, results: list[JobResult]) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _preload() -> None:
+    """What every worker of a build imports and reads for its first job, done once in the build's
+    own process before it forks them, so that they start with it rather than each do it again:
+    the drawing libraries (reportlab, with the urllib and ssl it imports; cairo through cffi;
+    Pillow) and the shipped fonts, read by fontTools and registered with reportlab. (The build's
+    own process needs most of it anyway, for the print lists it writes after the jobs.) Only
+    where there are several workers: one worker does it once all the same."""
+    from .draw import cairo_lib, pdf, raster  # noqa: F401
+    from .draw.fonts import FONT_FILES, get_font
+    import PIL.Image  # noqa: F401
+    cairo_lib.cairo()
+    for name in FONT_FILES:
+        font = get_font(name)
+        font.cmap, font.tt["hmtx"]       # (fontTools reads a table when it is first asked for)
+        pdf.register_font(font)
+
+
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
              order: list[int] | None = None, loaded: dict | None = None) -> list[JobResult]:
     """Every job's result, in the jobs' order, run in forked worker processes (started longest
@@ -536,6 +571,8 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
             import multiprocessing
             from multiprocessing.connection import wait
             context = multiprocessing.get_context("fork")
+            if count > 1:
+                _preload()
             _WORK = (jobs, root, opts, staging, loaded)
             workers: list = []                  # (process, the parent's end of its pipe)
             # Ctrl-C or SIGTERM landing while the workers are being made would leave one that is

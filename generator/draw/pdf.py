@@ -54,7 +54,7 @@ _JOIN = {"miter": 0, "round": 1, "bevel": 2}
 _CAP = {"butt": 0, "round": 1, "square": 2}
 
 
-def _register(font: Font) -> str:
+def register_font(font: Font) -> str:
     if font.name not in pdfmetrics.getRegisteredFontNames():
         # A font from a spec's folder comes as the bytes that were read and checked (fonts.py).
         source = io.BytesIO(font.data) if font.data is not None else font.path
@@ -274,7 +274,7 @@ class PdfRenderer:
                 c.setFillAlpha(item.opacity)
             c.translate(item.x, item.y)
             c.scale(1, -1)  # text must read upright on a y-down page
-            c.setFont(_register(item.font), item.size)
+            c.setFont(register_font(item.font), item.size)
             c.drawString(0, 0, item.text)
             c.restoreState()
             if self.flatten:
@@ -590,7 +590,7 @@ class PdfDocument:
         # reportlab opens every page with an initial font; make it an embedded TrueType one,
         # or Helvetica (base-14, not embedded) appears in every page's resources.
         from .fonts import get_font
-        initial = _register(get_font("sans"))
+        initial = register_font(get_font("sans"))
         self.canvas = Canvas(path, pageCompression=1, invariant=1, initialFontName=initial)
         self.canvas.setTitle(title)
         self.canvas.setCreator("pnp-generator")
