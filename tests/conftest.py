@@ -178,7 +178,6 @@ SLOW_MODULES = {
     "test_capitals_random.py": "random games", "test_continuo_random.py": "random games",
     "test_cubes_random.py": "random games", "test_mille_bornes_random.py": "random hands",
     "test_sorry_random.py": "random games",
-    "test_bounds.py": "every spec at its bounds and every reference at every spec, validated in full",
 }
 SLOW_TESTS = {
     "test_real_specs_are_valid": "every spec validated, every product planned",
