@@ -21,7 +21,7 @@ SHOP = ["sorry-shop.pdf", "sorry-board-large.pdf", "sorry_1930-board-large.pdf"]
 def pdfx(tmp_path_factory):
     out = tmp_path_factory.mktemp("pdfx")
     for spec in ("decks/sorry.yaml", "boards/sorry.yaml", "boards/sorry_1930.yaml"):
-        build_job(out, "sorry", spec, pdfx=True)
+        build_job(out, "sorry", spec, pdfx=True, layouts=("shop",))     # (no sheets: not a shop's file)
     return out / "sorry"
 
 
