@@ -18,27 +18,36 @@ TOLERANCE = 0.6     # mm on the page: a leader's dot this near its part's edge p
 @pytest.fixture(scope="module")
 def sheets():
     """(file stem, Assembly) of every assembly sheet the five games build, A4: caught where the
-    products hand them to add_assembly (the assembly sheets' product, and the tuck box's)."""
+    products hand them to add_assembly (the assembly sheets' product, and the tuck box's). Only the
+    products that make assembly sheets (those whose module has add_assembly) are run: the rules
+    sheets, card sheets and laser kits cost twice as much again and hand over no sheet."""
+    import importlib
+    import generator.products as products
     import generator.products.assembly_sheet as assembly_sheet
-    import generator.products.tuck_box as tuck_box
     from generator.games import GAMES, load_game_specs
     from generator.options import BuildOptions
     from generator.outputs import Plan as BuildPlan
     from generator.pipeline import plan_game
     caught = []
-    real = assembly_sheet.add_assembly
+    real, every = assembly_sheet.add_assembly, products.products
+    makers = tuple(p for p in every() if hasattr(importlib.import_module(p.module), "add_assembly"))
+    assert {p.name for p in makers} == {"assembly", "tuck-box"}
 
     def add_assembly(plan, stem, sheet, opts, *args, **kwargs):
         caught.append((stem, sheet))
         return real(plan, stem, sheet, opts, *args, **kwargs)
-    assembly_sheet.add_assembly = tuck_box.add_assembly = add_assembly
+    for p in makers:
+        importlib.import_module(p.module).add_assembly = add_assembly
+    products.products = lambda: makers          # make_files asks it for the products to run
     try:
         plan = BuildPlan()
         for game in ("mille-bornes", "sorry", "capitals", "cubes", "continuo"):
             assert game in GAMES
             plan_game(game, load_game_specs(game, ROOT), BuildOptions(), plan=plan)
     finally:
-        assembly_sheet.add_assembly = tuck_box.add_assembly = real
+        products.products = every
+        for p in makers:
+            importlib.import_module(p.module).add_assembly = real
     return caught
 
 

@@ -247,7 +247,8 @@ def test_inner_contours_are_cut_before_the_material_round_them(read_sheets):
         # The DXF's k-th cut is the SVG's k-th (y up there): the same bounds within 0.01 mm.
         h = layers["height"]
         for svg_cut, e in zip(cuts, dxf_cuts):
-            x0, y0, x1, y1 = LineString(with_arcs(polyline_vertices(e), closed(e))).bounds
+            xs, ys = zip(*with_arcs(polyline_vertices(e), closed(e)))       # (a LineString's bounds, unbuilt)
+            x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
             assert max(abs(a - b) for a, b in zip((x0, h - y1, x1, h - y0), svg_cut.bounds)) < 0.01, name
         polygons = [(k, c) for k, c in enumerate(cuts) if isinstance(c, Polygon)]
         tree = STRtree([c for _, c in polygons])
@@ -284,26 +285,33 @@ def test_no_score_line_crosses_or_touches_a_cut(read_sheets):
 @pytest.fixture(scope="module")
 def nested_sheets():
     """Every laser sheet, as each game's build nests it (its parts and their cut paths), caught
-    where the build hands the sheets to the writers: (file stem, sheet)."""
+    where the build hands the sheets to the writers: (file stem, sheet). Only the products that
+    make laser sheets (those whose module has add_laser_kit) are run: the others hand over none,
+    and test_the_nested_sheets_are_the_builds holds these to every sheet the build wrote."""
+    import importlib
     import generator.laser.export as export
+    import generator.products as products
     from generator.options import BuildOptions
     from generator.games import GAMES, load_game_specs
     from generator.outputs import Plan
     from generator.pipeline import plan_game
     caught = []
-    real = export.add_sheets
+    real, every = export.add_sheets, products.products
+    makers = tuple(p for p in every() if hasattr(importlib.import_module(p.module), "add_laser_kit"))
+    assert {p.name for p in makers} >= {"laser-kit", "tuck-box"}, [p.name for p in makers]
 
     def add_sheets(sheets, plan, stem):     # add_laser_kit imports it when called: patchable
         for i, sheet in enumerate(sheets, 1):
             caught.append((f"{stem}-{sheet.material + '-' if sheet.material else ''}sheet{i}", sheet))
         real(sheets, plan, stem)
     export.add_sheets = add_sheets
+    products.products = lambda: makers          # make_files asks it for the products to run
     try:
         plan = Plan()
         for game in GAMES:
             plan_game(game, load_game_specs(game, ROOT), BuildOptions(), plan=plan)
     finally:
-        export.add_sheets = real
+        export.add_sheets, products.products = real, every
     return caught
 
 
