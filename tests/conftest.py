@@ -120,6 +120,26 @@ def build_job(out: Path, game: str, spec: str, **options) -> Path:
     return out / game
 
 
+def build_product(out: Path, game: str, spec: str, product: str, **options) -> Path:
+    """One product's files of one spec of a game (as a build's job plans it, that product alone:
+    a test of one file need not pay for the contact sheet and tuck box of each deck), written into
+    out: the game's folder."""
+    import dataclasses
+    from generator.games import check_spec, game_contents
+    from generator.outputs import Plan
+    from generator.products import make_files
+    from generator.spec import load_spec
+    loaded = load_spec(ROOT / spec, display=spec)
+    check_spec(loaded)
+    opts = build_options(out, **options)
+    contents = game_contents(game, {str(ROOT / spec): loaded}, opts.paper)
+    plan = Plan()
+    make_files([dataclasses.replace(c, only=(product,)) for c in contents], plan.sub(game), opts)
+    assert plan.products, f"{product} makes nothing of {spec}"
+    plan.write_into(out)
+    return out / game
+
+
 def build_game(tmp_path_factory, game: str) -> Path:
     """A game built with default options (from the run's one build of every game): its folder."""
     return built_output(tmp_path_factory) / game

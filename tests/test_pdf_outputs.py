@@ -6,7 +6,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from conftest import ROOT, build_job, build_options, need
+from conftest import build_job, build_product, need
 from generator.units import PT_PER_MM
 from generator.layout.cards import CardSize, impose_cards
 from generator.paper import PAPERS
@@ -26,23 +26,8 @@ DECK = "decks/mille_bornes.yaml"
 
 
 def made_by(out, product: str, **options):
-    """Mille Bornes's deck as its game declares it (as a build's job plans it), with only `product`
-    making files of it, written into out: the game's folder. (The tests below look at one product's
-    file, and the contact sheet and tuck box a job makes as well were half its time.)"""
-    import dataclasses
-    from generator.games import check_spec, game_contents
-    from generator.outputs import Plan
-    from generator.products import make_files
-    from generator.spec import load_spec
-    spec = load_spec(ROOT / DECK, display=DECK)
-    check_spec(spec)
-    opts = build_options(out, **options)
-    contents = game_contents("mille-bornes", {str(ROOT / DECK): spec}, opts.paper)
-    plan = Plan()
-    make_files([dataclasses.replace(c, only=(product,)) for c in contents], plan.sub("mille-bornes"), opts)
-    assert plan.products, product
-    plan.write_into(out)
-    return out / "mille-bornes"
+    """Mille Bornes's deck, only `product` making its files (the tests below each read one file)."""
+    return build_product(out, "mille-bornes", DECK, product, **options)
 
 
 def test_shop_pdf_pages_and_boxes(built):
