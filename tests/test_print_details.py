@@ -606,17 +606,13 @@ def test_a_deck_title_too_long_for_its_tuck_box_is_cut_short_at_6_pt_or_more(tmp
     """A user's long deck title no longer fails the build on its tuck box (issue 32 item 9): the box
     sets it cut short with an ellipsis, never under 6 pt, and the full title stays in the box's
     instructions."""
-    import shutil
-    from fuzzing import run_cli
+    from conftest import build_product
     from pdf_text import page_text_sizes
-    shutil.copytree(ROOT / "decks", tmp_path / "decks")
-    shutil.copytree(ROOT / "boards", tmp_path / "boards")
-    spec = tmp_path / "decks" / "sorry.yaml"
-    spec.write_text(spec.read_text().replace("\ntitle: Sorry\n", f"\ntitle: Sorry {LONGER}\n", 1))
-    # (the deck alone, on sheets: its tuck box is what is looked at)
-    code, _, err, _ = run_cli(["build", "decks/sorry.yaml", "--layout", "sheet", "--out", tmp_path / "out"], tmp_path)
-    assert code == 0, err
-    runs = page_text_sizes(tmp_path / "out" / "sorry" / "sorry-tuckbox-a4.pdf")
+    spec = tmp_path / "sorry.yaml"
+    spec.write_text((ROOT / "decks" / "sorry.yaml").read_text().replace("\ntitle: Sorry\n", f"\ntitle: Sorry {LONGER}\n", 1))
+    assert LONGER in spec.read_text()
+    made = build_product(tmp_path / "out", "sorry", str(spec), "tuck-box")      # (its tuck box alone)
+    runs = page_text_sizes(made / "sorry-tuckbox-a4.pdf")
     assert runs and min(size for _, size, _ in runs) >= 6.0, min(runs, key=lambda r: r[1])
     shown = [text for _, _, text in runs]
     full = f"Sorry {LONGER}"
