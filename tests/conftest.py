@@ -134,7 +134,9 @@ def build_product(out: Path, game: str, spec: str, product: str, **options) -> P
     opts = build_options(out, **options)
     contents = game_contents(game, {str(ROOT / spec): loaded}, opts.paper)
     plan = Plan()
-    make_files([dataclasses.replace(c, only=(product,)) for c in contents], plan.sub(game), opts)
+    # (a content the game gives to some products only keeps to them: `product` among them, or none)
+    make_files([dataclasses.replace(c, only=(product,) if c.only is None or product in c.only else ())
+                for c in contents], plan.sub(game), opts)
     assert plan.products, f"{product} makes nothing of {spec}"
     plan.write_into(out)
     return out / game
