@@ -191,7 +191,6 @@ SLOW_MODULES = {
     "test_serve_round3_browser.py": "pages driven in Chromium",
     "test_serve_four_phones.py": "pages driven in four Chromium windows",
     "test_studio_browser.py": "pnp studio's page driven in Chromium, a deck of its own edited",
-    "test_a_game_is_one_folder.py": "a game found through PNP_GAMES_PATH by processes of their own",
     "test_own_folder.py": "builds in a folder of one's own, --watch",
     "test_capitals_random.py": "random games", "test_continuo_random.py": "random games",
     "test_cubes_random.py": "random games", "test_mille_bornes_random.py": "random hands",
