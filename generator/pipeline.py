@@ -527,13 +527,14 @@ def gather_job_files(staging: Path, results: list[JobResult]) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _preload() -> None:
-    """What every worker of a build imports and reads for its first job, done once in the build's
-    own process before it forks them, so that they start with it rather than each do it again:
-    the drawing libraries (reportlab, with the urllib and ssl it imports; cairo through cffi;
-    Pillow) and the shipped fonts, read by fontTools and registered with reportlab. (The build's
-    own process needs most of it anyway, for the print lists it writes after the jobs.) Only
-    where there are several workers: one worker does it once all the same."""
+def _import_what_every_worker_imports(loaded: dict) -> None:
+    """What each worker would import and read for its first job, done once here before they are
+    forked, so that they start with it rather than each do it again: the drawing libraries
+    (reportlab, with the urllib and ssl it imports; cairo through cffi; Pillow), the shipped fonts
+    read by fontTools and registered with reportlab (the build's own process needs them anyway,
+    for the print lists it writes after the jobs), and, for a deck of one's own, cairosvg, which
+    draws its SVG pictures (0.4 s of CPU to import: its C declarations are parsed). Only where
+    there are several workers: one worker does it once all the same."""
     from .draw import cairo_lib, pdf, raster  # noqa: F401
     from .draw.fonts import FONT_FILES, get_font
     import PIL.Image  # noqa: F401
@@ -542,6 +543,8 @@ def _preload() -> None:
         font = get_font(name)
         font.cmap, font.tt["hmtx"]       # (fontTools reads a table when it is first asked for)
         pdf.register_font(font)
+    if any(spec.kind == "deck" for spec, _ in loaded.values()):
+        import cairosvg  # noqa: F401
 
 
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
@@ -572,7 +575,7 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
             from multiprocessing.connection import wait
             context = multiprocessing.get_context("fork")
             if count > 1:
-                _preload()
+                _import_what_every_worker_imports(loaded)
             _WORK = (jobs, root, opts, staging, loaded)
             workers: list = []                  # (process, the parent's end of its pipe)
             # Ctrl-C or SIGTERM landing while the workers are being made would leave one that is
