@@ -79,8 +79,7 @@ class Font:
 
     def covers(self, text: str) -> bool:
         """Whether the font maps every character of text to a glyph (spaces and joiners too)."""
-        if self._cmap is None:
-            self.cmap
+        self.cmap                        # (read once, with the set of its characters)
         return self._chars.issuperset(text)
 
     def missing(self, text: str) -> str | None:

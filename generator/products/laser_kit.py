@@ -92,11 +92,15 @@ def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what:
     is kept): an SVG and a DXF are the same sheet for two kinds of software, a PNG a picture of it."""
     from ..outputs import ProductInfo
     size = f"{sheet[0]:g} x {sheet[1]:g} mm"
+    # Once a sheet, not once for each of its three files: each sums the area of every part on it
+    # (a Cubes layer's thousands of islands).
+    uses = [sheet_use(s) for s in sheets]
+    pieces = [offcut(s) for s in sheets]
     for rel in [r for r in plan.products if r not in before]:
         n = rel.rsplit("sheet", 1)[-1].split(".")[0]
         which = f"sheet {n} of {count}" if n.isdigit() else f"{count} sheet{'s' if count != 1 else ''}"
         if n.isdigit() and 0 < int(n) <= len(sheets):
-            which += f"; {sheet_use(sheets[int(n) - 1])}"
+            which += f"; {uses[int(n) - 1]}"
             if sheets[int(n) - 1].note:       # a kiss cut, before anything else the operator sets
                 which = f"{sheets[int(n) - 1].note}; {which}"
         kind = rel.rsplit(".", 1)[-1]
@@ -105,7 +109,7 @@ def _laser_info(plan: Plan, before: set, material: str, sheet, count: int, what:
         else:
             # The stock to have: the sheet, or the offcut a sparse sheet's parts fit (the Cubes frame's
             # bars, the pegs), so nobody buys a sheet for a strip of it.
-            piece = offcut(sheets[int(n) - 1]) if n.isdigit() and 0 < int(n) <= len(sheets) else None
+            piece = pieces[int(n) - 1] if n.isdigit() and 0 < int(n) <= len(sheets) else None
             stock = f"{material}, {size}" if piece is None else \
                 f"{material}, an offcut of {piece[0]:.0f} x {piece[1]:.0f} mm (or a {size} sheet)"
             info = dict(what=f"{what}: {material}, {which} ({kind.upper()})", laser=True,

@@ -515,7 +515,6 @@ def _first_at(words, ch: str) -> int:
 
 
 _widths: dict[tuple[str, str], float] = {}
-_cmaps: dict[str, object] = {}
 
 
 def _unit_width(text: str, font: str, context: tuple[str, str] = ("", "")) -> float:
@@ -530,11 +529,8 @@ def _unit_width(text: str, font: str, context: tuple[str, str] = ("", "")) -> fl
 
 
 def _cmap(font: str):
-    cmap = _cmaps.get(font)
-    if cmap is None:
-        from ...draw.fonts import get_font
-        cmap = _cmaps[font] = get_font(font).tt.getBestCmap()
-    return cmap
+    from ...draw.fonts import get_font
+    return get_font(font).cmap          # (read once a font)
 
 
 @dataclass
