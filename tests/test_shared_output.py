@@ -66,13 +66,14 @@ def start_build(project: Path, *args: str, **popen) -> subprocess.Popen:
                             preexec_fn=default_signals, env={**os.environ, "PNP_JOBS": "2"}, **popen)
 
 
-def wait_for_staging(folder: Path, p: subprocess.Popen, timeout: float = 120) -> list[str]:
-    """The staging folders beside folder/output once one holds a file (the build is writing)."""
+def wait_for_staging(folder: Path, p: subprocess.Popen, timeout: float = 120, written: bool = True) -> list[str]:
+    """The staging folders beside folder/output once one holds a file (the build is writing), or
+    (written=False) once there is one (the build holds the lock and its jobs are starting)."""
     deadline = time.time() + timeout
     while time.time() < deadline and p.poll() is None:
         found = staging_folders(folder)
         try:
-            if any(f.is_file() for name in found for f in (folder / name).rglob("*")):
+            if found and not written or any(f.is_file() for name in found for f in (folder / name).rglob("*")):
                 return found
         except FileNotFoundError:
             pass
@@ -107,9 +108,10 @@ def test_two_builds_at_once_take_turns(project):
     """Two builds into one folder at the same moment: the second waits for the first (it once swapped
     its own copy in over the first's files); both end 0 and the folder holds every file of both,
     as listed, with a manifest that says so (a third build is up to date)."""
-    # The first, Capitals: its deck's job alone takes 1.2 s, the time the second has to start and wait.
+    # The second starts once the first holds the lock and starts its jobs: Capitals', its deck's job
+    # alone 1.2 s, the time the second has to start and wait on a loaded machine.
     first = start_build(project, "capitals", "--force")
-    wait_for_staging(project, first)
+    wait_for_staging(project, first, written=False)
     second = start_build(project, "decks/count_continuo_rules.yaml")   # (one job)
     out1, err1 = first.communicate(timeout=300)
     out2, err2 = second.communicate(timeout=300)
