@@ -13,6 +13,10 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+# A build (pnp_here) forks its workers from this process: cairosvg, which a worker imports to draw
+# a deck's SVG art (0.3 s of parsing cairo's C declarations), imported here once is every
+# worker's of every build below, not imported again by each.
+import cairosvg  # noqa: F401
 import numpy as np
 import pytest
 import shapely

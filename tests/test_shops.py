@@ -12,6 +12,10 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+# A build (pnp_here) forks its workers from this process: cairosvg, which a worker imports to draw
+# a deck's SVG art (0.3 s of parsing cairo's C declarations), imported here once is every
+# worker's of every build below, not imported again by each.
+import cairosvg  # noqa: F401
 import pytest
 from pypdf import PdfReader
 
