@@ -131,12 +131,6 @@ def output(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def output_letter(tmp_path_factory):
-    """Every game built once for the run with --paper letter."""
-    return built_output(tmp_path_factory, "letter")
-
-
-@pytest.fixture(scope="session")
 def built(tmp_path_factory):
     """Mille Bornes, default options (A4 sheet, shop, contact)."""
     return build_game(tmp_path_factory, "mille-bornes")
@@ -166,20 +160,16 @@ SPREAD = {"test_fuzz.py"}
 # a test that reads the run's whole build (the build is) or every game's laser sheets nested, these
 # modules, each about processes, whole builds or long seeded samples, and a few tests of the same
 # kind. The whole suite (CI) runs everything.
-SLOW_FIXTURES = {"output", "output_letter", "built", "capitals_out", "nested_sheets", "kit_out"}
+SLOW_FIXTURES = {"output", "built", "capitals_out", "nested_sheets", "kit_out"}
 SLOW_MODULES = {
     "test_fuzz.py": "fuzz campaigns' seeded samples, through the command line",
-    "test_bad_input.py": "signals, killed and stopped builds: processes",
-    "test_shared_output.py": "builds into one folder at once, locks, owners",
     "test_world.py": "commands in processes of their own, odd environments and streams",
     "test_installed.py": "a wheel built, installed and run",
     "test_serve_browser.py": "pages driven in Chromium",
     "test_serve_round3_browser.py": "pages driven in Chromium",
-    "test_serve_four_phones.py": "pages driven in four Chromiums",
-    "test_studio_browser.py": "pnp studio's page driven in Chromium, a 1,000-card deck edited",
-    "test_build.py": "whole builds, again and again (incremental, serial and parallel, reproducible)",
+    "test_serve_four_phones.py": "pages driven in four Chromium windows",
+    "test_studio_browser.py": "pnp studio's page driven in Chromium, a deck of its own edited",
     "test_a_game_is_one_folder.py": "a game found through PNP_GAMES_PATH by processes of their own",
-    "test_a_product_is_one_file.py": "a product found through PNP_PRODUCTS_PATH by processes of their own",
     "test_own_folder.py": "builds in a folder of one's own, --watch",
     "test_capitals_random.py": "random games", "test_continuo_random.py": "random games",
     "test_cubes_random.py": "random games", "test_mille_bornes_random.py": "random hands",
@@ -189,7 +179,6 @@ SLOW_MODULES = {
 SLOW_TESTS = {
     "test_real_specs_are_valid": "every spec validated, every product planned",
     "test_the_serve_command": "pnp serve in a process of its own",
-    "test_made_up_ids_cost_nothing_that_stays": "thousands of requests to a served folder",
     "test_pytest_commands_parse_and_select_on_a_registered_marker": "pytest started again",
     "test_two_builds_write_the_same_bytes": "two builds",
     "test_watch_sees_every_file_the_build_read_whatever_its_case_and_never_builds_every_game": "--watch in a process",

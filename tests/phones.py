@@ -1,12 +1,22 @@
-"""A headless Chromium made to look like a phone (Debian's chromium and chromium-driver, installed
-by .ci/run): the one the serve browser tests and benchmarks/serve_phones.py both drive."""
+"""Headless Chromium made to look like a phone or a designer's screen (Debian's chromium and
+chromium-driver, installed by .ci/run): what the browser tests and benchmarks/serve_phones.py drive.
+
+The tests' phones and desktops are windows of one Chromium a test process (`window`): starting a
+Chromium costs about 2 s of CPU (its browser, GPU and network processes, a new profile), more than
+most tests that drive it, and the suite once started nine. Each window has a screen of its own
+(CDP's device metrics: a phone's 390 x 844 CSS px at twice the pixels, touch; a desktop's), and its
+own page and renderer; the windows share the profile (cookies, cache), as the table's phones need
+nothing of their own there (the server tells no phone from another; the token's cookie is the one
+cookie it sets). benchmarks/serve_phones.py times a phone in a Chromium of its own (`phone`)."""
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 UPRIGHT = (390, 844)          # CSS px: a common phone held upright
+DESKTOP = (1400, 900)
 
 
 def _chromium(profile: Path, *args: str, mobile: tuple[int, int] | None = None):
@@ -31,10 +41,74 @@ def _chromium(profile: Path, *args: str, mobile: tuple[int, int] | None = None):
 
 
 def phone(profile: Path, size: tuple[int, int] = UPRIGHT):
-    """A phone's browser with its own profile."""
+    """A phone's browser, a Chromium of its own with its own profile."""
     return _chromium(profile, mobile=size)
 
 
-def desktop(profile: Path, size: tuple[int, int] = (1400, 900)):
-    """A desktop's browser (the studio's page is for a designer's screen), with its own profile."""
-    return _chromium(profile, f"--window-size={size[0]},{size[1]}")
+# ---------------------------------------------------------------- windows of one Chromium
+
+_shared = None                # (driver, its first window: kept open, as closing the last ends the session)
+_current: list = [None]       # the window WebDriver speaks to now
+
+
+def _chromium_of_this_process(config):
+    """This test process's Chromium, started at its first window and quit with pytest's session
+    (config's clean-up runs in each xdist worker too)."""
+    global _shared
+    if _shared is None:
+        profile = Path(tempfile.mkdtemp(prefix="pnp-chromium-"))
+        driver = _chromium(profile, f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
+        _shared = (driver, driver.current_window_handle)
+        _current[0] = _shared[1]
+
+        def quit_it():
+            global _shared
+            driver.quit()
+            shutil.rmtree(profile, ignore_errors=True)
+            _shared = None
+        config.add_cleanup(quit_it)
+    return _shared[0]
+
+
+class Window:
+    """A window of the test process's Chromium, driven as a WebDriver of its own: each use switches
+    WebDriver to it first (WebDriver speaks to one window at a time; a switch is one round trip, made
+    only when another window was spoken to last). An element found in it is used before another
+    window is. `quit` closes the window."""
+
+    def __init__(self, driver, handle: str):
+        self.__dict__.update(_driver=driver, handle=handle)
+
+    def __getattr__(self, name):
+        if _current[0] != self.handle:
+            self._driver.switch_to.window(self.handle)
+            _current[0] = self.handle
+        return getattr(self._driver, name)
+
+    def quit(self) -> None:
+        self.close()
+        home = _shared[1]
+        self._driver.switch_to.window(home)
+        _current[0] = home
+
+
+def window(config, size: tuple[int, int], mobile: bool) -> Window:
+    driver = _chromium_of_this_process(config)
+    driver.switch_to.new_window("window")
+    _current[0] = driver.current_window_handle
+    w = Window(driver, _current[0])
+    w.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1], "mobile": mobile,
+                                                             "deviceScaleFactor": 2 if mobile else 1})
+    if mobile:
+        w.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    return w
+
+
+def phone_window(config, size: tuple[int, int] = UPRIGHT) -> Window:
+    """A phone: a window at a phone's size, its pixels twice its CSS px, touch."""
+    return window(config, size, mobile=True)
+
+
+def desktop_window(config, size: tuple[int, int] = DESKTOP) -> Window:
+    """A desktop's screen (the studio's page is for a designer's)."""
+    return window(config, size, mobile=False)

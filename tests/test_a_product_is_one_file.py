@@ -1,6 +1,9 @@
 """A product is one file: tests/products/index_card.py (an index card of each deck) is found through
 PNP_PRODUCTS_PATH alone, with no file of the project naming it; a build then makes it of every deck,
-lists it in the game's print list, offers its own option, and leaves every other file as it was."""
+lists it in the game's print list, offers its own option, and leaves every other file as it was.
+
+The commands run in this process (pnp_here), the products found afresh for each as a process just
+started finds them; one test starts pnp as a user does, with the variable in its environment."""
 from __future__ import annotations
 
 import os
@@ -8,20 +11,46 @@ import re
 import subprocess
 import sys
 
+import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT
+from conftest import ROOT, build_deck, pnp_here
 
 PRODUCTS = ROOT / "tests" / "products"
 DECK = ROOT / "tests" / "decks" / "delve.yaml"
 
 
 def pnp(*args, products: bool = True):
-    env = {k: v for k, v in os.environ.items() if k != "PNP_PRODUCTS_PATH"}
+    """A command with tests/products on PNP_PRODUCTS_PATH (or with no PNP_PRODUCTS_PATH), in this
+    process: the products found afresh for it, and forgotten after it."""
+    from generator.products import products as found
+    kept = os.environ.pop("PNP_PRODUCTS_PATH", None)
     if products:
-        env["PNP_PRODUCTS_PATH"] = str(PRODUCTS)
-    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=ROOT, env=env,
-                          capture_output=True, text=True)
+        os.environ["PNP_PRODUCTS_PATH"] = str(PRODUCTS)
+    found.cache_clear()
+    try:
+        return pnp_here(*args, cwd=ROOT)
+    finally:
+        os.environ.pop("PNP_PRODUCTS_PATH", None)
+        if kept is not None:
+            os.environ["PNP_PRODUCTS_PATH"] = kept
+        found.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory):
+    """The test deck built once in this process (conftest.build_deck): the imports and caches a
+    deck's build needs (cairosvg's C bindings, its fonts) are made here once, and each build after it
+    forks its workers from them instead of making them again in each (about 1 s a build)."""
+    build_deck(tmp_path_factory.mktemp("warm"), DECK)
+
+
+@pytest.mark.slow          # pnp started in a process of its own (0.4 s)
+def test_a_process_started_with_the_path_finds_it():
+    env = {k: v for k, v in os.environ.items() if k != "PNP_PRODUCTS_PATH"}
+    r = subprocess.run([sys.executable, "-m", "generator", "build", "--help"], cwd=ROOT, capture_output=True,
+                       text=True, env={**env, "PNP_PRODUCTS_PATH": str(PRODUCTS)})
+    assert r.returncode == 0 and "--index-columns" in r.stdout, r.stderr
 
 
 def test_no_file_of_the_project_names_the_product():
@@ -30,7 +59,7 @@ def test_no_file_of_the_project_names_the_product():
             assert not re.search(r"index.card|index-columns", path.read_text(encoding="utf-8"), re.I), path
 
 
-def test_a_build_makes_it_of_every_deck_and_changes_nothing_else(tmp_path, output):
+def test_a_build_makes_it_of_every_deck_and_changes_nothing_else(tmp_path, output, warm):
     out = tmp_path / "out"
     r = pnp("build", "continuo", "--out", out, "--index-columns", "2")
     assert r.returncode == 0, r.stderr
@@ -60,7 +89,8 @@ def test_its_option_is_offered_only_where_it_is_found():
     assert r.returncode == 2 and "--index-columns" in r.stderr
 
 
-def test_a_build_up_to_date_is_built_again_when_the_product_comes_or_goes(tmp_path):
+@pytest.mark.slow          # three builds of a deck (0.5 s each)
+def test_a_build_up_to_date_is_built_again_when_the_product_comes_or_goes(tmp_path, warm):
     # One small deck of the deck kind, built three times (a game's build is heavier; the property is the build's).
     out = tmp_path / "out"
     assert pnp("build", DECK, "--out", out, products=False).returncode == 0

@@ -79,12 +79,14 @@ def test_a_link_inside_the_output_folder_cannot_lead_out(tmp_path):
         output_path(tmp_path / "out", "sorry/x.pdf")
 
 
+@pytest.mark.slow      # a build
 def test_a_spec_material_name_cannot_write_outside_out(project, tmp_path):
     """The cut file's material of a tuck box named a path (it becomes part of a file name, as the
     Capitals wall pieces' laser material does): the files land inside --out."""
     edit(project / "decks" / "sorry.yaml", "material: card stock 0.3 mm", 'material: "../../../../../tmp/pnp-escape"')
     out = tmp_path / "out"
-    code, stdout, err, _ = run_cli(["build", "sorry", "--out", out], project)
+    # The deck's job alone: the tuck box's cut file is its product (the game's boards are not read).
+    code, stdout, err, _ = run_cli(["build", "decks/sorry.yaml", "--out", out], project)
     assert code == 0, err
     written = [Path(line) for line in stdout.splitlines()]
     assert written and all(out.resolve() in (project / w).resolve().parents or
@@ -118,6 +120,7 @@ def test_validate_refuses_what_build_would(project):
     assert code == 1 and "boards/mille_bornes_shoe.yaml:" in err and "laser.sheet" in err and "does not fit" in err, err
 
 
+@pytest.mark.slow      # a build refused after every spec is read
 def test_a_card_larger_than_the_page(project):
     edit(project / "decks" / "sorry.yaml", "card: {width: 63,", "card: {width: 630,")
     for args in (["validate", "decks/sorry.yaml"], ["build", "sorry"]):
@@ -136,6 +139,7 @@ def test_a_build_of_several_games_writes_all_or_none(project):
     assert not [p for p in project.iterdir() if "pnp-build" in p.name]
 
 
+@pytest.mark.slow      # two games built
 def test_a_failure_while_writing_leaves_out_as_it_was(project, monkeypatch):
     import generator.products.pdf as build
     calls = []
@@ -156,25 +160,27 @@ def test_a_failure_while_writing_leaves_out_as_it_was(project, monkeypatch):
 
 
 def test_a_good_build_keeps_what_else_the_folder_holds(project):
-    code, out, err, _ = run_cli(["build", "continuo"], project)
+    # One job (Continuo's rules sheet, into output/continuo/): what is tested is the folder around it.
+    code, out, err, _ = run_cli(["build", "decks/continuo_rules.yaml"], project)
     assert code == 0, err
     assert (project / "output" / "keep.txt").read_text() == "untouched"
-    assert (project / "output" / "continuo" / "continuo-shop.pdf").stat().st_size > 1000
+    assert (project / "output" / "continuo" / "rules-a4.pdf").stat().st_size > 1000
     # A forced rebuild starts the game's folder from nothing.
     (project / "output" / "continuo" / "stale.pdf").write_text("old")
-    code, _, err, _ = run_cli(["build", "continuo", "--force"], project)
+    code, _, err, _ = run_cli(["build", "decks/continuo_rules.yaml", "--force"], project)
     assert code == 0 and not (project / "output" / "continuo" / "stale.pdf").exists()
 
 
+@pytest.mark.slow      # builds in processes, stopped
 @pytest.mark.parametrize("sig, code, group", [(signal.SIGINT, 130, False), (signal.SIGTERM, 143, False),
                                              (signal.SIGKILL, -9, False),
                                              # systemd, `docker stop`, `kill -TERM -PGID`: the workers too
                                              (signal.SIGTERM, 143, True)])
 def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code, group):
     before = tree(project / "output")
-    p = start_build(project, "sorry", "continuo", "capitals", start_new_session=group)
-    # Wait until it is writing (a first file in its staging folder: Capitals' jobs take longest and
-    # are still running), then stop it.
+    p = start_build(project, "capitals", start_new_session=group)
+    # Wait until it is writing (a first file in its staging folder, as a shorter job ends: the deck's,
+    # the longest of all, is still running), then stop it.
     def writing() -> bool:
         try:
             return any(f.is_file() for q in project.iterdir() if "pnp-build" in q.name for f in q.rglob("*"))
@@ -219,6 +225,7 @@ print(pipeline.run_jobs([pipeline.Job("sorry", "0"), pipeline.Job("sorry", "1")]
 """
 
 
+@pytest.mark.slow      # a process whose worker is stopped
 def test_a_worker_stopped_while_idle_does_not_hold_the_build_forever():
     """Found by review: the build ended an idle worker by closing its pipe and waiting for it, and
     a worker stopped (SIGSTOP, a debugger) never read the end: the command waited forever, deaf to
@@ -240,6 +247,7 @@ def test_a_bug_in_a_worker_is_said_as_a_bug_with_its_cause(monkeypatch):
         pipeline.run_jobs([pipeline.Job("sorry", "0"), pipeline.Job("sorry", "1")], ROOT, None, None)
 
 
+@pytest.mark.slow      # a build in a process, signalled
 def test_a_build_under_nohup_keeps_going_through_a_hangup(project):
     """`nohup pnp build` (SIGHUP ignored), or a script's `pnp build &` (Ctrl-C ignored): the
     command and its workers leave those signals ignored, as they were asked to, and the build ends
@@ -248,7 +256,7 @@ def test_a_build_under_nohup_keeps_going_through_a_hangup(project):
         default_signals()
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    p = start_build(project, "sorry", "continuo", preexec=ignoring, start_new_session=True)
+    p = start_build(project, "sorry", preexec=ignoring, start_new_session=True)     # four jobs, two workers
     workers_of(p)
     assert p.poll() is None, "the build ended before its workers were seen"
     os.killpg(p.pid, signal.SIGHUP)             # the terminal closed: to the whole group
@@ -258,13 +266,14 @@ def test_a_build_under_nohup_keeps_going_through_a_hangup(project):
     assert (project / "output" / "sorry" / "sorry-shop.pdf").is_file()
 
 
+@pytest.mark.slow      # a build in a process, its worker killed
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_a_worker_killed_by_the_system_ends_the_build_not_hangs_it(project, sig):
     """A worker's job will never answer once it is dead (multiprocessing.Pool, which we used
     before, replaced it and waited for that answer forever): the build reads the end of the dead
     worker's pipe and stops, writing nothing."""
     before = tree(project / "output")
-    p = start_build(project, "capitals", "cubes")
+    p = start_build(project, "capitals")    # its deck's job the longest of all (1.2 s), the walls' 0.5 s
     workers = workers_of(p)
     assert workers, "no worker started"
     time.sleep(0.3)
@@ -276,6 +285,7 @@ def test_a_worker_killed_by_the_system_ends_the_build_not_hangs_it(project, sig)
     assert not [q for q in project.iterdir() if "pnp-build" in q.name]
 
 
+@pytest.mark.slow      # a process, interrupted
 def test_ctrl_c_caught_inside_exec_still_ends_130(tmp_path):
     """Found stopping builds at random moments (benchmarks/interrupts.py): under `python -m`,
     CPython 3.11 marks a KeyboardInterrupt raised inside exec() of a string (as dataclasses make
@@ -490,6 +500,7 @@ def test_unknown_palette_names_are_refused(project):
     assert code == 1 and "face.colour" in err and "papper" in err, err
 
 
+@pytest.mark.slow      # a process, interrupted
 def test_ctrl_c_at_the_prompt_keeps_the_journal(tmp_path):
     path = tmp_path / "j.yaml"
     p = subprocess.Popen([sys.executable, "-m", "generator", "referee", "sorry", "play", "--journal", str(path)],

@@ -4,6 +4,7 @@ numbers refused before the work, wrong-kind references, reads with a time bound,
 answer a signal whatever they compute."""
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -26,6 +27,17 @@ def project(tmp_path):
     shutil.copytree(ROOT / "decks", tmp_path / "decks")
     shutil.copytree(ROOT / "boards", tmp_path / "boards")
     return tmp_path
+
+
+@pytest.fixture(scope="module")
+def references_project(tmp_path_factory):
+    """One throwaway project for the tests that point each reference at every spec: each test puts
+    back the file it edits, so the specs it only reads are the same files from test to test (the
+    loader's cache reads each once in the module, not once a test)."""
+    root = tmp_path_factory.mktemp("references")
+    shutil.copytree(ROOT / "decks", root / "decks")
+    shutil.copytree(ROOT / "boards", root / "boards")
+    return root
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -88,9 +100,11 @@ REFERENCES = {"sorry": ("board", "sorry-board"), "mille-bornes": ("deck", "mille
               "capitals": ("board", "capitals-board")}
 
 
+@functools.lru_cache(maxsize=None)
 def _kind(spec: str) -> str:
+    """A shipped spec's kind (asked of each spec once a pair: read once, by libyaml)."""
     import yaml
-    return yaml.safe_load((ROOT / spec).read_text())["kind"]
+    return yaml.load((ROOT / spec).read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["kind"]
 
 
 @pytest.mark.parametrize("game", sorted(REFERENCES))
@@ -122,17 +136,27 @@ def test_every_record_naming_every_spec_is_read_or_refused_in_one_line(game, tmp
     ("boards/capitals_world_map.yaml", "deck"), ("decks/capitals_1961.yaml", "board"),
     ("decks/count_continuo.yaml", "tiles_from"),
 ] + [(str(p.relative_to(ROOT)), "uses") for d in ("decks", "boards") for p in sorted((ROOT / d).glob("*_rules.yaml"))])
-def test_every_spec_naming_a_spec_of_another_kind_is_one_spec_error(spec, key, project, monkeypatch):
+def test_every_spec_naming_a_spec_of_another_kind_is_one_spec_error(spec, key, references_project, monkeypatch):
     """Each reference of each shipped spec, pointed at every spec of the project: `validate` reads
     one of the kind it names now, and refuses any other in one line at the reference's line,
     naming the kind expected (a wrong kind once ended in exit 70, KeyError). Names are resolved
     when the spec is checked, so the products are not planned here (that is the slow part)."""
-    import yaml
     import generator.pipeline as pipeline
     monkeypatch.setattr(pipeline, "run_jobs", lambda *args, **kwargs: [])
+    project = references_project
     path = project / spec
     original = path.read_text()
-    data = yaml.safe_load(original)
+    try:
+        refused = _point_at_every_spec(spec, key, project, path, original)
+    finally:
+        path.write_text(original)
+    assert refused >= 5
+
+
+def _point_at_every_spec(spec: str, key: str, project: Path, path: Path, original: str) -> int:
+    """Each reference `key` of `spec` pointed at every spec in turn and validated: how many were refused."""
+    import yaml
+    data = yaml.load(original, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     names = list(data[key]) if key == "uses" else [None]
     refused = 0
     for name in names:
@@ -162,8 +186,7 @@ def test_every_spec_naming_a_spec_of_another_kind_is_one_spec_error(spec, key, p
             assert re.search(rf" {re.escape(field)}: expected a [a-z-]+( or a [a-z-]+)* spec, got "
                              rf'"{re.escape(other)}", a {_kind(other)} spec$', line), line
             refused += 1
-    path.write_text(original)
-    assert refused >= 5
+    return refused
 
 
 def test_two_specs_that_are_links_to_each_other(project):
@@ -354,3 +377,20 @@ def test_land_of_no_polygons_or_degenerate_ones_is_drawn(project):
     _land(project, [])
     code, _, err, _ = run_cli(["validate", "boards/capitals_world_map.yaml"], project)
     assert code == 0, err
+
+
+def test_the_loader_keeps_a_bounded_number_of_specs_the_most_recently_read(tmp_path, monkeypatch):
+    """A long process (a test run, `pnp serve`) reads more spec files than the loader keeps: it keeps
+    MAX_LOADED, the least recently used giving way: the one read again and again stays known, and
+    so does the one just read (once full, the loader once kept nothing new)."""
+    import generator.spec.loader as loader
+    monkeypatch.setattr(loader, "MAX_LOADED", 3)
+    monkeypatch.setattr(loader, "_LOADED", {})
+    often = loader.load_spec(ROOT / "decks" / "sorry.yaml")
+    for n in range(5):
+        copy = tmp_path / f"d{n}.yaml"
+        copy.write_bytes((ROOT / "decks" / "sorry.yaml").read_bytes())
+        new = loader.load_spec(copy)
+        assert loader.load_spec(copy) is new
+        assert loader.load_spec(ROOT / "decks" / "sorry.yaml") is often
+        assert len(loader._LOADED) <= 3

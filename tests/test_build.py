@@ -2,6 +2,7 @@
 the same in parallel as in series, quiet when not on a terminal."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -25,17 +26,17 @@ def files(folder: Path) -> dict[str, bytes]:
 GAMES_OF_EVERY_KIND = ["mille-bornes", "sorry", "continuo"]   # PDF, SVG, DXF, PNG and print lists among them
 
 
+@pytest.mark.slow      # the run's build of every game and the module's
 def test_two_builds_serial_and_parallel_give_identical_files_listed_in_one_order(output, tmp_path_factory,
-                                                                                tmp_path, monkeypatch):
-    """A second build, from nothing, in another folder and another process, one job at a time: every
-    file (PDF, SVG, DXF, PNG, print lists) is byte for byte the same as the run's first build's, which
-    ran its jobs in parallel; and the files are listed in the same order by both."""
+                                                                                built_once):
+    """A second build, from nothing, in another folder (a project of its own) and another process,
+    one job at a time (the module's one build): every file (PDF, SVG, DXF, PNG, print lists) is byte
+    for byte the same as the run's first build's, which ran its jobs in parallel; and the files are
+    listed in the same order by both."""
     from conftest import built_listing
-    monkeypatch.setenv("PNP_JOBS", "1")
-    code, listed, err, _ = run_cli(["build", *GAMES_OF_EVERY_KIND, "--out", tmp_path / "again", "--force"], ROOT)
-    assert code == 0, err
+    project, listed = built_once
     first = {k: v for k, v in files(output).items() if k.split("/")[0] in GAMES_OF_EVERY_KIND}
-    second = files(tmp_path / "again")
+    second = files(project / "output")
     assert first.keys() == second.keys()
     differ = [name for name in first if first[name] != second[name]]
     assert differ == []
@@ -43,7 +44,7 @@ def test_two_builds_serial_and_parallel_give_identical_files_listed_in_one_order
     assert {".pdf", ".svg", ".dxf", ".png", ".txt"} <= kinds
     # The listing of what was written comes in the same order, in parallel as in series: each game's
     # files (the run's build listed every game).
-    serial = [Path(line).relative_to(tmp_path / "again").as_posix() for line in listed.splitlines()]
+    serial = [Path(line).relative_to("output").as_posix() for line in listed.splitlines()]
     parallel = [Path(line).relative_to(output).as_posix() for line in built_listing(tmp_path_factory)]
     for game in GAMES_OF_EVERY_KIND:
         ours = [rel for rel in serial if rel.startswith(game + "/")]
@@ -54,7 +55,8 @@ def test_two_builds_serial_and_parallel_give_identical_files_listed_in_one_order
 
 def test_source_date_epoch_is_the_pdf_date(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000000000")   # 2001-09-09 01:46:40 UTC
-    assert run_cli(["build", "sorry", "--layout", "shop", "--out", tmp_path], ROOT)[0] == 0
+    # The Sorry deck's job alone (its shop file is the PDF read): the game's boards and rules are not.
+    assert run_cli(["build", "decks/sorry.yaml", "--layout", "shop", "--out", tmp_path], ROOT)[0] == 0
     data = (tmp_path / "sorry" / "sorry-shop.pdf").read_bytes()
     assert b"D:20010909014640" in data
 
@@ -66,12 +68,43 @@ def project(tmp_path):
     return tmp_path
 
 
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory) -> tuple[Path, str]:
+    """(a project with the real specs and GAMES_OF_EVERY_KIND built into its output/ once for the
+    module, the lines the build printed): built one job at a time, to be compared with the run's
+    shared build, which ran its jobs in parallel."""
+    folder = tmp_path_factory.mktemp("built-once")
+    shutil.copytree(ROOT / "decks", folder / "decks")
+    shutil.copytree(ROOT / "boards", folder / "boards")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PNP_JOBS", "1")
+        code, listed, err, _ = run_cli(["build", *GAMES_OF_EVERY_KIND], folder)
+    assert code == 0, err
+    return folder, listed
+
+
+@pytest.fixture
+def project_built(built_once, tmp_path) -> Path:
+    """A project of this test's own as `pnp build mille-bornes sorry continuo` leaves it: a copy of the
+    module's one build (its specs, output/ and manifest), the manifest's paths moved to the copy as
+    a build here would have written them (the files read are named by their real paths). It is up to
+    date (the test of an unchanged build sees it is); each test saves a build from nothing."""
+    built, _ = built_once
+    project = tmp_path / "project"
+    shutil.copytree(built, project, symlinks=True)
+    manifest = project / "output" / MANIFEST
+    manifest.write_text(manifest.read_text().replace(json.dumps(os.path.realpath(built))[1:-1] + "/",
+                                                     json.dumps(os.path.realpath(project))[1:-1] + "/"))
+    return project
+
+
 def stamps(folder: Path) -> dict[str, int]:
     return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
 
 
-def test_an_unchanged_build_does_nothing_and_an_edit_rebuilds_what_depends_on_it(project):
-    assert run_cli(["build", "mille-bornes", "sorry"], project)[0] == 0
+@pytest.mark.slow      # builds, again and again
+def test_an_unchanged_build_does_nothing_and_an_edit_rebuilds_what_depends_on_it(project_built):
+    project = project_built                 # mille-bornes and sorry (and continuo) built there
     out = project / "output"
     before = stamps(out)
     code, written, err, _ = run_cli(["build", "mille-bornes", "sorry"], project)
@@ -101,8 +134,18 @@ def test_an_unchanged_build_does_nothing_and_an_edit_rebuilds_what_depends_on_it
     assert code == 0 and "sorry-contact.png" in written
 
 
-def test_progress_is_quiet_off_a_terminal(tmp_path):
-    code, out, err, _ = run_cli(["build", "continuo", "--out", tmp_path], ROOT)
+@pytest.fixture(scope="module")
+def continuo_piped(tmp_path_factory) -> tuple[int, str, str]:
+    """`pnp build continuo --out out` with its output not a terminal, run in a folder of its own (in
+    this process: a pipe is what the command sees there, as a script's is): (code, stdout, stderr)."""
+    folder = tmp_path_factory.mktemp("piped")
+    code, out, err, _ = run_cli(["build", "continuo", "--out", "out"], folder)
+    return code, out, err
+
+
+@pytest.mark.slow      # a build
+def test_progress_is_quiet_off_a_terminal(continuo_piped):
+    code, out, err = continuo_piped
     assert code == 0 and err == "" and "\r" not in out
 
 
@@ -139,6 +182,7 @@ def test_jobs_start_longest_first_whatever_the_manifest_says():
         assert job_seconds(job, {job.id: bad}) == job_seconds(job, {})
 
 
+@pytest.mark.slow      # every Capitals job run
 def test_every_capitals_job_depends_on_the_deck_its_board_reads():
     """The board is made once and kept (the check and three jobs read it), yet each job still
     counts the deck and the coastlines among what it read: an edit to the deck remakes them all."""
@@ -179,16 +223,16 @@ def test_what_is_made_from_files_is_made_again_when_a_file_changes(tmp_path):
     assert cache.get("o", object, owner=owner_a) is a and cache.get("o", object, owner=owner_b) is not a
 
 
-def test_a_manifest_naming_other_files_only_makes_its_jobs_run_again(project):
+@pytest.mark.slow      # the module's build, and a build
+def test_a_manifest_naming_other_files_only_makes_its_jobs_run_again(project_built):
     """The manifest lives in the output folder, where anyone may edit it: a read it names
     outside the project, a device or a FIFO is never read (no hang), its job simply runs again."""
-    import json
-    assert run_cli(["build", "sorry"], project)[0] == 0
+    project = project_built                 # sorry built there
     manifest = project / "output" / MANIFEST
     data = json.loads(manifest.read_text())
     fifo = project / "decks" / "pipe"
     os.mkfifo(fifo)
-    jobs = list(data["jobs"].values())
+    jobs = [entry for job_id, entry in data["jobs"].items() if job_id.startswith("sorry|")]
     jobs[0]["reads"]["/dev/zero"] = "0" * 64
     jobs[1]["reads"][str(fifo)] = "0" * 64
     manifest.write_text(json.dumps(data))
@@ -197,26 +241,29 @@ def test_a_manifest_naming_other_files_only_makes_its_jobs_run_again(project):
     assert written and "up to date" not in err
 
 
+@pytest.mark.slow      # a build each
 @pytest.mark.parametrize("manifest", ["fifo", "[" * 100_000, "not json", "{\"format\": 1, \"jobs\": [1]}"])
 def test_a_manifest_that_is_not_ours_builds_everything(project, manifest):
+    # Continuo, two jobs: how a manifest is read does not depend on the game (Sorry took twice as long).
     out = project / "output"
     out.mkdir()
     if manifest == "fifo":
         os.mkfifo(out / MANIFEST)
     else:
         (out / MANIFEST).write_text(manifest)
-    code, written, err, _ = run_cli(["build", "sorry"], project)
+    code, written, err, _ = run_cli(["build", "continuo"], project)
     assert code == 0, err
-    assert "sorry/sorry-shop.pdf" in written
+    assert "continuo/continuo-shop.pdf" in written and "continuo/rules-a4.pdf" in written
 
 
-def test_links_and_fifos_in_the_output_folder_are_replaced_never_written_through(project, tmp_path_factory):
+@pytest.mark.slow      # the module's build, and a build
+def test_links_and_fifos_in_the_output_folder_are_replaced_never_written_through(project_built, tmp_path_factory):
     """A link (or a FIFO) left in the output folder under the name of a file the build writes,
     its print list or a product: the build makes a new file there, and nothing outside the
     folder is touched (it used to write the print list through the link)."""
+    project = project_built                 # sorry built there
     victim = tmp_path_factory.mktemp("elsewhere") / "precious.txt"
     victim.write_text("precious")
-    assert run_cli(["build", "sorry"], project)[0] == 0
     game = project / "output" / "sorry"
     for name in ("README.txt", "sorry-shop.pdf"):
         (game / name).unlink()
@@ -234,6 +281,7 @@ def test_links_and_fifos_in_the_output_folder_are_replaced_never_written_through
         assert (game / name).is_file() and not (game / name).is_symlink(), name
 
 
+@pytest.mark.slow      # the module's build, and a build each
 @pytest.mark.parametrize("corrupt", [
     lambda e: 5,
     lambda e: {**e, "products": 5},
@@ -242,24 +290,26 @@ def test_links_and_fifos_in_the_output_folder_are_replaced_never_written_through
     lambda e: {**e, "info": {rel: {"pages": "lots", "order": "x", "tools": "glue", "sides": True}
                              for rel in e["info"]}},
 ], ids=["not-a-mapping", "products-not-a-list", "products-not-names", "wrong-types", "info-wrong-types"])
-def test_a_manifest_entry_not_in_our_form_makes_its_job_run_again(project, corrupt):
+def test_a_manifest_entry_not_in_our_form_makes_its_job_run_again(project_built, corrupt):
     """Found reviewing the change: entries of the right JSON but the wrong shape were internal
-    errors (the stale files' removal, the print list's sorting); now such a job runs again."""
-    import json
-    assert run_cli(["build", "sorry"], project)[0] == 0
+    errors (the stale files' removal, the print list's sorting); now such a job runs again.
+    (Continuo, two jobs, the deck's entry read; Sorry's four took twice as long: how an entry is
+    read does not depend on the game.)"""
+    project = project_built                 # continuo built there
     manifest = project / "output" / MANIFEST
     data = json.loads(manifest.read_text())
     data["jobs"] = {job_id: corrupt(entry) for job_id, entry in data["jobs"].items()}
     manifest.write_text(json.dumps(data))
     # One spec edited, so that the others' entries are kept and used (the print list reads them).
-    path = project / "decks" / "sorry_rules.yaml"
+    path = project / "decks" / "continuo_rules.yaml"
     path.write_text(path.read_text() + "\n# edited\n")
-    code, written, err, _ = run_cli(["build", "sorry"], project)
+    code, written, err, _ = run_cli(["build", "continuo"], project)
     assert code == 0, err
-    assert "sorry/sorry-shop.pdf" in written and "sorry/README.txt" in written
+    assert "continuo/continuo-shop.pdf" in written and "continuo/README.txt" in written
 
 
-def test_the_first_screen_of_a_build_is_a_summary_and_the_paths_when_piped(tmp_path):
+@pytest.mark.slow      # a build in a process on a terminal
+def test_the_first_screen_of_a_build_is_a_summary_and_the_paths_when_piped(tmp_path, continuo_piped):
     """`pnp build` on a terminal says what it made, where, in how long and what to print first, not
     every path (146 for the five games); piped, or with --list, it names every file a line, as a
     script wants."""
@@ -288,6 +338,7 @@ def test_the_first_screen_of_a_build_is_a_summary_and_the_paths_when_piped(tmp_p
     assert "out/continuo/" in screen and "Continuo" in screen
     assert "Print first:" in screen and "out/continuo/print-list.pdf" in screen
     assert "continuo-sheet-a4.pdf" not in screen and len(screen.splitlines()) == 3
-    piped = subprocess.run([sys.executable, "-m", "generator", "build", "continuo", "--out", out, "--force"],
-                           cwd=tmp_path, capture_output=True, text=True)
-    assert sorted(piped.stdout.split()) == sorted(str(p.relative_to(tmp_path)) for p in files)
+    # The same build piped (the module's, into an out/ of its own) names every file the terminal's made.
+    code, piped, err = continuo_piped
+    assert code == 0, err
+    assert sorted(piped.split()) == sorted(str(p.relative_to(tmp_path)) for p in files)

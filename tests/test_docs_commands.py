@@ -3,7 +3,8 @@
 A command is a line of a code block (indented four spaces). How each is checked:
 - **run** as written, in order, in an empty folder where `.venv/bin/pnp` and `.venv/bin/python` are
   this test run's (the five-minute tour: `pnp build sorry`, `cat` of its print list, `pnp validate`,
-  `pnp referee ... score` and `best`, a new deck built in a folder of its own), each to end 0;
+  `pnp referee ... score` and `best`, a new deck built in a folder of its own), each to end 0 (pnp's
+  own commands in this process, the others by bash: run_shown);
 - **parses** (`--help` appended: the command line takes every option shown) where it would start a
   server (`pnp serve`, `pnp studio`, `pnp build --watch`) or is a synopsis with placeholders (`pnp referee GAME
   score RECORD [--json]`);
@@ -194,6 +195,57 @@ def test_pnp_version_shown_runs():
     assert r.returncode == 0 and r.stdout.startswith("pnp ")
 
 
+SHELL_SYNTAX = re.compile(r"[|;<>$`'\"(){}*?~\\]")
+
+
+def run_shown(command: str, cwd: Path, env: dict) -> tuple[int, str, str]:
+    """A command as a shell runs it, in cwd: (exit code, stdout, stderr). A chain of simple commands
+    (`a && b`) is run a command at a time, `cd` moving cwd, and pnp's own (`pnp`, `.venv/bin/pnp`,
+    `../.venv/bin/pnp`, each to be found where it is named) in this process: what such a command
+    does does not depend on a process of its own (its entry point, signals and streams are tested
+    by test_installed, test_world and test_bad_input), and a Python started for each cost 0.6 s.
+    Any other command, and any line with other shell syntax, goes to bash."""
+    if SHELL_SYNTAX.search(command):
+        r = subprocess.run(["bash", "-e", "-c", command], cwd=cwd, env=env, capture_output=True, text=True,
+                           stdin=subprocess.DEVNULL, timeout=300)
+        return r.returncode, r.stdout, r.stderr
+    outs, errs = [], []
+    for part in command.split("&&"):
+        words = shlex.split(part)
+        if words[0] == "cd" and len(words) == 2:
+            cwd = cwd / words[1]
+            if not cwd.is_dir():
+                return 1, "".join(outs), "".join(errs) + f"cd: {words[1]}: no such folder"
+            continue
+        pnp = words[0] == "pnp" or (words[0].endswith("/pnp") and (cwd / words[0]).is_file())
+        if pnp:
+            r = pnp_here(*words[1:], cwd=cwd)
+        else:
+            r = subprocess.run(["bash", "-e", "-c", part], cwd=cwd, env=env, capture_output=True, text=True,
+                               stdin=subprocess.DEVNULL, timeout=300)
+        outs.append(r.stdout)
+        errs.append(r.stderr)
+        if r.returncode != 0:
+            return r.returncode, "".join(outs), "".join(errs)
+    return 0, "".join(outs), "".join(errs)
+
+
+def test_shown_commands_are_run_as_a_shell_would():
+    """run_shown: a pnp named by a path that is not there fails as in a shell; `cd` moves; a
+    failing command stops the chain; shell syntax goes to bash."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        here = Path(folder)
+        (here / "sub").mkdir()
+        env = dict(os.environ)
+        assert run_shown("../.venv/bin/pnp --version", here / "sub", env)[0] != 0
+        code, out, _ = run_shown("cd sub && pwd && pnp --version", here, env)
+        assert code == 0 and out.startswith(str(here / "sub") + "\n") and "pnp " in out
+        assert run_shown("false && pnp --version", here, env)[:2] == (1, "")
+        assert run_shown("cd nowhere && true", here, env)[0] != 0
+        assert run_shown("echo a | tr a b", here, env)[:2] == (0, "b\n")
+
+
 @pytest.mark.slow
 def test_the_tour_runs_as_shown(tmp_path):
     """The commands run as written, one after another, in an empty folder (the records they name
@@ -210,9 +262,8 @@ def test_the_tour_runs_as_shown(tmp_path):
     for page, command in ALL:
         if how(command) != "run":
             continue
-        r = subprocess.run(["bash", "-e", "-c", command], cwd=tmp_path, env=env, capture_output=True,
-                           text=True, stdin=subprocess.DEVNULL, timeout=300)
-        assert r.returncode == 0, f"{page}: {command}\n{r.stdout[-1500:]}\n{r.stderr[-1500:]}"
+        code, out, err = run_shown(command, tmp_path, env)
+        assert code == 0, f"{page}: {command}\n{out[-1500:]}\n{err[-1500:]}"
         ran.append(command)
     assert any("build sorry" in c for c in ran)
     assert (tmp_path / "output" / "sorry" / "README.txt").is_file()

@@ -16,6 +16,33 @@ import pytest
 from conftest import ROOT
 
 
+def build_wheel(source: Path, wheels: Path) -> subprocess.CompletedProcess:
+    """The wheel of source, written into wheels. Where this test run's Python has what
+    pyproject.toml's build-system requires (the test extras install setuptools and wheel), its
+    backend's build_wheel hook is called in a Python of its own, as pip calls it (0.8 s CPU);
+    else pip builds it in an environment it makes and fills for the build (6 s)."""
+    import re
+    import tomllib
+    from importlib.metadata import PackageNotFoundError, version
+    system = tomllib.loads((source / "pyproject.toml").read_text())["build-system"]
+
+    def numbers(text: str) -> tuple[int, ...]:
+        return tuple(int(n) for n in re.findall(r"\d+", text)[:3])
+
+    def met(requirement: str) -> bool:
+        m = re.fullmatch(r"([A-Za-z0-9_.-]+)\s*(?:>=\s*([\d.]+))?", requirement.strip())
+        try:
+            return bool(m) and numbers(version(m[1])) >= numbers(m[2] or "0")
+        except PackageNotFoundError:
+            return False
+    backend = system.get("build-backend", "")
+    if re.fullmatch(r"[\w.]+", backend) and all(met(r) for r in system.get("requires", [])):
+        return subprocess.run([sys.executable, "-c", f"import sys, {backend} as backend; backend.build_wheel(sys.argv[1])",
+                               str(wheels)], cwd=source, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
+                          capture_output=True, text=True)
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(a folder holding only the installed package, the environment that runs it): the wheel is
@@ -28,8 +55,7 @@ def installed(tmp_path_factory):
     source = tmp_path_factory.mktemp("source") / "pnp"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", ".venv", "build", "dist", "output", "*.egg-info", "__pycache__", ".pytest_cache"))
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                        "-w", str(wheels), str(source)], capture_output=True, text=True)
+    r = build_wheel(source, wheels)
     assert r.returncode == 0, r.stderr[-2000:]
     (wheel,) = wheels.glob("*.whl")
     target = tmp_path_factory.mktemp("site")

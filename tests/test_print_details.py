@@ -120,29 +120,37 @@ SLACK_MM = 0.15     # the bbox device's box round text runs up to 0.13 mm past i
                     # 5.00 mm reads 4.87 mm; a raster at 600 dpi finds its ink at 5.12 mm)
 
 
-def ink_near_edges(pdf: Path) -> list[tuple[int, float]]:
-    """(page, mm from the nearest edge to the nearest mark) of every page of the PDF that marks the
-    paper within EDGE_MM of an edge. The marks' extent is Ghostscript's (its bbox device: every
+def ink_near_edges(pdfs: list[Path]) -> dict[Path, list[tuple[int, float]]]:
+    """For each PDF, (page, mm from the nearest edge to the nearest mark) of every page that marks
+    the paper within EDGE_MM of an edge. The marks' extent is Ghostscript's (its bbox device: every
     painted area, strokes at their width, inside its clip, found at 600 dpi: to 0.04 mm), against
-    the page's MediaBox; a raster of every page at a resolution fine enough took 15 times as long."""
+    the page's MediaBox; a raster of every page at a resolution fine enough took 15 times as long.
+    One Ghostscript reads them all, one after another (a Ghostscript a file took four times the
+    CPU, most of it starting): its boxes, a page each in order, are dealt out by the files' pages."""
     import re
     import subprocess
 
     from conftest import need
-    run = subprocess.run([need("gs"), "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-r600", "-sDEVICE=bbox", str(pdf)],
-                         capture_output=True, text=True, check=True)
+    run = subprocess.run([need("gs"), "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-r600", "-sDEVICE=bbox",
+                          *map(str, pdfs)], capture_output=True, text=True, check=True)
     boxes = [tuple(map(float, m.groups())) for m in
              re.finditer(r"%%HiResBoundingBox: ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)", run.stderr)]
-    pages = PdfReader(pdf).pages
-    assert len(boxes) == len(pages), f"{pdf.name}: {len(boxes)} boxes for {len(pages)} pages"
-    near = []
-    for n, (page, (x0, y0, x1, y1)) in enumerate(zip(pages, boxes), 1):
-        if x1 <= x0 or y1 <= y0:
-            continue                                   # a blank page
-        mx0, my0, mx1, my1 = (float(v) for v in page.mediabox)
-        closest = min(x0 - mx0, y0 - my0, mx1 - x1, my1 - y1) / PT_PER_MM
-        if closest < EDGE_MM - SLACK_MM:
-            near.append((n, round(closest, 2)))
+    pages = {pdf: PdfReader(pdf).pages for pdf in pdfs}
+    assert len(boxes) == sum(len(p) for p in pages.values()), \
+        f"{len(boxes)} boxes for {sum(len(p) for p in pages.values())} pages of {len(pdfs)} PDFs"
+    near: dict[Path, list[tuple[int, float]]] = {}
+    at = 0
+    for pdf in pdfs:
+        near[pdf] = []
+        for n, page in enumerate(pages[pdf], 1):
+            x0, y0, x1, y1 = boxes[at]
+            at += 1
+            if x1 <= x0 or y1 <= y0:
+                continue                                   # a blank page
+            mx0, my0, mx1, my1 = (float(v) for v in page.mediabox)
+            closest = min(x0 - mx0, y0 - my0, mx1 - x1, my1 - y1) / PT_PER_MM
+            if closest < EDGE_MM - SLACK_MM:
+                near[pdf].append((n, round(closest, 2)))
     return near
 
 
@@ -163,26 +171,65 @@ def test_the_edge_measure_sees_a_mark_inside_5_mm(tmp_path):
     doc.add_page(page)
     doc.add_page(Drawing(210, 297))
     doc.save()
-    assert ink_near_edges(tmp_path / "t.pdf") == [(1, pytest.approx(4.775, abs=0.05))]
+    # A second file after it, of one page marked 4 mm from its top, the first blank: each file's
+    # pages are told apart in the one Ghostscript run.
+    doc = PdfDocument(str(tmp_path / "u.pdf"))
+    doc.add_page(Drawing(210, 297))
+    page = Drawing(210, 297)
+    page.line(50, 297 - 4, 100, 297 - 4, Style(stroke=BLACK, width=0.05))
+    doc.add_page(page)
+    doc.save()
+    assert ink_near_edges([tmp_path / "t.pdf", tmp_path / "u.pdf"]) == {
+        tmp_path / "t.pdf": [(1, pytest.approx(4.775, abs=0.05))], tmp_path / "u.pdf": [(2, pytest.approx(3.975, abs=0.05))]}
+
+
+@pytest.fixture(scope="module")
+def home_letter(tmp_path_factory):
+    """Every game built with --paper letter (`pnp build`, in this process), making only the
+    products that print at home: not a print shop's, nor the previews, nor the laser kits (cut from
+    sheet stock, never printed on paper). Each product makes its own files, so the home files are
+    those of a whole Letter build, in half its time; the print lists list fewer files (laid out by
+    the same code: the A4 build's lists are whole). test_every_home_print_file_follows_the_paper
+    checks that it made every home file the whole A4 build makes."""
+    import generator.products as products
+    from fuzzing import run_cli
+    from generator.products.print_list import group_of
+    every = products.products()
+    away = {p.name for p in every if group_of(dict(p.entry)) in ("shop", "preview")} | {"laser-kit"}
+    out = tmp_path_factory.mktemp("letter") / "output"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(products, "products", lambda: tuple(p for p in every if p.name not in away))
+        code, _, err, _ = run_cli(["build", "--paper", "letter", "--out", out], ROOT)
+    assert code == 0, err
+    return out
+
+
+def build_of(paper: str, output: Path, request) -> Path:
+    """The run's one A4 build, or the Letter build of home files."""
+    return output if paper == "a4" else request.getfixturevalue("home_letter")
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_nothing_printed_within_5_mm_of_a_home_page_edge(paper, output, output_letter):
+def test_nothing_printed_within_5_mm_of_a_home_page_edge(paper, output, request):
     """Every page of every PDF printed at home keeps 5 mm of blank paper at its edges (what home
     printers cannot print, and what lets a page print at 100 %), in an A4 and a Letter build."""
-    out = output if paper == "a4" else output_letter
+    out = build_of(paper, output, request)
     pdfs = home_pdfs(out)
     assert len(pdfs) >= 20, [p.name for p in pdfs]
     near = [f"{pdf.relative_to(out)} p{page}: ink {mm} mm from the edge"
-            for pdf in pdfs for page, mm in ink_near_edges(pdf)]
+            for pdf, pages in ink_near_edges(pdfs).items() for page, mm in pages]
     assert not near, "\n".join(near)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_every_home_print_file_follows_the_paper(paper, output, output_letter):
+def test_every_home_print_file_follows_the_paper(paper, output, request):
     """Every file printed at home is laid out on the build's paper: named for it, said so in the
-    print list, and every page that size (portrait or landscape)."""
-    out = output if paper == "a4" else output_letter
+    print list, and every page that size (portrait or landscape). The Letter build's home files are
+    the A4 build's, each named for Letter."""
+    out = build_of(paper, output, request)
+    if paper == "letter":
+        a4 = {str(p.relative_to(output)).replace("-a4.pdf", "-letter.pdf") for p in home_pdfs(output)}
+        assert {str(p.relative_to(out)) for p in home_pdfs(out)} == a4
     from generator.paper import PAPERS
     size = sorted(round(v * PT_PER_MM, 1) for v in PAPERS[paper].size)
     wrong = []
@@ -497,7 +544,7 @@ def test_text_that_would_print_under_6_pt_is_a_spec_error_at_its_line(tmp_path, 
     assert code == 1 and err.startswith(f"{spec}:{line}: {field}: ") and "under 6 pt" in err, err
     assert len(err.strip().splitlines()) == 1, err
     if spec == "boards/sorry.yaml" and field == "title":    # (a build plans as validate does: once will do)
-        code, out, err2, _ = run_cli(["build", "sorry", "--out", tmp_path / "out"], tmp_path)
+        code, out, err2, _ = run_cli(["build", spec, "--out", tmp_path / "out"], tmp_path)
         assert code == 1 and f"{spec}:{line}: {field}: " in err2 and not out and not (tmp_path / "out").exists(), err2
 
 
@@ -559,11 +606,14 @@ def test_a_deck_title_too_long_for_its_tuck_box_is_cut_short_at_6_pt_or_more(tmp
     shutil.copytree(ROOT / "boards", tmp_path / "boards")
     spec = tmp_path / "decks" / "sorry.yaml"
     spec.write_text(spec.read_text().replace("\ntitle: Sorry\n", f"\ntitle: Sorry {LONGER}\n", 1))
-    code, _, err, _ = run_cli(["build", "sorry", "--out", tmp_path / "out"], tmp_path)
+    # (the deck alone, on sheets: its tuck box is what is looked at)
+    code, _, err, _ = run_cli(["build", "decks/sorry.yaml", "--layout", "sheet", "--out", tmp_path / "out"], tmp_path)
     assert code == 0, err
     runs = page_text_sizes(tmp_path / "out" / "sorry" / "sorry-tuckbox-a4.pdf")
     assert runs and min(size for _, size, _ in runs) >= 6.0, min(runs, key=lambda r: r[1])
     shown = [text for _, _, text in runs]
     full = f"Sorry {LONGER}"
-    assert any(text.startswith("Sorry Lengthy") and len(text) < len(full) for text in shown), shown  # cut short
+    # Cut short: its start, then the ellipsis (so no longer the start of the title: the instructions'
+    # lines, the title wrapped whole, are)
+    assert any(text.startswith("Sorry Lengthy") and not full.startswith(text) for text in shown), shown
     assert LONGER.split()[-1] in " ".join(shown)        # the whole title, in the instructions

@@ -237,12 +237,17 @@ def another_process():
     return r.stdout.split()[0], r.stdout.split()[1]
 
 
+def test_a_preview_is_the_same_bytes_drawn_twice():
+    assert png_bytes(features(), 110) == png_bytes(features(), 110)
+
+
+@pytest.mark.slow      # a fresh interpreter started (the same bytes drawn twice here is the quick check)
 def test_a_preview_is_the_same_bytes_in_another_process(another_process):
     here = png_bytes(features(), 110)
-    assert here == png_bytes(features(), 110)
     assert another_process[1] == hashlib.sha256(here).hexdigest()
 
 
+@pytest.mark.slow      # what a fresh interpreter imports: a process of its own
 def test_the_referee_starts_without_cairo(another_process):
     """cairocffi is imported only when a preview is drawn: `pnp referee` starts without it."""
     assert another_process[0] == "[]"

@@ -14,7 +14,6 @@ import io
 import os
 import pty
 import select
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -92,16 +91,20 @@ def test_the_writer_keeps_the_readers_limits(tmp_path):
     with pytest.raises(RecordFull):
         full.append({"card": 1, "move": "out"})
     assert not path.exists()
-    big = "x" * 1000
-    near = Journal(path, "sorry", {"game": "sorry"}, [{"card": 1, "move": big}] * 4100, "", None)
+    from generator.referee.record import record_text
+    entry = {"card": 1, "move": "x" * 1000}
+    line = len(record_text({"game": "sorry"}, [entry] * 2, "sorry")) - len(record_text({"game": "sorry"}, [entry], "sorry"))
+    n = (MAX_RECORD_BYTES - len(record_text({"game": "sorry"}, [], "sorry"))) // line - 2   # two lines short of full
+    near = Journal(path, "sorry", {"game": "sorry"}, [entry] * n, "", None)
     near._write(near.entries)
-    before = path.read_bytes()
-    assert MAX_RECORD_BYTES - 20_000 < len(before) <= MAX_RECORD_BYTES
+    assert MAX_RECORD_BYTES - 3 * line < path.stat().st_size <= MAX_RECORD_BYTES
     with pytest.raises(RecordFull) as exc:
-        for _ in range(40):
-            near.append({"card": 1, "move": big})
-    assert path.stat().st_size <= MAX_RECORD_BYTES and "start a new game" in str(exc.value)
-    assert refusal(4120, exc.value).startswith("refused, entry 4121 (record size): ")
+        for _ in range(4):
+            before = path.read_bytes()
+            near.append(entry)
+    assert path.read_bytes() == before and "start a new game" in str(exc.value)      # nothing written
+    assert len(near.entries) == n + 2
+    assert refusal(n + 2, exc.value).startswith(f"refused, entry {n + 3} (record size): ")
 
 
 # ---------------------------------------------------------------- the prompt
@@ -132,6 +135,7 @@ def test_undo_at_the_prompt_says_what_it_took_back(tmp_path):
     assert "undone: entry 1 (Ann Lee plays go); 0 entries remain" in text
 
 
+@pytest.mark.slow      # a real terminal: `python -m generator` started on a pty (the prompt's other tests are quick)
 def test_the_arrow_keys_edit_and_recall_at_a_terminal(tmp_path):
     """At a terminal the prompt reads through readline: the up arrow brings back the last line (it
     printed ^[[A and refused it before). Blue's 1 out is red's recalled."""
@@ -172,9 +176,11 @@ def test_the_arrow_keys_edit_and_recall_at_a_terminal(tmp_path):
 
 
 def test_the_command_line_says_its_version_and_its_help():
-    r = subprocess.run([sys.executable, "-m", "generator", "--version"], cwd=ROOT, capture_output=True, text=True)
+    """What the command answers, in this process (`python -m generator` as a process is tested by
+    the terminal's test above, and the installed `pnp` by test_installed.py)."""
+    r = pnp_here("--version")
     assert r.returncode == 0 and r.stdout.startswith("pnp ")
     r = pnp_here()
     assert r.returncode == 0 and r.stdout.startswith("usage: pnp")
-    r = subprocess.run([sys.executable, "-m", "generator", "referee", "--help"], cwd=ROOT, capture_output=True, text=True)
+    r = pnp_here("referee", "--help")
     assert r.returncode == 0 and "rest" not in r.stdout and "GAME" in r.stdout

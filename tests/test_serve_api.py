@@ -398,6 +398,7 @@ def test_token_and_host(folder):
         assert r.headers["x-content-type-options"] == "nosniff"
 
 
+@pytest.mark.slow      # what a fresh interpreter imports: a process of its own
 def test_referee_does_not_import_the_web_framework():
     code = ("import sys; from generator import cli; "
             "cli.main(['referee', 'cubes', 'score', 'tests/records/cubes.yaml']); "

@@ -16,7 +16,7 @@ import uvicorn
 
 from generator.serve.app import make_app
 
-from phones import phone
+from phones import phone_window
 
 SHOTS = Path("/tmp/pnp-serve-shots")
 WAIT = 15          # seconds a condition may take before the test fails (never slept through)
@@ -44,9 +44,8 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def phones(tmp_path_factory):
-    a = phone(tmp_path_factory.mktemp("phone-a"))
-    b = phone(tmp_path_factory.mktemp("phone-b"))
+def phones(request):
+    a, b = phone_window(request.config), phone_window(request.config)
     SHOTS.mkdir(exist_ok=True)
     yield a, b
     a.quit()

@@ -26,6 +26,12 @@ from generator.outputs import OutputFolder, remove_tree, write_synced
 
 ROOTED = os.geteuid() == 0
 
+# A build where what is tested is the output folder (its lock, staging, owners, depth), not what a
+# build puts in it: one job, Continuo's rules sheet (0.2 s; the whole game 0.6 s), written into
+# output/continuo/ as the game's build writes it. Builds that must last long enough to be caught in
+# the act (killed, waited for, in a PID namespace) build whole games.
+SMALL_BUILD = ["build", "decks/continuo_rules.yaml"]
+
 
 @pytest.fixture
 def project(tmp_path):
@@ -76,6 +82,7 @@ def wait_for_staging(folder: Path, p: subprocess.Popen, timeout: float = 120) ->
 
 # ---------------------------------------------------------------- one build at a time
 
+@pytest.mark.slow      # a build
 def test_a_second_build_waits_for_the_first_then_is_refused(project, monkeypatch):
     """The lock beside --out is held (as a build in another process holds it): a build waits for it
     LOCK_WAIT_S, then is refused in one line, --out as it was, nothing left beside it."""
@@ -83,7 +90,7 @@ def test_a_second_build_waits_for_the_first_then_is_refused(project, monkeypatch
     before = tree(project / "output")
     fd = hold(project / ".output.pnp-lock")
     try:
-        code, out, err, _ = run_cli(["build", "continuo"], project)
+        code, out, err, _ = run_cli(SMALL_BUILD, project)
     finally:
         os.close(fd)
     assert code == 2 and not out, err
@@ -91,17 +98,18 @@ def test_a_second_build_waits_for_the_first_then_is_refused(project, monkeypatch
     assert lines[0].startswith("pnp: another build is writing") and "waiting" in lines[0], err
     assert lines[-1].startswith("pnp: --out ") and "another build is writing it (waited 0.3 s)" in lines[-1], err
     assert tree(project / "output") == before and staging_folders(project) == []
-    code, _, err, _ = run_cli(["build", "continuo"], project)       # let go: it builds
+    code, _, err, _ = run_cli(SMALL_BUILD, project)       # let go: it builds
     assert code == 0, err
 
 
+@pytest.mark.slow      # two builds in processes
 def test_two_builds_at_once_take_turns(project):
     """Two builds into one folder at the same moment: the second waits for the first (it once swapped
     its own copy in over the first's files); both end 0 and the folder holds every file of both,
     as listed, with a manifest that says so (a third build is up to date)."""
     first = start_build(project, "continuo", "sorry", "--force")
     wait_for_staging(project, first)
-    second = start_build(project, "count-continuo", "continuo")
+    second = start_build(project, "decks/count_continuo_rules.yaml", "continuo")   # (one job of its own)
     out1, err1 = first.communicate(timeout=300)
     out2, err2 = second.communicate(timeout=300)
     assert first.returncode == 0, err1
@@ -115,7 +123,7 @@ def test_two_builds_at_once_take_turns(project):
     assert all((project / f).is_file() for f in listed), [f for f in listed if not (project / f).is_file()]
     assert staging_folders(project) == [] and (project / "output" / "keep.txt").read_text() == "untouched"
     if second.returncode == 0:
-        code, _, err, _ = run_cli(["build", "continuo", "sorry", "count-continuo"], project)
+        code, _, err, _ = run_cli(["build", "continuo", "sorry", "decks/count_continuo_rules.yaml"], project)
         assert code == 0 and "up to date" in err, err
 
 
@@ -125,7 +133,7 @@ def test_a_link_to_the_folder_is_the_same_folder(project, monkeypatch):
     (project / "alias").symlink_to(project / "output", target_is_directory=True)
     fd = hold(project / ".output.pnp-lock")
     try:
-        code, _, err, _ = run_cli(["build", "continuo", "--out", "alias"], project)
+        code, _, err, _ = run_cli([*SMALL_BUILD, "--out", "alias"], project)
     finally:
         os.close(fd)
     assert code == 2 and "another build is writing" in err, err
@@ -133,11 +141,11 @@ def test_a_link_to_the_folder_is_the_same_folder(project, monkeypatch):
 
 def test_the_lock_is_a_regular_file_or_the_build_is_refused(project):
     (project / ".output.pnp-lock").symlink_to("/etc/passwd")
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     one_refusal(code, err, "lock")
     os.unlink(project / ".output.pnp-lock")
     os.mkfifo(project / ".output.pnp-lock")
-    code, _, err, _ = run_cli(["build", "continuo"], project)       # (opened without waiting for a writer)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)       # (opened without waiting for a writer)
     one_refusal(code, err, "a FIFO, not a regular file")
 
 
@@ -154,17 +162,18 @@ def test_a_live_staging_folder_is_never_swept(project):
     fd = os.open(live, os.O_RDONLY | os.O_DIRECTORY)
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
-        code, _, err, _ = run_cli(["build", "continuo"], project)
+        code, _, err, _ = run_cli(SMALL_BUILD, project)
         assert code == 0, err
         assert staging_folders(project) == [live.name]
         assert (live / "sorry" / "x.pdf").read_text() == "staged"
     finally:
         os.close(fd)
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     assert code == 0 and "up to date" in err, err
     assert staging_folders(project) == []
 
 
+@pytest.mark.slow      # a build in a process, killed
 def test_a_killed_builds_staging_folder_is_swept_when_the_next_is_up_to_date(project):
     code, _, err, _ = run_cli(["build", "continuo"], project)
     assert code == 0, err
@@ -172,6 +181,8 @@ def test_a_killed_builds_staging_folder_is_swept_when_the_next_is_up_to_date(pro
     wait_for_staging(project, p)
     p.kill()                          # its workers die with it (PR_SET_PDEATHSIG)
     p.communicate(timeout=60)
+    # Killed while it wrote (not ended before the kill): its staging folder is left for the next build.
+    assert p.returncode == -signal.SIGKILL and staging_folders(project), p.returncode
     deadline = time.time() + 30
     while staging_folders(project) and time.time() < deadline:
         code, _, err, _ = run_cli(["build", "continuo"], project)    # up to date: nothing to build
@@ -180,12 +191,13 @@ def test_a_killed_builds_staging_folder_is_swept_when_the_next_is_up_to_date(pro
     assert staging_folders(project) == []
 
 
+@pytest.mark.slow      # a build in a process of its own namespace
 @pytest.mark.skipif(not ROOTED or not shutil.which("unshare"), reason="a PID namespace needs root and unshare")
 def test_a_build_in_another_pid_namespace_keeps_its_staging_folder(project):
     """A build in a PID namespace of its own (a container sharing the folder) is process 1 there: its
     staging folder was once swept by a build outside, which saw no process of that id. Now the
     outside sweep leaves it (its lock is held), and the build ends whole."""
-    inner = subprocess.Popen(["unshare", "--pid", "--fork", sys.executable, "-m", "generator", "build", "continuo",
+    inner = subprocess.Popen(["unshare", "--pid", "--fork", sys.executable, "-m", "generator", "build",
                               "sorry"], cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              preexec_fn=default_signals)
     try:
@@ -202,6 +214,7 @@ def test_a_build_in_another_pid_namespace_keeps_its_staging_folder(project):
     assert all((project / f).is_file() for f in out.split()) and staging_folders(project) == []
 
 
+@pytest.mark.slow      # 3,000 folders made and removed
 def test_removing_a_tree_deeper_than_any_path(tmp_path):
     """A tree 3,000 folders deep (9,000 characters of path, over PATH_MAX): removed without
     recursion and without a path longer than a name."""
@@ -221,6 +234,7 @@ def test_removing_a_tree_deeper_than_any_path(tmp_path):
     assert not top.exists() and Path("/etc/passwd").exists()
 
 
+@pytest.mark.slow      # 1,500 folders made, a build
 def test_an_out_tree_1500_folders_deep_is_refused_in_one_line(project):
     before_top = sorted(p.name for p in (project / "output").iterdir())
     path = project / "output" / "mine"
@@ -232,14 +246,14 @@ def test_an_out_tree_1500_folders_deep_is_refused_in_one_line(project):
         os.close(fd)
         fd = child
     os.close(fd)
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     one_refusal(code, err, f"holds folders more than {outputs.MAX_DEPTH} deep")
     assert staging_folders(project) == []
     assert sorted(p.name for p in (project / "output").iterdir()) == sorted(before_top + ["mine"])
     # A killed build's staging folder as deep (a copy made by an older pnp): swept all the same.
     os.rename(project / "output" / "mine", project / ".output.pnp-build-4242-old")
     remove_tree(project / "output")
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     assert code == 0 and staging_folders(project) == [], err
 
 
@@ -260,6 +274,7 @@ def test_an_out_holding_the_project_or_the_working_folder_is_refused_before_anyt
 
 # ---------------------------------------------------------------- owner, group, mode and flags
 
+@pytest.mark.slow      # four builds
 @pytest.mark.skipif(not ROOTED, reason="giving files to another user needs root")
 def test_run_as_root_a_users_folder_stays_the_users(project):
     """Run as root on a user's 700 folder: --out and every folder kept in it keep their owner, group
@@ -274,7 +289,7 @@ def test_run_as_root_a_users_folder_stays_the_users(project):
     (out / "mine" / "notes.txt").write_text("mine")
     os.chown(out / "mine" / "notes.txt", 1001, 1002)
     (out / "roots").mkdir()          # a folder of root's in it stays root's
-    code, stdout, err, _ = run_cli(["build", "continuo"], project)
+    code, stdout, err, _ = run_cli(SMALL_BUILD, project)
     assert code == 0, err
 
     def who(p: Path) -> tuple:
@@ -289,7 +304,7 @@ def test_run_as_root_a_users_folder_stays_the_users(project):
     # Built again (a forced rebuild replaces the game's folder, whose inode number a new folder may
     # then take: what was made is told by its path, not its number): the same.
     for _ in range(3):
-        code, _, err, _ = run_cli(["build", "continuo", "--force"], project)
+        code, _, err, _ = run_cli([*SMALL_BUILD, "--force"], project)
         made = [out / "continuo", *(out / "continuo").iterdir(), out / ".pnp-build.json"]
         assert code == 0 and who(out) == (1000, 1000, 0o700) and who(out / "roots")[:2] == (0, 0), err
         assert all(who(p)[:2] == (1000, 1000) for p in made), [(p.name, who(p)) for p in made]
@@ -308,7 +323,7 @@ def test_a_folder_whose_owner_cannot_be_kept_is_refused(project, monkeypatch):
     def chown(path, uid, gid, **kw):
         raise PermissionError(1, "Operation not permitted", str(path))
     monkeypatch.setattr(outputs.os, "chown", chown)
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     one_refusal(code, err, "theirs belongs to user 1001, group 1001")
     assert tree(out) == before and staging_folders(project) == []
 
@@ -333,7 +348,7 @@ def test_an_immutable_folder_or_file_is_refused_not_dropped(project, what):
         pytest.skip("this file system has no immutable flag")
     try:
         before = tree(out)
-        code, _, err, _ = run_cli(["build", "continuo"], project)
+        code, _, err, _ = run_cli(SMALL_BUILD, project)
         one_refusal(code, err, "immutable or append-only")
         assert tree(out) == before and staging_folders(project) == []
         assert outputs._unchangeable(target)
@@ -386,11 +401,12 @@ def test_every_single_file_writer_refuses_what_is_not_a_regular_file(tmp_path):
     assert (tmp_path / "new.yaml").read_bytes() == b"x"
 
 
+@pytest.mark.slow      # a process waiting 3 s, interrupted
 def test_a_signal_while_waiting_for_the_lock_stops_the_build(project):
     """Waiting for another build is not deafness: Ctrl-C ends the wait (130), nothing changed."""
     fd = hold(project / ".output.pnp-lock")
     try:
-        p = start_build(project, "continuo")
+        p = start_build(project, *SMALL_BUILD[1:])
         time.sleep(3.0)          # started, and waiting (for up to LOCK_WAIT_S, 10 s)
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=30)
@@ -416,7 +432,7 @@ def test_calibrate_waits_for_a_build_writing_its_folder(project, monkeypatch):
     throw the sheet away) it waits, then is refused in one line, nothing written; free, it writes.
     Into a folder no build writes, it leaves no lock behind."""
     monkeypatch.setattr(outputs, "LOCK_WAIT_S", 0.3)
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     assert code == 0 and (project / ".output.pnp-lock").is_file(), err
     sheet = project / "output" / "calibrate-a4-long.pdf"
     fd = hold(project / ".output.pnp-lock")

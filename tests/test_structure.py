@@ -5,8 +5,11 @@ a new room goes on a floor here, and an arrow up is a bug to fix (move the code,
 from __future__ import annotations
 
 import ast
-import functools
+import hashlib
+import inspect
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "generator"
@@ -36,14 +39,41 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imports(path: Path) -> set[str]:
+def imports(path: Path, cache: dict | None = None, kept: dict | None = None) -> set[str]:
     """Every generator module this file imports, wherever in the file the import stands."""
     name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for target, aliases in _imported(path, cache or {}, kept):
+        if aliases is None:                    # `import generator.x`
+            found.add(target)
+        for alias in aliases or ():            # `from . import x` may name a module
+            sub = f"{target}.{alias}"
+            found.add(sub if _exists(sub) else target)
+    return {m for m in found if m != name}
+
+
+def _imported(path: Path, cache: dict, kept: dict | None) -> list:
+    """[generator module, the names imported from it (None for `import module`)] of each import in
+    the file: what its text says, whatever modules exist. Parsing the package takes about 1 s: a
+    file's answer is looked up in `cache` and noted in `kept` by its path and content, so a run
+    parses only what changed since the last."""
+    data = path.read_bytes()
+    key = f"{path.relative_to(ROOT).as_posix()}:{hashlib.sha256(data).hexdigest()}"
+    found = cache.get(key)
+    if found is None:
+        found = _parsed(path, data)
+    if kept is not None:
+        kept[key] = found
+    return found
+
+
+def _parsed(path: Path, data: bytes) -> list:
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found = []
+    for node in ast.walk(ast.parse(data.decode("utf-8"))):
         if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.startswith("generator")}
+            found += [[a.name, None] for a in node.names if a.name.startswith("generator")]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -51,12 +81,9 @@ def imports(path: Path) -> set[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            if not target.startswith("generator"):
-                continue
-            for alias in node.names:           # `from . import x` may name a module
-                sub = f"{target}.{alias.name}"
-                found.add(sub if _exists(sub) else target)
-    return {m for m in found if m != name}
+            if target.startswith("generator"):
+                found.append([target, [a.name for a in node.names]])
+    return found
 
 
 def _exists(module: str) -> bool:
@@ -64,14 +91,23 @@ def _exists(module: str) -> bool:
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
-@functools.cache
-def graph() -> dict[str, set[str]]:
-    """Every module of the package and the package modules it imports (parsed once a run: both
-    checks read it)."""
+def _cache_key() -> str:
+    """The cache's name, made from _parsed's own text: a change to how a file is read starts afresh."""
+    return "pnp/structure-imports-" + hashlib.sha256(inspect.getsource(_parsed).encode()).hexdigest()[:16]
+
+
+@pytest.fixture(scope="module")
+def graph(request) -> dict[str, set[str]]:
+    """Every module of the package and the package modules it imports (once a run: both checks
+    read it), each file parsed only if pytest's cache has not its imports (-p no:cacheprovider:
+    every file parsed)."""
+    store = getattr(request.config, "cache", None)
+    cache = store.get(_cache_key(), {}) if store is not None else {}
     modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
-    out = {}
-    for name, path in modules.items():
-        out[name] = {m for m in imports(path) if m in modules}
+    kept: dict = {}
+    out = {name: {m for m in imports(path, cache, kept) if m in modules} for name, path in modules.items()}
+    if store is not None and kept != cache:
+        store.set(_cache_key(), kept)          # this tree's files only: the cache does not grow
     return out
 
 
@@ -123,12 +159,12 @@ def floor(module: str) -> int:
     raise AssertionError(f"{module}: a room on no floor (add it to FLOORS)")
 
 
-def test_no_import_circles():
-    assert circles(graph()) == []
+def test_no_import_circles(graph):
+    assert circles(graph) == []
 
 
-def test_no_import_runs_up_a_floor():
-    up = [f"{a} -> {b}" for a, targets in graph().items() for b in sorted(targets) if floor(b) > floor(a)]
+def test_no_import_runs_up_a_floor(graph):
+    up = [f"{a} -> {b}" for a, targets in graph.items() for b in sorted(targets) if floor(b) > floor(a)]
     assert up == []
 
 

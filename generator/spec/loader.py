@@ -665,7 +665,7 @@ class SpecErrors(SpecError):
         return "\n".join(SpecError.__str__(e) for e in self.errors)
 
 
-_LOADED: dict[tuple, Spec] = {}
+_LOADED: dict[tuple, Spec] = {}   # least recently used first
 MAX_LOADED = 256
 
 
@@ -678,14 +678,18 @@ def load_spec(path: str | Path, display: str | None = None, kind: str | None = N
     raw = read_bytes(path, file, MAX_SPEC_BYTES)
     # (by the file's real path: `d.yaml` in two folders is two specs, whose decks read two CSVs)
     key = (hashlib.sha256(raw).digest(), file, kind, os.path.realpath(path))
-    known = _LOADED.get(key)
+    known = _LOADED.pop(key, None)
     if known is not None:
+        _LOADED[key] = known          # the most recently used now
         return known
     data, lines = parse_yaml(decode_text(raw, file), file, shown=True)
     spec = validate(data, lines, file, kind, path)
     spec.path = path
-    if len(_LOADED) < MAX_LOADED:
-        _LOADED[key] = spec
+    # A long process (a test run, `pnp serve`, --watch) reads more files than it keeps: the least
+    # recently used gives way, so the ones read again and again stay known.
+    if len(_LOADED) >= MAX_LOADED:
+        _LOADED.pop(next(iter(_LOADED), None), None)    # (never an error, whatever another thread did)
+    _LOADED[key] = spec
     return spec
 
 
