@@ -484,7 +484,9 @@ def test_every_product_of_every_shop_as_its_files_say(tmp_path, shop):
     p = profile(shop)
     for key in p.products:
         (tmp_path / f"{key}.yaml").write_text(ONE_CARD.format(shop=shop, key=key), encoding="utf-8")
-    run = pnp_here("build", "--shop", shop, "--strict", "--layout", "png", cwd=tmp_path)
+    # (the shop layout beside the shop's files, as the tests above: a PNG of each card, --layout png, is
+    # another product, tested in test_layout_png_is_every_card_at_the_dpi_asked)
+    run = pnp_here("build", "--shop", shop, "--strict", "--layout", "shop", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     folder = tmp_path / "output" / "deck" / f"shop-{shop}"
     for key, product in p.products.items():
