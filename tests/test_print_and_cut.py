@@ -13,9 +13,9 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-# A build (pnp_here) forks its workers from this process: cairosvg, which a worker imports to draw
-# a deck's SVG art (0.3 s of parsing cairo's C declarations), imported here once is every
-# worker's of every build below, not imported again by each.
+# A build (pnp_here) forks its workers from this test process, and a worker that draws a deck's SVG
+# art imports cairosvg (0.3 s: cffi parses cairo's C declarations). Imported here once, every
+# build's workers have it already.
 import cairosvg  # noqa: F401
 import numpy as np
 import pytest
