@@ -509,6 +509,15 @@ def gather_job_files(staging: Path, results: list[JobResult]) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _import_what_every_worker_imports(loaded: dict) -> None:
+    """What each worker would import for itself, imported once here before they are forked:
+    the PDF backend (reportlab) every build writes with and, for a deck of one's own, cairosvg,
+    which draws its SVG pictures (0.4 s of CPU to import: its C declarations are parsed)."""
+    from .draw import pdf  # noqa: F401
+    if any(spec.kind == "deck" for spec, _ in loaded.values()):
+        import cairosvg  # noqa: F401
+
+
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
              order: list[int] | None = None, loaded: dict | None = None) -> list[JobResult]:
     """Every job's result, in the jobs' order, run in forked worker processes (started longest
@@ -536,6 +545,8 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
             import multiprocessing
             from multiprocessing.connection import wait
             context = multiprocessing.get_context("fork")
+            if count > 1:
+                _import_what_every_worker_imports(loaded)
             _WORK = (jobs, root, opts, staging, loaded)
             workers: list = []                  # (process, the parent's end of its pipe)
             # Ctrl-C or SIGTERM landing while the workers are being made would leave one that is

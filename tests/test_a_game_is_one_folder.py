@@ -1,6 +1,10 @@
 """A game is one folder: tests/games/coin (a coin toss: a spec, its schemas, a one-page PDF, a
 referee, a table page) is found through PNP_GAMES_PATH alone, with no file of the project naming
-it, and `pnp` lists it, builds it, referees it and `pnp serve` offers it, as it does its own five."""
+it, and `pnp` lists it, builds it, referees it and `pnp serve` offers it, as it does its own five.
+
+The commands run in this process (pnp_here), the games found afresh for each as a process just
+started finds them; one test starts pnp as a user does, with the variable in its environment, and
+`pnp serve` runs in a process of its own."""
 from __future__ import annotations
 
 import json
@@ -9,19 +13,42 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
-from pathlib import Path
 
-from conftest import ROOT, default_signals
+import pytest
+
+from conftest import ROOT, default_signals, pnp_here
 
 GAMES = ROOT / "tests" / "games"
 
 
-def pnp(*args, cwd=ROOT, input=""):
-    env = {**os.environ, "PNP_GAMES_PATH": str(GAMES)}
-    return subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd, env=env,
-                          capture_output=True, text=True, input=input)
+def pnp(*args, games: bool = True, input=""):
+    """A command with tests/games on PNP_GAMES_PATH (or with no PNP_GAMES_PATH), in this process:
+    the games found afresh for it (their schemas with them), and forgotten after it."""
+    from generator.games import GAMES as FOUND
+    from generator.spec import loader
+    kept = os.environ.pop("PNP_GAMES_PATH", None), FOUND._found, loader._EXTRA_SCHEMA_FOLDERS[:]
+    if games:
+        os.environ["PNP_GAMES_PATH"] = str(GAMES)
+    FOUND._found = None
+    try:
+        return pnp_here(*args, cwd=ROOT, input=input)
+    finally:
+        os.environ.pop("PNP_GAMES_PATH", None)
+        if kept[0] is not None:
+            os.environ["PNP_GAMES_PATH"] = kept[0]
+        FOUND._found = kept[1]
+        if loader._EXTRA_SCHEMA_FOLDERS != kept[2]:
+            loader._EXTRA_SCHEMA_FOLDERS[:] = kept[2]
+            for cached in (loader._schema_files, loader._kinds, loader._schema, loader._inlined_schema):
+                cached.cache_clear()
+
+
+@pytest.mark.slow          # pnp started in a process of its own (0.4 s)
+def test_a_process_started_with_the_path_finds_it():
+    r = subprocess.run([sys.executable, "-m", "generator", "--help"], cwd=ROOT, capture_output=True, text=True,
+                       env={**os.environ, "PNP_GAMES_PATH": str(GAMES)})
+    assert r.returncode == 0 and "coin (Coin toss)" in r.stdout, r.stderr
 
 
 def test_no_file_of_the_project_names_the_game():
@@ -43,8 +70,7 @@ def test_the_command_line_lists_and_builds_it(tmp_path):
     assert pdf.read_bytes().startswith(b"%PDF") and (tmp_path / "out" / "coin" / "README.txt").is_file()
     assert "coin-a4.pdf" in r.stdout
     # and not without it: the project's own games know nothing of it
-    plain = subprocess.run([sys.executable, "-m", "generator", "build", "coin"], cwd=ROOT, capture_output=True,
-                           text=True, env={k: v for k, v in os.environ.items() if k != "PNP_GAMES_PATH"})
+    plain = pnp("build", "coin", games=False)
     assert plain.returncode == 2 and "unknown game" in plain.stderr
 
 
@@ -64,6 +90,7 @@ def test_its_referee_scores_and_plays(tmp_path):
     assert r.returncode == 0 and "undone: entry 1 (Ann calls heads, it fell heads)" in r.stdout
 
 
+@pytest.mark.slow          # pnp serve in a process of its own
 def test_pnp_serve_offers_it(tmp_path):
     env = {**os.environ, "PNP_GAMES_PATH": str(GAMES)}
     proc = subprocess.Popen([sys.executable, "-m", "generator", "serve", "--dir", tmp_path, "--port", "0"], cwd=ROOT,

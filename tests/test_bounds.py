@@ -1,7 +1,11 @@
 """Bounds on what is derived from a spec, not only on what is written (README "What bad input gets"):
 merge keys checked after merging, lengths with a physical lower bound, counts that follow from the
 numbers refused before the work, wrong-kind references, reads with a time bound, commands that
-answer a signal whatever they compute."""
+answer a signal whatever they compute.
+
+The quick subset (-m "not slow") keeps the cheap checks of each kind; the sweeps (every reference
+at every spec), the processes, and the checks that draw or mend a whole map are slow (marked
+below: this module's CPU was 40 s, the sweeps most of it)."""
 from __future__ import annotations
 
 import functools
@@ -107,7 +111,13 @@ def _kind(spec: str) -> str:
     return yaml.load((ROOT / spec).read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["kind"]
 
 
-@pytest.mark.parametrize("game", sorted(REFERENCES))
+def slow_but(params: list, quick) -> list:
+    """params, each marked slow but `quick`: a sweep's one case in the quick subset."""
+    return [p if p == quick else pytest.param(*(p if isinstance(p, tuple) else (p,)), marks=pytest.mark.slow)
+            for p in params]
+
+
+@pytest.mark.parametrize("game", slow_but(sorted(REFERENCES), "sorry"))     # (slow: 5 x 17 records replayed)
 def test_every_record_naming_every_spec_is_read_or_refused_in_one_line(game, tmp_path):
     """5 referees x 17 specs: a record naming a spec of the kind its referee reads replays as
     before; one naming any other spec is refused in one line at the key's line, saying which kind
@@ -131,11 +141,13 @@ def test_every_record_naming_every_spec_is_read_or_refused_in_one_line(game, tmp
     assert read >= 1
 
 
-@pytest.mark.parametrize("spec, key", [
+# (slow: each of 24 references pointed at 17 specs, each validated)
+@pytest.mark.parametrize("spec, key", slow_but([
     ("boards/mille_bornes_shoe.yaml", "deck"), ("boards/capitals_walls.yaml", "board"),
     ("boards/capitals_world_map.yaml", "deck"), ("decks/capitals_1961.yaml", "board"),
     ("decks/count_continuo.yaml", "tiles_from"),
-] + [(str(p.relative_to(ROOT)), "uses") for d in ("decks", "boards") for p in sorted((ROOT / d).glob("*_rules.yaml"))])
+] + [(str(p.relative_to(ROOT)), "uses") for d in ("decks", "boards") for p in sorted((ROOT / d).glob("*_rules.yaml"))],
+    ("decks/continuo_rules.yaml", "uses")))
 def test_every_spec_naming_a_spec_of_another_kind_is_one_spec_error(spec, key, references_project, monkeypatch):
     """Each reference of each shipped spec, pointed at every spec of the project: `validate` reads
     one of the kind it names now, and refuses any other in one line at the reference's line,
@@ -264,6 +276,7 @@ sys.exit(main(["validate", "boards/capitals_world_map.yaml"]))
 """
 
 
+@pytest.mark.slow           # a process of its own, signalled
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_validate_answers_a_signal_while_geos_computes(sig, tmp_path):
     """A spec is planned in a worker process, which the command kills on a signal: the command's
@@ -298,7 +311,14 @@ def test_validate_answers_a_signal_while_geos_computes(sig, tmp_path):
 
 # ---------------------------------------------------------------- lengths and what follows from them
 
-@pytest.mark.parametrize("spec, old, new, where, says", FLOOR_CASES)
+def _floor_cases() -> list:
+    """FLOOR_CASES, those refused only once a Capitals board or deck is drawn or a kit nested
+    (0.1 to 2 s each) marked slow; the others are refused at the schema or before any drawing."""
+    return [pytest.param(*case, marks=pytest.mark.slow) if case[0].startswith(("boards/capitals", "decks/capitals"))
+            or "spacing: 2000" in case[2] else case for case in FLOOR_CASES]
+
+
+@pytest.mark.parametrize("spec, old, new, where, says", _floor_cases())
 def test_lengths_have_a_physical_floor_and_what_follows_from_them_is_bounded(spec, old, new, where, says, project):
     for o, n in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,)))):
         edit(project / spec, o, n)
@@ -318,6 +338,7 @@ def _land(project: Path, polygons: list) -> None:
     path.write_text(json.dumps(data))
 
 
+@pytest.mark.slow           # the whole map's land read and checked, with thousands of points
 @pytest.mark.parametrize("points", [5000, 20000])
 def test_land_that_is_a_scribble_is_refused_before_any_costly_geometry(points, project):
     """One extra polygon of random points in the Capitals land: 5,000 once took 5.8 GB and 75 s,
@@ -345,6 +366,7 @@ def test_land_that_needs_little_mending_is_mended_and_drawn(project):
     assert all(p.is_valid for p in land_polygons(land)) and len(land_polygons(land)) == len(polygons)
 
 
+@pytest.mark.slow           # a tangle mended up to its bound
 def test_land_too_tangled_to_mend_cheaply_is_refused(project):
     """300 random points crowded into a few degrees: under ten meetings a point in a large file,
     but thousands of crossings to mend (seconds of GEOS): refused, saying so."""
@@ -359,6 +381,7 @@ def test_land_too_tangled_to_mend_cheaply_is_refused(project):
         land_polygons(circles + tangle)
 
 
+@pytest.mark.slow           # the map validated twice, at each bound
 def test_land_points_and_polygons_are_bounded(project):
     from generator.games.capitals.data import MAX_LAND_POINTS, MAX_LAND_POLYGONS
     _land(project, [[[[0, 0], [1, 0], [0, 1]]]] * (MAX_LAND_POLYGONS + 1))
@@ -369,6 +392,7 @@ def test_land_points_and_polygons_are_bounded(project):
     assert "100,000 points" in one_spec_error(code, err, "boards/capitals_world_map.yaml:20: land:")
 
 
+@pytest.mark.slow           # the map validated, drawn with no land
 def test_land_of_no_polygons_or_degenerate_ones_is_drawn(project):
     from generator.games.capitals.board import land_polygons
     assert land_polygons(()) == ()

@@ -200,8 +200,8 @@ def test_fuzz_build_manifest(tmp_path):
     """The build's manifest (output/.pnp-build.json) is read back by the next build, and it lives
     where anyone may edit it: mutated, a build still ends 0 (a job whose entry is not ours runs
     again), one-line errors only, nothing written outside the output folder. The build of a deck of
-    one card (its jobs, their keys, reads, sizes and products are a game's; a game's build costs ten
-    times as much each case)."""
+    one card: its manifest's jobs have a game's keys, reads, sizes and products, and a case costs
+    about 0.5 s of CPU where Continuo's build took 0.8 s."""
     from generator.pipeline import MANIFEST
     (tmp_path / "one.yaml").write_text(
         "kind: deck\ntitle: One\ncard: {width: 63, height: 88, bleed: 3}\ntuck_box: false\n"

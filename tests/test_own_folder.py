@@ -13,7 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, default_signals, pnp_here
+from conftest import ROOT, build_job, default_signals, pnp_here
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm(tmp_path_factory):
+    """Sorry's deck built once in this process (conftest.build_job): the imports and caches a game's
+    build needs are made here once, and each build after it, run by pnp_here in this process, forks
+    its workers from them instead of making them again in each."""
+    build_job(tmp_path_factory.mktemp("warm"), "sorry", "decks/sorry.yaml")
 
 
 def run(*args, cwd, input=""):

@@ -6,7 +6,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from conftest import build_job, need
+from conftest import build_job, build_product, need
 from generator.units import PT_PER_MM
 from generator.layout.cards import CardSize, impose_cards
 from generator.paper import PAPERS
@@ -20,6 +20,14 @@ def pt(mm):
 
 def box(b):
     return [float(v) for v in b]
+
+
+DECK = "decks/mille_bornes.yaml"
+
+
+def made_by(out, product: str, **options):
+    """Mille Bornes's deck, only `product` making its files (the tests below each read one file)."""
+    return build_product(out, "mille-bornes", DECK, product, **options)
 
 
 def test_shop_pdf_pages_and_boxes(built):
@@ -81,8 +89,8 @@ def page_ops(page) -> str:
 
 
 def test_cmyk_writes_no_rgb(tmp_path):
-    build_job(tmp_path, "mille-bornes", "decks/mille_bornes.yaml", layouts=("shop",), cmyk=True)
-    ops = page_ops(PdfReader(tmp_path / "mille-bornes" / "mille_bornes-shop.pdf").pages[5])
+    made = made_by(tmp_path, "shop", cmyk=True)
+    ops = page_ops(PdfReader(made / "mille_bornes-shop.pdf").pages[5])
     assert re.search(r"\bk\b", ops) and "Do" in ops
     assert not re.search(r"\b(rg|RG)\b", ops)
 
@@ -116,8 +124,7 @@ def nonwhite_bbox(png):
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (4.0, -2.0)])
 def test_backs_render_behind_faces(tmp_path, offset):
     """Rasterise the first back page and find the backs where the faces' mirror image says."""
-    build_job(tmp_path, "mille-bornes", "decks/mille_bornes.yaml", layouts=("sheet",), back_offset=tuple(offset))
-    pdf = tmp_path / "mille-bornes" / "mille_bornes-sheet-a4.pdf"
+    pdf = made_by(tmp_path, "sheet", back_offset=tuple(offset)) / "mille_bornes-sheet-a4.pdf"
     subprocess.run([need("pdftoppm"), "-r", "100", "-f", "2", "-l", "2", "-png", str(pdf), str(tmp_path / "p")],
                    check=True)
     (x0, y0, x1, y1), (w_px, h_px) = nonwhite_bbox(next(tmp_path.glob("p*.png")))
@@ -133,8 +140,7 @@ def test_backs_render_behind_faces(tmp_path, offset):
 
 
 def test_interleaved_shop_pdf(tmp_path):
-    build_job(tmp_path, "mille-bornes", "decks/mille_bornes.yaml", layouts=("shop",), interleave=True)
-    pages = PdfReader(tmp_path / "mille-bornes" / "mille_bornes-shop.pdf").pages
+    pages = PdfReader(made_by(tmp_path, "shop", interleave=True) / "mille_bornes-shop.pdf").pages
     assert len(pages) == 212
     # Every other page is the back: all backs are the same page content, faces are not.
     backs = {pages[i].get_contents().get_data() for i in range(1, 212, 2)}

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 from pypdf import PdfReader
 
-from conftest import build_job, need
+from conftest import build_product, need
 
 SHOP = ["sorry-shop.pdf", "sorry-board-large.pdf", "sorry_1930-board-large.pdf"]
 
@@ -20,8 +20,9 @@ SHOP = ["sorry-shop.pdf", "sorry-board-large.pdf", "sorry_1930-board-large.pdf"]
 @pytest.fixture(scope="module")
 def pdfx(tmp_path_factory):
     out = tmp_path_factory.mktemp("pdfx")
-    for spec in ("decks/sorry.yaml", "boards/sorry.yaml", "boards/sorry_1930.yaml"):
-        build_job(out, "sorry", spec, pdfx=True)
+    # (the shop's files alone: the same bytes as a build's)
+    for spec, product in (("decks/sorry.yaml", "shop"), ("boards/sorry.yaml", "large"), ("boards/sorry_1930.yaml", "large")):
+        build_product(out, "sorry", spec, product, pdfx=True)
     return out / "sorry"
 
 

@@ -93,8 +93,9 @@ def test_the_writer_keeps_the_readers_limits(tmp_path):
     assert not path.exists()
     from generator.referee.record import record_text
     entry = {"card": 1, "move": "x" * 1000}
-    line = len(record_text({"game": "sorry"}, [entry] * 2, "sorry")) - len(record_text({"game": "sorry"}, [entry], "sorry"))
-    n = (MAX_RECORD_BYTES - len(record_text({"game": "sorry"}, [], "sorry"))) // line - 2   # two lines short of full
+    size = lambda entries: len(record_text({"game": "sorry"}, entries, "sorry"))    # noqa: E731
+    line = size([entry] * 2) - size([entry])
+    n = (MAX_RECORD_BYTES - size([])) // line - 2            # two lines short of full
     near = Journal(path, "sorry", {"game": "sorry"}, [entry] * n, "", None)
     near._write(near.entries)
     assert MAX_RECORD_BYTES - 3 * line < path.stat().st_size <= MAX_RECORD_BYTES

@@ -130,15 +130,21 @@ def test_the_columns_share_the_width_evenly(paper, size):
     assert len(widths) == 1, widths
 
 
+@pytest.fixture(scope="module")
+def capitals_map():
+    """The Capitals map, drawn once for both papers (tiling places it, never changes it)."""
+    from generator.games.capitals.board import draw_board
+    from test_capitals import WM
+    return draw_board(WM)
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_no_registration_target_prints_over_the_maps_text(paper):
+def test_no_registration_target_prints_over_the_maps_text(paper, capitals_map):
     """The half-targets of Capitals' tiles (sheet 7 of A4) printed over the map's column numbers:
     on every sheet, no target (its circle and cross) touches a piece of the map's text that the
     sheet prints (within its window)."""
     from generator.draw.drawing import Text, compose
-    from generator.games.capitals.board import draw_board
-    from test_capitals import WM
-    pages = tile_pages(draw_board(WM), *PAPERS[paper].size, title="Capitals board")
+    pages = tile_pages(capitals_map, *PAPERS[paper].size, title="Capitals board")
     touched = []
     for n, page in enumerate(pages, 1):
         texts, targets = [], []
