@@ -19,7 +19,7 @@ import cairosvg  # noqa: F401
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, build_deck, build_job, need, pnp_here
+from conftest import ROOT, build_deck, build_product, need, pnp_here
 from test_pdfx import colour_operators, ghostscript_preflight
 
 PT = 72 / 25.4
@@ -124,8 +124,8 @@ def test_the_nearest_product_rule():
 
 @pytest.fixture(scope="module")
 def dtc_continuo(tmp_path_factory):
-    return build_job(tmp_path_factory.mktemp("dtc-continuo"), "continuo", "decks/continuo.yaml",
-                     layouts=(), extra={"shop": "drivethrucards"})
+    return build_product(tmp_path_factory.mktemp("dtc-continuo"), "continuo", "decks/continuo.yaml", "shop-files",
+                         layouts=(), extra={"shop": "drivethrucards"})
 
 
 def test_a_deck_near_no_product_is_a_line_in_the_print_list(dtc_continuo, tmp_path):
@@ -141,8 +141,8 @@ def test_a_deck_near_no_product_is_a_line_in_the_print_list(dtc_continuo, tmp_pa
 
 @pytest.fixture(scope="module")
 def dtc(tmp_path_factory):
-    return build_job(tmp_path_factory.mktemp("dtc"), "sorry", "decks/sorry.yaml", layouts=(),
-                     extra={"shop": "drivethrucards"}) / "shop-drivethrucards"
+    return build_product(tmp_path_factory.mktemp("dtc"), "sorry", "decks/sorry.yaml", "shop-files", layouts=(),
+                         extra={"shop": "drivethrucards"}) / "shop-drivethrucards"
 
 
 def test_drivethrucards_pdf_is_their_product_page_by_page(dtc):
@@ -290,7 +290,7 @@ def pictures(tmp_path_factory):
     not depend on how many faces a deck has (Mille Bornes' 19 took twice as long)."""
     out = tmp_path_factory.mktemp("pictures")
     for shop in ("thegamecrafter", "makeplayingcards"):
-        build_job(out / shop, "sorry", "decks/sorry.yaml", layouts=(), extra={"shop": shop})
+        build_product(out / shop, "sorry", "decks/sorry.yaml", "shop-files", layouts=(), extra={"shop": shop})
     return out
 
 
@@ -346,7 +346,8 @@ def test_a_deck_whose_backs_differ_gets_each_back_by_its_first_card(tmp_path):
 
 def test_layout_png_is_every_card_at_the_dpi_asked(tmp_path):
     from PIL import Image
-    folder = build_job(tmp_path, "sorry", "decks/sorry.yaml", layouts=("png",), extra={"dpi": 150}) / "png-150"
+    folder = build_product(tmp_path, "sorry", "decks/sorry.yaml", "png", layouts=("png",),
+                           extra={"dpi": 150}) / "png-150"
     names = sorted(f.name for f in folder.iterdir())
     assert "sorry-back.png" in names and len(names) == 11 + 1
     im = Image.open(folder / "sorry-001-front.png")
@@ -358,8 +359,8 @@ def test_layout_png_is_every_card_at_the_dpi_asked(tmp_path):
 
 @pytest.fixture(scope="module")
 def tts(tmp_path_factory):
-    return build_job(tmp_path_factory.mktemp("tts"), "mille-bornes", "decks/mille_bornes.yaml", layouts=(),
-                     extra={"shop": "tabletop-simulator"}) / "shop-tabletop-simulator"
+    return build_product(tmp_path_factory.mktemp("tts"), "mille-bornes", "decks/mille_bornes.yaml", "shop-files",
+                         layouts=(), extra={"shop": "tabletop-simulator"}) / "shop-tabletop-simulator"
 
 
 def test_tabletop_simulator_sheets_and_saved_object(tts):
