@@ -19,7 +19,7 @@ import cairosvg  # noqa: F401
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, build_deck, build_product, need, pnp_here
+from conftest import ROOT, build_product, need, pnp_here
 from test_pdfx import colour_operators, ghostscript_preflight
 
 PT = 72 / 25.4
@@ -333,9 +333,10 @@ def test_a_picture_is_the_card_at_its_place(pictures):
 
 def test_a_deck_whose_backs_differ_gets_each_back_by_its_first_card(tmp_path):
     """tests/decks/delve.yaml has two backs: each is named by the first card that has it, and each
-    slot pairs its front with its own back. (Its deck's products planned in this process, as a
-    build's job plans them: the shop's files are the same, and the command line is tested above.)"""
-    shop = build_deck(tmp_path, layouts=(), extra={"shop": "thegamecrafter"}) / "shop-thegamecrafter"
+    slot pairs its front with its own back. (The shop's files alone, planned in this process as a
+    build's job plans them: the same files, and the command line is tested above.)"""
+    shop = build_product(tmp_path, "deck", "tests/decks/delve.yaml", "shop-files", layouts=(),
+                         extra={"shop": "thegamecrafter"}) / "shop-thegamecrafter"
     backs = sorted(p.name for p in shop.iterdir() if p.name.endswith("-back.png"))
     assert backs == ["delve-001-back.png", "delve-004-back.png"]
     with zipfile.ZipFile(shop / "delve-thegamecrafter.zip") as z:
