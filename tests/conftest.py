@@ -208,7 +208,7 @@ SLOW_TESTS = {
 }
 
 
-@pytest.hookimpl(wrapper=True)       # around xdist's worker, which reads the groups
+@pytest.hookimpl(tryfirst=True)       # before xdist's worker reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         module = item.nodeid.split("::")[0]
@@ -218,12 +218,3 @@ def pytest_collection_modifyitems(config, items):
         if (name in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS
                 or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
             item.add_marker(pytest.mark.slow)
-    result = yield
-    # xdist 3.8 puts a test's group in item._nodeid ("...@tests/test_x.py"), which pytest 9 no
-    # longer reads (a node's id is item._id): without this, --dist loadgroup spread a module's
-    # tests over both workers, each building the module's fixtures.
-    for item in items:
-        if getattr(item, "_nodeid", None) is not None and item._nodeid != item.nodeid and hasattr(item, "_id"):
-            from _pytest.nodeid import coerce_node_id
-            item._id = coerce_node_id(item._nodeid)
-    return result

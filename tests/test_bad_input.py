@@ -178,7 +178,7 @@ def test_a_good_build_keeps_what_else_the_folder_holds(project):
                                              (signal.SIGTERM, 143, True)])
 def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code, group):
     before = tree(project / "output")
-    p = start_build(project, "capitals", start_new_session=group)
+    p = start_build(project, "capitals", "continuo", start_new_session=group)
     # Wait until it is writing (a first file in its staging folder, as a shorter job ends: the deck's,
     # the longest of all, is still running), then stop it.
     def writing() -> bool:
@@ -256,7 +256,7 @@ def test_a_build_under_nohup_keeps_going_through_a_hangup(project):
         default_signals()
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    p = start_build(project, "sorry", preexec=ignoring, start_new_session=True)     # four jobs, two workers
+    p = start_build(project, "sorry", "continuo", preexec=ignoring, start_new_session=True)
     workers_of(p)
     assert p.poll() is None, "the build ended before its workers were seen"
     os.killpg(p.pid, signal.SIGHUP)             # the terminal closed: to the whole group

@@ -93,8 +93,10 @@ def project_built(built_once, tmp_path) -> Path:
     project = tmp_path / "project"
     shutil.copytree(built, project, symlinks=True)
     manifest = project / "output" / MANIFEST
-    manifest.write_text(manifest.read_text().replace(json.dumps(os.path.realpath(built))[1:-1] + "/",
-                                                     json.dumps(os.path.realpath(project))[1:-1] + "/"))
+    there, here = (json.dumps(os.path.realpath(folder))[1:-1] + "/" for folder in (built, project))
+    text = manifest.read_text()
+    assert there in text                    # (else every test here would quietly build from nothing)
+    manifest.write_text(text.replace(there, here))
     return project
 
 

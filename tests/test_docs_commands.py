@@ -205,7 +205,7 @@ def run_shown(command: str, cwd: Path, env: dict) -> tuple[int, str, str]:
     does does not depend on a process of its own (its entry point, signals and streams are tested
     by test_installed, test_world and test_bad_input), and a Python started for each cost 0.6 s.
     Any other command, and any line with other shell syntax, goes to bash."""
-    if SHELL_SYNTAX.search(command):
+    if SHELL_SYNTAX.search(command) or any(not part.strip() for part in command.split("&&")):
         r = subprocess.run(["bash", "-e", "-c", command], cwd=cwd, env=env, capture_output=True, text=True,
                            stdin=subprocess.DEVNULL, timeout=300)
         return r.returncode, r.stdout, r.stderr
@@ -217,7 +217,8 @@ def run_shown(command: str, cwd: Path, env: dict) -> tuple[int, str, str]:
             if not cwd.is_dir():
                 return 1, "".join(outs), "".join(errs) + f"cd: {words[1]}: no such folder"
             continue
-        pnp = words[0] == "pnp" or (words[0].endswith("/pnp") and (cwd / words[0]).is_file())
+        pnp = words[0] == "pnp" or (words[0].endswith("/pnp") and os.access(cwd / words[0], os.X_OK)
+                                    and (cwd / words[0]).is_file())
         if pnp:
             r = pnp_here(*words[1:], cwd=cwd)
         else:

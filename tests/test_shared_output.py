@@ -66,13 +66,14 @@ def start_build(project: Path, *args: str, **popen) -> subprocess.Popen:
                             preexec_fn=default_signals, env={**os.environ, "PNP_JOBS": "2"}, **popen)
 
 
-def wait_for_staging(folder: Path, p: subprocess.Popen, timeout: float = 120) -> list[str]:
-    """The staging folders beside folder/output once one holds a file (the build is writing)."""
+def wait_for_staging(folder: Path, p: subprocess.Popen, timeout: float = 120, written: bool = True) -> list[str]:
+    """The staging folders beside folder/output once one holds a file (the build is writing), or
+    (written=False) once there is one (the build holds the lock and its jobs are starting)."""
     deadline = time.time() + timeout
     while time.time() < deadline and p.poll() is None:
         found = staging_folders(folder)
         try:
-            if any(f.is_file() for name in found for f in (folder / name).rglob("*")):
+            if found and not written or any(f.is_file() for name in found for f in (folder / name).rglob("*")):
                 return found
         except FileNotFoundError:
             pass
@@ -107,9 +108,11 @@ def test_two_builds_at_once_take_turns(project):
     """Two builds into one folder at the same moment: the second waits for the first (it once swapped
     its own copy in over the first's files); both end 0 and the folder holds every file of both,
     as listed, with a manifest that says so (a third build is up to date)."""
-    first = start_build(project, "continuo", "sorry", "--force")
-    wait_for_staging(project, first)
-    second = start_build(project, "decks/count_continuo_rules.yaml", "continuo")   # (one job of its own)
+    # The second starts once the first holds the lock and starts its jobs: Capitals', its deck's job
+    # alone 1.2 s, the time the second has to start and wait on a loaded machine.
+    first = start_build(project, "capitals", "--force")
+    wait_for_staging(project, first, written=False)
+    second = start_build(project, "decks/count_continuo_rules.yaml")   # (one job)
     out1, err1 = first.communicate(timeout=300)
     out2, err2 = second.communicate(timeout=300)
     assert first.returncode == 0, err1
@@ -119,11 +122,11 @@ def test_two_builds_at_once_take_turns(project):
     else:
         assert second.returncode == 0 and any("count-continuo" in f for f in out2.split()), err2
     listed = out1.split() + out2.split()
-    assert any("sorry/" in f for f in listed)
+    assert any("capitals/" in f for f in listed)
     assert all((project / f).is_file() for f in listed), [f for f in listed if not (project / f).is_file()]
     assert staging_folders(project) == [] and (project / "output" / "keep.txt").read_text() == "untouched"
     if second.returncode == 0:
-        code, _, err, _ = run_cli(["build", "continuo", "sorry", "decks/count_continuo_rules.yaml"], project)
+        code, _, err, _ = run_cli(["build", "capitals", "decks/count_continuo_rules.yaml"], project)
         assert code == 0 and "up to date" in err, err
 
 
@@ -175,9 +178,10 @@ def test_a_live_staging_folder_is_never_swept(project):
 
 @pytest.mark.slow      # a build in a process, killed
 def test_a_killed_builds_staging_folder_is_swept_when_the_next_is_up_to_date(project):
-    code, _, err, _ = run_cli(["build", "continuo"], project)
+    code, _, err, _ = run_cli(SMALL_BUILD, project)
     assert code == 0, err
-    p = start_build(project, "continuo", "--force")
+    # Capitals: its deck's job (1.2 s) still runs long after a first file is written, loaded machine or not.
+    p = start_build(project, "capitals")
     wait_for_staging(project, p)
     p.kill()                          # its workers die with it (PR_SET_PDEATHSIG)
     p.communicate(timeout=60)
@@ -185,7 +189,7 @@ def test_a_killed_builds_staging_folder_is_swept_when_the_next_is_up_to_date(pro
     assert p.returncode == -signal.SIGKILL and staging_folders(project), p.returncode
     deadline = time.time() + 30
     while staging_folders(project) and time.time() < deadline:
-        code, _, err, _ = run_cli(["build", "continuo"], project)    # up to date: nothing to build
+        code, _, err, _ = run_cli(SMALL_BUILD, project)    # up to date: nothing to build
         assert code == 0 and "up to date" in err, err
         time.sleep(0.1)               # (a worker may still hold the lock for a moment after the kill)
     assert staging_folders(project) == []
@@ -197,7 +201,7 @@ def test_a_build_in_another_pid_namespace_keeps_its_staging_folder(project):
     """A build in a PID namespace of its own (a container sharing the folder) is process 1 there: its
     staging folder was once swept by a build outside, which saw no process of that id. Now the
     outside sweep leaves it (its lock is held), and the build ends whole."""
-    inner = subprocess.Popen(["unshare", "--pid", "--fork", sys.executable, "-m", "generator", "build",
+    inner = subprocess.Popen(["unshare", "--pid", "--fork", sys.executable, "-m", "generator", "build", "continuo",
                               "sorry"], cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              preexec_fn=default_signals)
     try:

@@ -1,0 +1,13 @@
+"""The suite's own machinery, as pyproject.toml sets it up."""
+import os
+
+import pytest
+
+
+def test_a_modules_tests_run_in_one_test_process(request):
+    """`--dist loadgroup` keeps a module's tests on one worker (conftest marks each module a group),
+    so that its module fixtures are made once a run: xdist writes the group into the test's id.
+    (Under pytest 9.2 it did not, and each worker made every module's fixtures again.)"""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        pytest.skip("one test process: nothing to group")
+    assert request.node.nodeid.endswith("@tests/test_the_suite.py"), request.node.nodeid
