@@ -13,10 +13,6 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-# A build (pnp_here) forks its workers from this test process, and a worker that draws a deck's SVG
-# art imports cairosvg (0.3 s: cffi parses cairo's C declarations). Imported here once, every
-# build's workers have it already.
-import cairosvg  # noqa: F401
 import numpy as np
 import pytest
 import shapely
