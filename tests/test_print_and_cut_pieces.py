@@ -427,9 +427,9 @@ MACHINES = ("silhouette", "cricut", "scanncut")
 PRINTED_PIECES = [
     ("capitals", "capitals_walls-strips"), ("capitals", "capitals_walls-troughs"), ("cubes", "paper-pieces-2p"),
     ("cubes", "paper-pieces-4p"), ("sorry", "sorry-men"), ("sorry", "sorry-tokens"),
-    ("capitals", "capitals_1961-tuckbox"), ("continuo", "continuo-tuckbox"), ("count-continuo", "count_continuo-tuckbox"),
-    ("deck", "deck-tuckbox"), ("mille-bornes", "mille_bornes-tuckbox"), ("mille-bornes", "mille_bornes_1961-tuckbox"),
-    ("sorry", "sorry-tuckbox")]
+    ("capitals", "capitals_1961-tuckbox"), ("continuo", "continuo-tuckbox"),
+    ("count-continuo", "count_continuo-tuckbox"), ("deck", "deck-tuckbox"), ("mille-bornes", "mille_bornes-tuckbox"),
+    ("mille-bornes", "mille_bornes_1961-tuckbox"), ("sorry", "sorry-tuckbox")]
 
 
 def printed_pieces() -> list[tuple[str, str]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, build_deck, build_job, need, pnp_here
+from conftest import ROOT, build_product, need, pnp_here
 from test_pdfx import colour_operators, ghostscript_preflight
 
 PT = 72 / 25.4
@@ -120,8 +120,8 @@ def test_the_nearest_product_rule():
 
 @pytest.fixture(scope="module")
 def dtc_continuo(tmp_path_factory):
-    return build_job(tmp_path_factory.mktemp("dtc-continuo"), "continuo", "decks/continuo.yaml",
-                     layouts=(), extra={"shop": "drivethrucards"})
+    return build_product(tmp_path_factory.mktemp("dtc-continuo"), "continuo", "decks/continuo.yaml", "shop-files",
+                         layouts=(), extra={"shop": "drivethrucards"})
 
 
 def test_a_deck_near_no_product_is_a_line_in_the_print_list(dtc_continuo, tmp_path):
@@ -137,8 +137,8 @@ def test_a_deck_near_no_product_is_a_line_in_the_print_list(dtc_continuo, tmp_pa
 
 @pytest.fixture(scope="module")
 def dtc(tmp_path_factory):
-    return build_job(tmp_path_factory.mktemp("dtc"), "sorry", "decks/sorry.yaml", layouts=(),
-                     extra={"shop": "drivethrucards"}) / "shop-drivethrucards"
+    return build_product(tmp_path_factory.mktemp("dtc"), "sorry", "decks/sorry.yaml", "shop-files", layouts=(),
+                         extra={"shop": "drivethrucards"}) / "shop-drivethrucards"
 
 
 def test_drivethrucards_pdf_is_their_product_page_by_page(dtc):
@@ -282,9 +282,11 @@ def test_the_safe_zone_check_finds_what_is_there():
 
 @pytest.fixture(scope="module")
 def pictures(tmp_path_factory):
+    """Sorry's deck (11 faces, 44 cards) for each picture shop: what a picture shop's files are does
+    not depend on how many faces a deck has (Mille Bornes' 19 took twice as long)."""
     out = tmp_path_factory.mktemp("pictures")
     for shop in ("thegamecrafter", "makeplayingcards"):
-        build_job(out / shop, "mille-bornes", "decks/mille_bornes.yaml", layouts=(), extra={"shop": shop})
+        build_product(out / shop, "sorry", "decks/sorry.yaml", "shop-files", layouts=(), extra={"shop": shop})
     return out
 
 
@@ -294,41 +296,43 @@ def test_picture_shop_files_are_the_products_pixels_dpi_and_colour(pictures, sho
     from generator.spec import load_spec
     p = profile(shop)
     product = p.products["poker"]
-    folder = pictures / shop / "mille-bornes" / f"shop-{shop}"
+    folder = pictures / shop / "sorry" / f"shop-{shop}"
     names = sorted(f.name for f in folder.iterdir() if f.suffix == ".png")
-    spec = load_spec(ROOT / "decks" / "mille_bornes.yaml").data
+    spec = load_spec(ROOT / "decks" / "sorry.yaml").data
     faces = len([c for c in spec["cards"] if c.get("count", 1)])
     assert len([n for n in names if n.endswith("-front.png")]) == faces
-    assert [n for n in names if "back" in n] == ["mille_bornes-all-back.png"]
+    assert [n for n in names if "back" in n] == ["sorry-all-back.png"]
     for name in names:
         im = Image.open(folder / name)
         assert im.format == "PNG" and im.mode == p.pictures["colour"] == "RGB"
         assert im.size == product.pixels
         assert [round(v) for v in im.info["dpi"]] == [product.dpi] * 2
-    with zipfile.ZipFile(folder / f"mille_bornes-{shop}.zip") as z:
+    with zipfile.ZipFile(folder / f"sorry-{shop}.zip") as z:
         assert sorted(z.namelist()) == sorted(names + ["upload-list.txt"])
-        assert z.read("mille_bornes-001-front.png") == (folder / "mille_bornes-001-front.png").read_bytes()
+        assert z.read("sorry-001-front.png") == (folder / "sorry-001-front.png").read_bytes()
         listing = z.read("upload-list.txt").decode()
     slots = [line for line in listing.splitlines() if line.startswith("slot ")]
-    assert len(slots) == faces and all("with mille_bornes-all-back.png" in s for s in slots)
-    assert sum(int(re.search(r", (\d+) cop", s).group(1)) for s in slots) == 106
+    assert len(slots) == faces and all("with sorry-all-back.png" in s for s in slots)
+    copies = sum(c.get("count", 1) for c in spec["cards"])
+    assert sum(int(re.search(r", (\d+) cop", s).group(1)) for s in slots) == copies == 44
 
 
 def test_a_picture_is_the_card_at_its_place(pictures):
     """The card's middle on the picture's middle: its art runs to every edge (no white bleed)."""
     import numpy as np
     from PIL import Image
-    im = np.asarray(Image.open(pictures / "thegamecrafter" / "mille-bornes" / "shop-thegamecrafter"
-                               / "mille_bornes-all-back.png"))
+    im = np.asarray(Image.open(pictures / "thegamecrafter" / "sorry" / "shop-thegamecrafter"
+                               / "sorry-all-back.png"))
     for edge in (im[0], im[-1], im[:, 0], im[:, -1]):
         assert (edge.min(axis=1) < 250).all()
 
 
 def test_a_deck_whose_backs_differ_gets_each_back_by_its_first_card(tmp_path):
     """tests/decks/delve.yaml has two backs: each is named by the first card that has it, and each
-    slot pairs its front with its own back. (Its deck's products planned in this process, as a
-    build's job plans them: the shop's files are the same, and the command line is tested above.)"""
-    shop = build_deck(tmp_path, layouts=(), extra={"shop": "thegamecrafter"}) / "shop-thegamecrafter"
+    slot pairs its front with its own back. (The shop's files alone, planned in this process as a
+    build's job plans them: the same files, and the command line is tested above.)"""
+    shop = build_product(tmp_path, "deck", "tests/decks/delve.yaml", "shop-files", layouts=(),
+                         extra={"shop": "thegamecrafter"}) / "shop-thegamecrafter"
     backs = sorted(p.name for p in shop.iterdir() if p.name.endswith("-back.png"))
     assert backs == ["delve-001-back.png", "delve-004-back.png"]
     with zipfile.ZipFile(shop / "delve-thegamecrafter.zip") as z:
@@ -339,7 +343,8 @@ def test_a_deck_whose_backs_differ_gets_each_back_by_its_first_card(tmp_path):
 
 def test_layout_png_is_every_card_at_the_dpi_asked(tmp_path):
     from PIL import Image
-    folder = build_job(tmp_path, "sorry", "decks/sorry.yaml", layouts=("png",), extra={"dpi": 150}) / "png-150"
+    folder = build_product(tmp_path, "sorry", "decks/sorry.yaml", "png", layouts=("png",),
+                           extra={"dpi": 150}) / "png-150"
     names = sorted(f.name for f in folder.iterdir())
     assert "sorry-back.png" in names and len(names) == 11 + 1
     im = Image.open(folder / "sorry-001-front.png")
@@ -351,8 +356,8 @@ def test_layout_png_is_every_card_at_the_dpi_asked(tmp_path):
 
 @pytest.fixture(scope="module")
 def tts(tmp_path_factory):
-    return build_job(tmp_path_factory.mktemp("tts"), "mille-bornes", "decks/mille_bornes.yaml", layouts=(),
-                     extra={"shop": "tabletop-simulator"}) / "shop-tabletop-simulator"
+    return build_product(tmp_path_factory.mktemp("tts"), "mille-bornes", "decks/mille_bornes.yaml", "shop-files",
+                         layouts=(), extra={"shop": "tabletop-simulator"}) / "shop-tabletop-simulator"
 
 
 def test_tabletop_simulator_sheets_and_saved_object(tts):
@@ -477,7 +482,9 @@ def test_every_product_of_every_shop_as_its_files_say(tmp_path, shop):
     p = profile(shop)
     for key in p.products:
         (tmp_path / f"{key}.yaml").write_text(ONE_CARD.format(shop=shop, key=key), encoding="utf-8")
-    run = pnp_here("build", "--shop", shop, "--strict", "--layout", "png", cwd=tmp_path)
+    # (the shop layout beside the shop's files, as the tests above: a PNG of each card, --layout png, is
+    # another product, tested in test_layout_png_is_every_card_at_the_dpi_asked)
+    run = pnp_here("build", "--shop", shop, "--strict", "--layout", "shop", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     folder = tmp_path / "output" / "deck" / f"shop-{shop}"
     for key, product in p.products.items():
