@@ -198,7 +198,25 @@ SLOW_MODULES = {
     "test_sorry_random.py": "random games",
 }
 SLOW_TESTS = {
-    # Over 0.3 s of CPU each on two quiet cores, where quicker tests of the same area stay quick:
+    # Over 0.2 s of CPU each on two quiet cores, where quicker tests of the same area stay quick:
+    "test_a_thick_decks_box_in_two_pieces_is_cut_on_both_printed_trims": "a thick deck's box planned in two pieces",
+    "test_capitals_strips_are_cut_where_the_sheets_cut_them": "the Capitals strips planned",
+    "test_sorry_tokens_are_cut_on_the_tokens_printed_rim": "Sorry's tokens planned and drawn",
+    "test_under_pdfx_transparency_is_flattened": "a deck built as PDF/X",
+    "test_a_profile_of_ones_own_replacing_ours_builds_again": "a deck built for a shop twice",
+    "test_drivethrucards_pages_alternate_back_and_front": "a shop file read page by page",
+    "test_drivethrucards_tuck_box_has_no_page_bleed": "a shop's tuck box built",
+    "test_engraving_closer_to_a_cut_than_the_inset_is_the_specs_error": "the Cubes kit planned",
+    "test_previews_look_as_they_did_through_cairosvg": "previews drawn twice, by cairo and by cairosvg",
+    "test_the_settings_line_only_when_settings_set_something": "builds with and without settings",
+    "test_a_jpeg_is_passed_through": "a deck with a photograph built",
+    "test_an_opentype_font_with_postscript_outlines": "a deck in a CFF font built",
+    "test_sheets_are_byte_reproducible": "every rules sheet written twice",
+    "test_letter_sheets": "every rules sheet on Letter",
+    "test_an_out_holding_the_project_or_the_working_folder_is_refused_before_anything_changes": "five project copies",
+    "test_mille_bornes_whole_game": "a whole game through the API",
+    "test_showcase_and_hand_are_built_when_asked": "a deck's showcase and hand pictures",
+    "test_a_box_the_spec_did_not_ask_for_that_cannot_be_made_is_left_out_with_a_note": "a whole deck build",
     "test_every_face_covers_its_outline_and_bleed_with_its_art": "every printed piece's face drawn four times at 8 px/mm",
     "test_capitals_troughs_are_cut_on_their_printed_trims": "the Capitals kit planned and its troughs' outlines matched",
     "test_cubes_paper_pieces_are_cut_on_their_printed_trims": "the Cubes paper pieces planned for both games",
