@@ -267,3 +267,43 @@ def pytest_collection_modifyitems(config, items):
         if (name in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS
                 or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
             item.add_marker(pytest.mark.slow)
+    # The longest modules first (as the last run of this selection timed them; a module not timed
+    # yet counts as long): the workers take a module each in this order, and a long one taken last
+    # kept one core busy while the other had nothing left (the whole suite ended 23 s after its
+    # CPU/2, the four-phone module 60 s of it). The order within a module stays as written.
+    longest_modules_first(items, _module_seconds(config))
+
+
+def longest_modules_first(items: list, seconds: dict) -> None:
+    """items sorted in place by their module's seconds, longest first, a module not timed first of
+    all; stable, so a module's tests keep their order."""
+    items.sort(key=lambda item: -seconds.get(item.nodeid.split("::")[0], float("inf")))
+
+
+# Each module's seconds in the last run of this selection (-m), kept in pytest's cache by the
+# process that sees every test's report (xdist's controller, or the one test process).
+_TIMED: dict = {}
+
+
+def _timing_key(config) -> str:
+    selection = "".join(c if c.isalnum() or c in " _-" else "_" for c in config.getoption("markexpr") or "all")
+    return f"pnp/module-seconds/{selection}"
+
+
+def _module_seconds(config) -> dict:
+    cache = getattr(config, "cache", None)
+    return dict(cache.get(_timing_key(config), None) or {}) if cache is not None else {}
+
+
+def pytest_runtest_logreport(report):
+    module = report.nodeid.split("::")[0]
+    _TIMED[module] = _TIMED.get(module, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    cache = getattr(session.config, "cache", None)
+    if os.environ.get("PYTEST_XDIST_WORKER") or cache is None or not _TIMED:
+        return
+    timed = _module_seconds(session.config)
+    timed.update({module: round(seconds, 2) for module, seconds in _TIMED.items()})
+    cache.set(_timing_key(session.config), timed)
