@@ -22,3 +22,20 @@ def test_the_longest_modules_go_first_and_a_modules_tests_keep_their_order():
     longest_modules_first(items, {"tests/a.py": 1.0, "tests/b.py": 5.0, "tests/c.py": 2.0})
     assert [i.nodeid for i in items] == ["tests/new.py::x", "tests/b.py::x", "tests/b.py::y", "tests/c.py::x",
                                          "tests/a.py::x", "tests/a.py::y"]
+
+
+def test_every_test_and_module_left_out_of_the_quick_subset_by_name_exists_once():
+    """SLOW_TESTS names test functions, SLOW_MODULES files: a name renamed away would quietly put a
+    slow test back into the quick subset, and one written twice would take another with it."""
+    import ast
+    from pathlib import Path
+
+    from conftest import SLOW_MODULES, SLOW_TESTS
+    here = Path(__file__).parent
+    defined: dict = {}
+    for path in here.glob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test_"):
+                defined.setdefault(node.name, set()).add(path.name)
+    assert {name: defined.get(name, set()) for name in SLOW_TESTS if len(defined.get(name, ())) != 1} == {}
+    assert [name for name in SLOW_MODULES if not (here / name).is_file()] == []
