@@ -291,8 +291,14 @@ def _timing_key(config) -> str:
 
 
 def _module_seconds(config) -> dict:
+    """The last run's figures; anything in the cache file that is not a module's seconds is left out
+    (a file broken by hand or by a run killed while writing orders nothing)."""
     cache = getattr(config, "cache", None)
-    return dict(cache.get(_timing_key(config), None) or {}) if cache is not None else {}
+    kept = cache.get(_timing_key(config), None) if cache is not None else None
+    if not isinstance(kept, dict):
+        return {}
+    return {module: float(seconds) for module, seconds in kept.items()
+            if isinstance(module, str) and isinstance(seconds, (int, float)) and not isinstance(seconds, bool)}
 
 
 def pytest_runtest_logreport(report):

@@ -39,3 +39,15 @@ def test_every_test_and_module_left_out_of_the_quick_subset_by_name_exists_once(
                 defined.setdefault(node.name, set()).add(path.name)
     assert {name: defined.get(name, set()) for name in SLOW_TESTS if len(defined.get(name, ())) != 1} == {}
     assert [name for name in SLOW_MODULES if not (here / name).is_file()] == []
+
+
+def test_a_broken_timing_cache_orders_nothing():
+    from types import SimpleNamespace
+
+    from conftest import _module_seconds
+    def config(kept):
+        return SimpleNamespace(cache=SimpleNamespace(get=lambda key, default: kept),
+                               getoption=lambda name: "not slow")
+    assert _module_seconds(config({"tests/a.py": "lots", "tests/b.py": 2, "tests/c.py": True, 3: 1.0})) == {"tests/b.py": 2.0}
+    assert _module_seconds(config(["not", "a", "dict"])) == {}
+    assert _module_seconds(SimpleNamespace()) == {}
