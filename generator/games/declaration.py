@@ -66,8 +66,8 @@ def imported(package: str, target: str) -> Callable[[], Any]:
 
 def check_by(package: str, target: str) -> Callable[[Any], Any]:
     """`.module:function` of a package, as a spec's check that imports it when first run."""
-    module, name = target.split(":")
-    return lambda spec: getattr(importlib.import_module(module, package), name)(spec)
+    function = imported(package, target)
+    return lambda spec: function()(spec)
 
 
 def rules_sheet_check(package: str) -> Callable[[Any], Any]:
