@@ -4,7 +4,6 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
-import ezdxf
 import pytest
 from shapely.geometry import LineString, Polygon, box
 from shapely.ops import unary_union
@@ -28,6 +27,12 @@ KIT_YAML = ROOT / "boards" / "cubes_kit.yaml"
 @pytest.fixture(scope="module")
 def kit():
     return load_kit(load_spec(KIT_YAML))
+
+
+@pytest.fixture(scope="module")
+def parts(kit):
+    """The two-player kit's parts, made once for the tests that read them (none changes them)."""
+    return kit_parts(kit)
 
 
 @pytest.fixture(scope="module")
@@ -133,6 +138,7 @@ def test_each_cup_lines_up_with_its_homologues_only(cut_cups, kit):
 
 
 def test_dxf_cup_layer_matches(kit_out):
+    import ezdxf        # (here, not at the top: 0.3 s in every test process that collects this module)
     doc = ezdxf.readfile(kit_out / "cubes-2p-cup-layer-sheet1.dxf")
     assert doc.header["$INSUNITS"] == 4
     cuts = [e for e in doc.modelspace().query("LWPOLYLINE") if e.dxf.layer == "CUT"]
@@ -171,10 +177,12 @@ def test_every_cup_line_keeps_its_rail(kit, rails):
     lines = cup_lines(kit)
     dash = kit.cell / 4 - 2 * rail_break(kit.peg_d, kit.fit, kit.rail_gap)
     assert dash > 2.5
+    dashes = list(rails.geoms)[1:]          # (the border first)
+    tree = STRtree(dashes)                  # (the dashes a strip meets, found as d.intersects(strip) finds them)
     for v in lines:
         for along_x in (True, False):
             strip = (box(0, v - 0.01, kit.inner, v + 0.01) if along_x else box(v - 0.01, 0, v + 0.01, kit.inner))
-            on_line = [d for d in list(rails.geoms)[1:] if d.intersects(strip)]
+            on_line = [dashes[i] for i in tree.query(strip, predicate="intersects")]
             assert len(on_line) == len(lines) - 1
             for d, (a, b) in zip(sorted(on_line, key=lambda d: d.centroid.x if along_x else d.centroid.y),
                                  zip(lines, lines[1:])):
@@ -297,10 +305,10 @@ def test_kit_errors_name_the_field(tmp_path):
     assert err.field == "rails.gap" and "long" in err.message
 
 
-def test_real_kit_sheets_do_not_overlap(kit):
+def test_real_kit_sheets_do_not_overlap(kit, parts):
     from shapely.strtree import STRtree
     from generator.laser.nest import nest
-    parts = [p for p in kit_parts(kit) if p.name != "rail layer"]   # alone on its sheet
+    parts = [p for p in parts if p.name != "rail layer"]   # alone on its sheet
     for material in {p.material for p in parts}:
         sheets = nest([p for p in parts if p.material == material], *kit.sheet, kerf=kit.kerf,
                       margin=kit.margin, spacing=kit.spacing)
@@ -310,7 +318,10 @@ def test_real_kit_sheets_do_not_overlap(kit):
                 x0, y0, x1, y1 = g.bounds
                 assert x0 >= kit.margin - 1e-6 and y0 >= kit.margin - 1e-6
                 assert x1 <= s.width - kit.margin + 1e-6 and y1 <= s.height - kit.margin + 1e-6
-                for j in tree.query(g.buffer(kit.spacing - 1e-3)):
+                # (the parts whose boxes come within the spacing of its box: the box round
+                # g.buffer(spacing), without offsetting each of hundreds of outlines)
+                d = kit.spacing - 1e-3
+                for j in tree.query(box(x0 - d, y0 - d, x1 + d, y1 + d)):
                     assert j == i, f"{material}: parts {i} and {j} closer than the spacing"
 
 
@@ -395,11 +406,10 @@ def test_engraving_closer_to_a_cut_than_the_inset_is_the_specs_error(tmp_path):
     assert "leaves nothing of the engraving of the cup layer" in err.message
 
 
-def test_the_kits_engraving_keeps_the_inset(kit):
+def test_the_kits_engraving_keeps_the_inset(kit, parts):
     """The kit as shipped: every engraving 0.5 mm or more from its part's cut lines (the pawn
     heads clipped clear of their slot), the pegs' notches grooves right across the peg."""
     from generator.laser.parts import engraving_clearance
-    parts = kit_parts(kit)
     gaps = {p.name: engraving_clearance(p, kit.kerf) for p in parts if p.engrave}
     # Every player's pawn A (his initial), the second's pawn B (dark), the kings' tops.
     assert set(gaps) == {"cup layer", "frame bottom", "frame left", "top", "pawn A p1", "pawn A p2", "pawn B p2"}
