@@ -282,12 +282,17 @@ def test_the_safe_zone_check_finds_what_is_there():
 
 @pytest.fixture(scope="module")
 def pictures(tmp_path_factory):
-    """Sorry's deck (11 faces, 44 cards) for each picture shop: what a picture shop's files are does
-    not depend on how many faces a deck has (Mille Bornes' 19 took twice as long)."""
+    """Sorry's deck (11 faces, 44 cards) for a picture shop: what a picture shop's files are does
+    not depend on how many faces a deck has (Mille Bornes' 19 took twice as long). pictures(shop):
+    the folder of that shop's files, built when a test first asks for them (0.4 s a shop)."""
     out = tmp_path_factory.mktemp("pictures")
-    for shop in ("thegamecrafter", "makeplayingcards"):
-        build_product(out / shop, "sorry", "decks/sorry.yaml", "shop-files", layouts=(), extra={"shop": shop})
-    return out
+
+    def built(shop: str) -> Path:
+        folder = out / shop / "sorry" / f"shop-{shop}"
+        if not folder.exists():
+            build_product(out / shop, "sorry", "decks/sorry.yaml", "shop-files", layouts=(), extra={"shop": shop})
+        return folder
+    return built
 
 
 @pytest.mark.parametrize("shop", ["thegamecrafter", "makeplayingcards"])
@@ -296,7 +301,7 @@ def test_picture_shop_files_are_the_products_pixels_dpi_and_colour(pictures, sho
     from generator.spec import load_spec
     p = profile(shop)
     product = p.products["poker"]
-    folder = pictures / shop / "sorry" / f"shop-{shop}"
+    folder = pictures(shop)
     names = sorted(f.name for f in folder.iterdir() if f.suffix == ".png")
     spec = load_spec(ROOT / "decks" / "sorry.yaml").data
     faces = len([c for c in spec["cards"] if c.get("count", 1)])
@@ -321,8 +326,7 @@ def test_a_picture_is_the_card_at_its_place(pictures):
     """The card's middle on the picture's middle: its art runs to every edge (no white bleed)."""
     import numpy as np
     from PIL import Image
-    im = np.asarray(Image.open(pictures / "thegamecrafter" / "sorry" / "shop-thegamecrafter"
-                               / "sorry-all-back.png"))
+    im = np.asarray(Image.open(pictures("thegamecrafter") / "sorry-all-back.png"))
     for edge in (im[0], im[-1], im[:, 0], im[:, -1]):
         assert (edge.min(axis=1) < 250).all()
 
@@ -424,6 +428,7 @@ def test_drivethrucards_tuck_box_has_no_page_bleed(dtc):
     assert all(line.endswith("CMYK OK") for line in ghostscript_preflight(pdf))
 
 
+@pytest.mark.slow      # (300 profiles read, 0.4 s; the quick subset keeps the six wrong profiles above)
 def test_a_profile_fuzzed_gets_a_profile_or_its_one_line_error(tmp_path):
     """A user's profile is input like a spec: any mutation of a good one is read or refused at a
     line, never a traceback; the bounds hold (pixels, lengths, names)."""
