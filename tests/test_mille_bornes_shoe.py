@@ -13,7 +13,17 @@ from generator.games.mille_bornes.shoe import (base, end_panel, load_shoe, long_
 from generator.laser.joints import Edge, mates
 from generator.spec import load_spec
 
-S = load_shoe(load_spec(ROOT / "boards" / "mille_bornes_shoe.yaml"))
+@pytest.fixture(scope="module")
+def S():
+    """The shipped shoe (read when a test asks for it: at the module's top, it cost each test process
+    0.2 s at collection)."""
+    return load_shoe(load_spec(ROOT / "boards" / "mille_bornes_shoe.yaml"))
+
+
+@pytest.fixture(scope="module")
+def parts(S):
+    """Its parts, made once for the tests that read them (none changes them)."""
+    return shoe_parts(S)
 
 
 def intervals(geom, axis, lo, hi):
@@ -24,7 +34,7 @@ def intervals(geom, axis, lo, hi):
     return sorted((round(g.bounds[axis], 3), round(g.bounds[axis + 2], 3)) for g in parts if not g.is_empty and g.area > 1e-6)
 
 
-def test_inner_sizes_are_cards_plus_clearance():
+def test_inner_sizes_are_cards_plus_clearance(S):
     # the deck's cards: 63 x 88 mm; 106 of them
     assert (S.a, S.b) == (63 + S.clearance, 88 + S.clearance)
     assert S.depth >= 106 * S.card_thickness
@@ -36,7 +46,7 @@ def test_inner_sizes_are_cards_plus_clearance():
     assert base(S).outline.bounds[3] - base(S).outline.bounds[1] == pytest.approx(S.b + 2 * S.t)
 
 
-def test_wall_fingers_fill_the_base_slots():
+def test_wall_fingers_fill_the_base_slots(S):
     assert mates(Edge("male", S.fingers), S.length, Edge("female", S.fingers), S.length)
     wall = unary_union([p.outline for p in long_wall_pieces(S)])
     H, t = S.height, S.t
@@ -53,7 +63,7 @@ def flat(spans):
     return [round(v, 3) for span in spans for v in span]
 
 
-def test_partition_tabs_meet_their_mortises():
+def test_partition_tabs_meet_their_mortises(S):
     wall_main = next(p for p in long_wall_pieces(S) if p.name == "long wall").outline
     holes = sorted((Polygon(r).bounds for r in wall_main.interiors), key=lambda b: b[1])
     assert flat((b[1], b[3]) for b in holes) == flat(partition_side_tabs(S))
@@ -69,7 +79,7 @@ def test_partition_tabs_meet_their_mortises():
         assert (x0, x1) == pytest.approx((S.a, S.a + S.t))
 
 
-def test_the_ends_bow_and_the_strip_fits_the_arc():
+def test_the_ends_bow_and_the_strip_fits_the_arc(S):
     b = base(S).outline
     assert b.bounds[2] == pytest.approx(S.length + S.sagitta)   # the discard end's arc; the reserve
     # end's apex is cut away by its excision, but its arc bows as far beside it:
@@ -86,7 +96,7 @@ def test_the_ends_bow_and_the_strip_fits_the_arc():
     assert len(strip.cuts) > 20 and all(strip.outline.contains(c) for c in strip.cuts)
 
 
-def test_only_the_reserve_is_notched():
+def test_only_the_reserve_is_notched(S):
     b = base(S).outline
     W, d = S.width, S.notch_d
     assert not b.contains(Point(S.a / 2, d - 1)) and not b.contains(Point(S.a / 2, W - d + 1))
@@ -98,8 +108,8 @@ def test_only_the_reserve_is_notched():
     assert len({p.outline.wkb for p in end_panel(S, True)}) == 2 and len(end_panel(S, False)) == 1
 
 
-def test_every_part_is_one_piece():
-    for p in shoe_parts(S):
+def test_every_part_is_one_piece(parts):
+    for p in parts:
         assert p.outline.geom_type == "Polygon" and p.outline.is_valid, p.name
 
 
@@ -111,10 +121,9 @@ def test_build_writes_the_shoe_kit(output):
 
 # ---------------------------------------------------------------- labels
 
-def test_copies_are_labelled_1_of_2_and_every_rib_is_labelled():
+def test_copies_are_labelled_1_of_2_and_every_rib_is_labelled(parts):
     """A part cut twice is scored "long wall 1 of 2", "long wall 2 of 2" (one label "long wall x2"
     on both read as four walls); the three ribs are scored too."""
-    parts = shoe_parts(S)
     labels = [p.label for p in parts]
     assert not any("x2" in lab for lab in labels)
     assert {"long wall 1 of 2", "long wall 2 of 2", "reserve wall 1 of 2", "reserve end 2 of 2",
@@ -124,12 +133,12 @@ def test_copies_are_labelled_1_of_2_and_every_rib_is_labelled():
     assert len(ribs) == 3 and all(p.score for p in ribs)
 
 
-def test_labels_lie_inside_their_parts_and_off_the_hinges_bridges():
+def test_labels_lie_inside_their_parts_and_off_the_hinges_bridges(S, parts):
     """Every scored label inside its part, clear of its cut; on a living hinge, in the end margin
     where there are no slits: never on a bridge (the wood between a slit's end and the edge that
     holds the hinge together) nor between slits."""
     from generator.games.mille_bornes.shoe import LABEL_CLEAR
-    for p in shoe_parts(S):
+    for p in parts:
         assert p.score, p.label
         room = p.outline.buffer(-LABEL_CLEAR + 1e-6)
         assert all(room.contains(line) for line in p.score), p.label
@@ -163,8 +172,11 @@ def test_a_notch_that_would_cut_the_base_in_pieces_is_the_specs_error(tmp_path, 
     assert exc.value.line == text[:text.index(old)].count("\n") + 1
 
 
-@pytest.mark.parametrize("notch,sagitta", [({"width": 22, "base_depth": 18}, 8), ({"width": 22, "base_depth": 27}, 8),
-                                           ({"width": 50, "base_depth": 1}, 1)])
+@pytest.mark.parametrize("notch,sagitta", [
+    # (each 0.25 s: the bound's own edge, 27 mm, is quick; the shipped notch and a wide shallow one are
+    # in the whole suite)
+    pytest.param({"width": 22, "base_depth": 18}, 8, marks=pytest.mark.slow), ({"width": 22, "base_depth": 27}, 8),
+    pytest.param({"width": 50, "base_depth": 1}, 1, marks=pytest.mark.slow)])
 def test_notches_that_leave_the_base_whole_are_accepted_and_every_part_is_one_piece(notch, sagitta):
     """The bound measures the base left between the notches (27 mm deep still leaves 10.9 mm; a wide
     shallow notch is far from the others): every part the check makes is one piece."""

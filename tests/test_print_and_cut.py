@@ -145,8 +145,12 @@ def dxf_cuts(path: Path, height: float):
 
 SIZES = [(63.0, 88.0, 3.0), (41.0, 63.0, 2.0), (48.0, 48.0, 0.0)]
 
+# The sheets measured on each paper: Letter's in the whole suite (each such test rasterises 4 to 20
+# strips of its pages, 0.1-0.35 s), A4's in the quick subset too.
+PAPERS_A4_QUICK = ["a4", pytest.param("letter", marks=pytest.mark.slow)]
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+
+@pytest.mark.parametrize("paper", PAPERS_A4_QUICK)
 def test_every_cut_lands_on_its_printed_trim_measured_from_the_marks(tmp_path, paper):
     """Silhouette, on A4 and Letter: the printed trims (black on grey) and the SVG's cuts, each
     measured from its own registration square, agree within 0.05 mm for every part; so do the
@@ -194,7 +198,7 @@ def test_rounded_corners_are_cut_as_the_spec_rounds_them(tmp_path):
     assert len(bulges) == 4 and all(abs(b - np.tan(np.pi / 8)) < 1e-3 for b in np.abs(bulges))
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper", PAPERS_A4_QUICK)
 def test_the_marks_are_where_silhouette_studio_looks_for_them(tmp_path, paper):
     """Type 1 marks as Studio draws them with inset 10, length 5, thickness 1: the square's
     corner at (10, 10) and 5 mm a side; the top-right L's corner at (W - 10, 10), the bottom-left's
@@ -227,7 +231,7 @@ def test_the_marks_are_where_silhouette_studio_looks_for_them(tmp_path, paper):
         assert back[int(y0 / PX):int(y1 / PX), int(x0 / PX):int(x1 / PX)].min() > 0.99
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper", PAPERS_A4_QUICK)
 def test_nothing_printed_outside_the_reach_but_the_marks_and_the_caption(tmp_path, paper):
     folder = build(tmp_path, [trim_part(63, 88, 3.0, count=8)], "silhouette", paper)
     img = Page(folder / f"test-silhouette-{paper}.pdf", 1)
@@ -459,7 +463,7 @@ def test_a_part_too_large_for_the_reach_is_the_specs_error_and_a_wide_one_is_tur
     assert all(in_reach(s, machine, a4) for s in sheets) and sheets[0].placed[0].turned
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper", PAPERS_A4_QUICK)
 def test_the_cutter_calibration_sheet_cuts_its_printed_squares(tmp_path, paper):
     """`pnp calibrate --cut silhouette`: a PDF with the marks and two targets, and beside it the
     cut files cutting each target's square where it is printed (its hairline edge), measured from

@@ -274,6 +274,7 @@ def test_a_thick_decks_box_in_two_pieces_is_cut_on_both_printed_trims():
     assert_faces_lie_on_their_outlines(parts, pages, cut_style(art.colour))
 
 
+@pytest.mark.slow      # (every game's contents planned, 1 s; the quick subset keeps Sorry's men and the checks' own test)
 def test_every_printed_piece_with_an_outline_is_declared():
     names = {(game, c.name) for game, c in every_cut_parts()}
     assert names == {("sorry", "sorry-men"), ("sorry", "sorry-tokens"), ("cubes", "paper-pieces-2p"),
@@ -372,6 +373,7 @@ def every_part():
         yield f"{deck.art.stem} tuck box for 150 cards", part
 
 
+@pytest.mark.slow      # (every game's contents planned, 1 s; the quick subset keeps Sorry's men and the checks' own test)
 def test_every_outline_is_one_closed_path_with_its_holes_and_folds_inside():
     parts = list(every_part())
     assert len(parts) > 50
@@ -438,6 +440,7 @@ def printed_pieces() -> list[tuple[str, str]]:
                                                                  tuck_boxes()]
 
 
+@pytest.mark.slow      # (every game's contents planned, 1 s; the quick subset keeps Sorry's men and the checks' own test)
 def test_the_printed_pieces_are_every_piece_the_games_declare():
     assert sorted(PRINTED_PIECES) == sorted(printed_pieces())
 
@@ -490,7 +493,7 @@ def test_a_box_too_big_for_the_machine_is_left_out_with_a_note_unless_asked_for(
     from generator.layout.cardsize import CardSize
     from generator.outputs import Plan
     from generator.products.cut_sheets import make
-    _, deck = next((g, d) for g, d in tuck_boxes() if g == "deck")
+    deck = next(c for c in contents("deck") if isinstance(c, Deck) and c.box is not None)   # (that game's alone)
     big = replace(deck, art=replace(deck.art, size=CardSize(150, 200, 3)))
     assert "tuck_box" not in big.spec.data
     plan = Plan()
