@@ -2,7 +2,6 @@
 import re
 import xml.etree.ElementTree as ET
 
-import ezdxf
 import pytest
 from shapely.geometry import Polygon, box
 
@@ -129,6 +128,7 @@ def test_dxf_reads_back_in_mm_with_closed_cut_polylines(tmp_path):
     add_sheets([sheet], plan, "test")
     written = plan.write_into(tmp_path)
     dxf = next(p for p in written if p.suffix == ".dxf")
+    import ezdxf        # (here, not at the top: 0.3 s in every test process that collects this module)
     doc = ezdxf.readfile(dxf)
     assert doc.header["$INSUNITS"] == 4
     assert {"CUT", "SCORE", "ENGRAVE"} <= {layer.dxf.name for layer in doc.layers}
