@@ -67,7 +67,8 @@ def dxf_circle(verts) -> tuple[float, float, float] | None:
 
 def dxf_shapes(doc, layer: str, circles: dict | None = None) -> list:
     """The layer's contours (LinearRing) and lines (LineString), arcs rebuilt. Into circles, if
-    given: the index of each contour that is a whole circle, and its (cx, cy, r)."""
+    given: the index of each contour that is a whole circle, and its (cx, cy, r); its ring here is
+    a 64-gon with the circle's bounds (what assert_same_shapes reads of it: it measures the circle)."""
     shapes = []
     for e in doc.modelspace():
         if e.dxf.layer != layer:
@@ -77,6 +78,9 @@ def dxf_shapes(doc, layer: str, circles: dict | None = None) -> list:
             circle = dxf_circle(verts) if e.closed and circles is not None else None
             if circle:
                 circles[len(shapes)] = circle
+                cx, cy, r = circle
+                shapes.append(LinearRing(Point(cx, cy).buffer(r, quad_segs=16).exterior.coords))
+                continue
             pts = bulged_points(verts, e.closed)
             shapes.append(LinearRing(pts) if e.closed else LineString(pts))
         elif e.dxftype() == "HATCH":
@@ -122,7 +126,7 @@ def circle_hausdorff(ring, cx: float, cy: float, r: float) -> float:
     a vertex, at least where GEOS measures it). No point of the circle lies farther from the ring:
     the ray from the centre through it meets the ring at such a point."""
     centre = Point(cx, cy)
-    assert Polygon(ring).contains(centre), "the ring is not round the circle's centre"
+    assert shapely.polygons(ring).contains(centre), "the ring is not round the circle's centre"
     far = max(math.dist((cx, cy), p) for p in ring.coords)
     return max(far - r, r - shapely.distance(centre, ring))
 
