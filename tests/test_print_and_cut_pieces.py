@@ -83,7 +83,14 @@ def coincide(a: Polygon, b: Polygon) -> bool:
     a, b = at_origin(a), at_origin(b)
     if any(abs(p - q) > TOLERANCE for p, q in zip(a.bounds, b.bounds)):
         return False
-    return shapely.hausdorff_distance(a.exterior, b.exterior, densify=0.25) <= TOLERANCE
+    return _boundaries_within(shapely.to_wkb(a.exterior), shapely.to_wkb(b.exterior))
+
+
+@lru_cache(maxsize=4096)
+def _boundaries_within(a: bytes, b: bytes) -> bool:
+    """coincide's measure of two boundaries (as WKB: exactly their coordinates), once a pair: the
+    checks below ask of a trim and an outline again and again."""
+    return shapely.hausdorff_distance(shapely.from_wkb(a), shapely.from_wkb(b), densify=0.25) <= TOLERANCE
 
 
 def drawn_paths(pages, style: Style) -> list[Polygon]:
@@ -117,27 +124,32 @@ def two_point_lines(drawing, cut: Style) -> list[tuple[tuple, tuple]]:
             if isinstance(item, Path) and item.style != cut and [op[0] for op in item.ops] == ["M", "L"]]
 
 
-def lines_within(lines, region: Polygon, dx: float = 0.0, dy: float = 0.0) -> list[tuple]:
-    """Those of the lines that lie within the region, moved by (dx, dy), each with its ends in order."""
+def lines_within(lines, region: Polygon, dx: float = 0.0, dy: float = 0.0, ends=None) -> list[tuple]:
+    """Those of the lines that lie within the region, moved by (dx, dy), each with its ends in order.
+    ends: the lines' ends as an (n, 4) array, where the caller has it (a page's lines, read for each
+    of its trims); those within the region's box are the ones looked at."""
     inside = region.buffer(0.01)
     x0, y0, x1, y1 = inside.bounds
-    out = []
-    for a, b in lines:
-        if x0 <= min(a[0], b[0]) and max(a[0], b[0]) <= x1 and y0 <= min(a[1], b[1]) and max(a[1], b[1]) <= y1 \
-                and inside.covers(LineString([a, b])):
-            out.append(tuple(sorted(((a[0] + dx, a[1] + dy), (b[0] + dx, b[1] + dy)))))
-    return out
+    e = np.asarray(lines, dtype=float).reshape(-1, 4) if ends is None else ends
+    xs, ys = e[:, 0::2], e[:, 1::2]
+    boxed = np.flatnonzero((x0 <= xs.min(axis=1)) & (xs.max(axis=1) <= x1) & (y0 <= ys.min(axis=1)) & (ys.max(axis=1) <= y1))
+    covered = shapely.covers(inside, shapely.linestrings(e[boxed].reshape(-1, 2, 2))) if len(boxed) else []
+    return [tuple(sorted(((a[0] + dx, a[1] + dy), (b[0] + dx, b[1] + dy))))
+            for (a, b), ok in zip((lines[i] for i in boxed), covered) if ok]
+
+
+def line_key(line) -> tuple:
+    """A line's ends, (x0, y0, x1, y1) to a millionth: what lines are matched and compared by."""
+    return tuple(round(v, 6) for end in line for v in end)
 
 
 def same_lines(a: list[tuple], b: list[tuple]) -> bool:
     """As many lines, each of either within TOLERANCE of its match in the other (matched in order
     of their ends)."""
-    def key(line):
-        return tuple(round(v, 6) for end in line for v in end)
     if len(a) != len(b):
         return False
-    return all(max(abs(u - v) for u, v in zip(key(x), key(y))) <= TOLERANCE
-               for x, y in zip(sorted(a, key=key), sorted(b, key=key)))
+    return all(max(abs(u - v) for u, v in zip(line_key(x), line_key(y))) <= TOLERANCE
+               for x, y in zip(sorted(a, key=line_key), sorted(b, key=line_key)))
 
 
 def assert_faces_lie_on_their_outlines(parts: list[CutPart], pages, cut: Style, trims_of=None) -> None:
@@ -149,14 +161,17 @@ def assert_faces_lie_on_their_outlines(parts: list[CutPart], pages, cut: Style, 
     faces = [lines_within(two_point_lines(p.face, cut), o) for p, o in zip(parts, outlines)]
     for part, lines in zip(parts, faces):
         folds = [tuple(sorted(op[1:3] for op in fold)) for fold in part.folds]
-        assert all(any(same_lines([f], [line]) for line in lines) for f in folds), part.name
+        keys = [line_key(line) for line in lines]        # (same_lines([f], [line]) for each line)
+        assert all(any(max(abs(u - v) for u, v in zip(line_key(f), k)) <= TOLERANCE for k in keys)
+                   for f in folds), part.name
     checked = 0
     for page in pages:
         printed = two_point_lines(page, cut)
+        ends = np.asarray(printed, dtype=float).reshape(-1, 4)
         for trim in (trims_of or (lambda page: drawn_paths([page], cut)))(page):
             k = next(k for k, o in enumerate(outlines) if coincide(trim, o))
             x0, y0, _, _ = trim.bounds
-            assert same_lines(faces[k], lines_within(printed, trim, -x0, -y0)), parts[k].name
+            assert same_lines(faces[k], lines_within(printed, trim, -x0, -y0, ends)), parts[k].name
             checked += 1
     assert checked == sum(p.count for p in parts)
 
