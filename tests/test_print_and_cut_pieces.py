@@ -330,9 +330,11 @@ def part_problems(part: CutPart) -> list[str]:
 PX_PER_MM = 8
 
 
-def _pixels(part: CutPart, draw) -> np.ndarray:
+def _pixels(part: CutPart, draw, read=np.copy):
     """The part's frame (its outline's box and bleed, and 1 mm) at PX_PER_MM, as cairo draws what
-    draw(page) draws there, part-frame coordinates moved by (bleed + 1) mm: (h, w, BGRA)."""
+    draw(page) draws there, part-frame coordinates moved by (bleed + 1) mm: (h, w, BGRA), or what
+    read(pixels) makes of them (a copy by default; what it reads of a frame of several megabytes,
+    it alone copies)."""
     from generator.draw.cairo_backend import render_surface
     b = part.bleed
     page = Drawing(part.width + 2 * b + 2, part.height + 2 * b + 2)
@@ -340,10 +342,10 @@ def _pixels(part: CutPart, draw) -> np.ndarray:
         draw(page)
     surface = render_surface(page, PX_PER_MM * 25.4)
     h, w = surface.get_height(), surface.get_width()
-    # Copied while the surface lives: get_data() is a view of cairo's memory, which nothing keeps
+    # Read while the surface lives: get_data() is a view of cairo's memory, which nothing keeps
     # once the surface is collected (read after that, the pixels were whatever came next, or a crash).
-    return np.frombuffer(surface.get_data(), np.uint8).reshape(h, surface.get_stride())[:, :4 * w].reshape(
-        h, w, 4).copy()
+    return read(np.frombuffer(surface.get_data(), np.uint8).reshape(h, surface.get_stride())[:, :4 * w].reshape(
+        h, w, 4))
 
 
 def _mask(part: CutPart, area) -> np.ndarray:
@@ -351,7 +353,8 @@ def _mask(part: CutPart, area) -> np.ndarray:
     from generator.layout.foldups import polygon_path
     areas = list(getattr(area, "geoms", [area]))
     ink = Style(fill=Colour(rgb=(0, 0, 0)), even_odd=True)
-    return _pixels(part, lambda page: [page.path(polygon_path(a).ops, ink) for a in areas])[:, :, 3] == 255
+    return _pixels(part, lambda page: [page.path(polygon_path(a).ops, ink) for a in areas],
+                   lambda px: px[:, :, 3] == 255)
 
 
 def face_problems(part: CutPart) -> list[str]:
@@ -359,15 +362,16 @@ def face_problems(part: CutPart) -> list[str]:
     unprinted, or a
     bleed that is blank white more often than the art just inside the outline is (the art not
     carried into the bleed)."""
-    px = _pixels(part, lambda page: page.place(part.face))
+    # (its alpha, and where it is white: each of R, G and B 250 or more)
+    alpha, white = _pixels(part, lambda page: page.place(part.face), lambda px: (
+        px[:, :, 3].copy(), np.minimum(np.minimum(px[:, :, 0], px[:, :, 1]), px[:, :, 2]) >= 250))
     outline = polygon(part.outline)
     # (less a pixel: an edge pixel's coverage is rounded apart in two drawings)
     covered = _mask(part, outline.buffer(part.bleed - 1.0 / PX_PER_MM, join_style="mitre", mitre_limit=2.0))
     problems = []
-    bare = int((px[:, :, 3][covered] < 255).sum())
+    bare = int((alpha[covered] < 255).sum())
     if bare:
         problems.append(f"{part.name}: {bare} pixels of its outline and bleed unprinted")
-    white = (px[:, :, :3] >= 250).all(axis=2)
     ring = covered & ~_mask(part, outline.buffer(1.0 / PX_PER_MM))
     edge = _mask(part, outline.difference(outline.buffer(-0.5)))
     if white[ring].mean() > white[edge].mean() + 0.1:
