@@ -88,8 +88,8 @@ def svg_lines(layers, name: str) -> list[LineString]:
 def dxf_entities(path: Path) -> tuple[list[str], list[dict]]:
     """The layer table's names, and the ENTITIES section as dicts: kind, layer, and each group
     code's values in order."""
-    lines = path.read_text(encoding="utf-8").split("\n")
-    pairs = [(lines[i].strip(), lines[i + 1].strip()) for i in range(0, len(lines) - 1, 2)]
+    lines = [line.strip() for line in path.read_text(encoding="utf-8").split("\n")]
+    pairs = zip(lines[0::2], lines[1::2])       # (a last line alone, the file's end, is no pair)
     layers, entities, section, current, table = [], [], None, None, None
     for code, value in pairs:
         if code == "2" and current is None and section is None:
