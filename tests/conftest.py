@@ -106,28 +106,26 @@ def _shared(tmp_path_factory) -> Path:
     return (base.parent / f"shared-{run}") if run else (base / "shared")
 
 
-def built_output(tmp_path_factory, paper: str = "a4") -> Path:
+def built_output(tmp_path_factory) -> Path:
     """Every game built once for the whole test run, with the default options (`pnp build`, as a
-    user runs it; or with `--paper letter`): the output folder. Tests that look at default
-    outputs share it; tests of other options build their own."""
+    user runs it): the output folder. Tests that look at default outputs share it; tests of other
+    options build their own."""
     shared = _shared(tmp_path_factory)
     shared.mkdir(parents=True, exist_ok=True)
-    tag = "" if paper == "a4" else f"-{paper}"
-    out = shared / f"output{tag}"
-    with open(shared / f"lock{tag}", "w") as lock:
+    out = shared / "output"
+    with open(shared / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (shared / f"done{tag}").exists():
-            r = run_pnp("build", "--out", out, *(["--paper", paper] if tag else []))
+        if not (shared / "done").exists():
+            r = run_pnp("build", "--out", out)
             assert r.returncode == 0, r.stderr
-            (shared / f"listed{tag}").write_text(r.stdout)     # what it said it wrote, in its order
-            (shared / f"done{tag}").write_text("ok")
+            (shared / "listed").write_text(r.stdout)     # what it said it wrote, in its order
+            (shared / "done").write_text("ok")
     return out
 
 
-def built_listing(tmp_path_factory, paper: str = "a4") -> list[str]:
+def built_listing(tmp_path_factory) -> list[str]:
     """The lines the run's one build (built_output) printed: every file it wrote, in its order."""
-    out = built_output(tmp_path_factory, paper)
-    return (out.parent / f"listed{'' if paper == 'a4' else '-' + paper}").read_text().splitlines()
+    return (built_output(tmp_path_factory).parent / "listed").read_text().splitlines()
 
 
 def build_options(out: Path, paper: str = "a4", **options):
