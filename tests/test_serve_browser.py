@@ -47,8 +47,8 @@ def server(tmp_path_factory):
 def phones(request):
     a, b = phone_window(request.config), phone_window(request.config)
     yield a, b
-    a.quit()
-    b.quit()
+    a.give_back()
+    b.give_back()
 
 
 def api(base, path, body=None):

@@ -32,7 +32,7 @@ def four(request):
     phones = [phone_window(request.config) for _ in range(4)]
     yield phones
     for p in phones:
-        p.quit()
+        p.give_back()
 
 
 def said(driver) -> str:

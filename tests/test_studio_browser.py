@@ -56,7 +56,7 @@ def stop_studio(proc) -> None:
 def browser(request):
     driver = desktop_window(request.config)
     yield driver
-    driver.quit()
+    driver.give_back()
 
 
 def wait_for(driver, condition, what, seconds=WAIT, cid=None):
