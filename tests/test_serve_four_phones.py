@@ -40,7 +40,8 @@ def said(driver) -> str:
 
 
 def enter_on(driver, text: str) -> str:
-    """The move typed and Enter tapped; the line the phone was told (accepted: what the referee said)."""
+    """The move put in the box (as a keyboard commits it) and Enter tapped; the line the phone was told
+    (accepted: what the referee said)."""
     n = entries_shown(driver)
     tap(driver, "#clear")                        # (and the line of this phone's last answer)
     commit_entry(driver, text)
