@@ -202,6 +202,11 @@ def build_deck(out: Path, spec: Path = DECK, part=None, **options) -> Path:
 # tests are independent and each as heavy as a module: each test is a unit a free worker takes
 # (`--dist loadfile` once kept the fuzz module's 111 tests, a quarter of the suite's time, on one).
 SPREAD = {"test_fuzz.py"}
+# Modules that share a group, so a worker: the browser modules, so that one Chromium and its windows
+# serve them all (tests/phones.py: a Chromium costs about 2.6 s of CPU to start, a new window and
+# its first page about 1.7 s, a page in a window used before 0.4 s).
+GROUPS = {name: "browsers" for name in ("test_serve_four_phones.py", "test_serve_browser.py",
+                                        "test_serve_round3_browser.py", "test_studio_browser.py")}
 
 # The quick subset (`pytest -m "not slow"`, before each commit) leaves out what is slow by nature:
 # a test that reads the run's whole build (the build is) or every game's laser sheets nested, these
@@ -288,7 +293,7 @@ def pytest_collection_modifyitems(config, items):
         module = item.nodeid.split("::")[0]
         name = Path(module).name
         if name not in SPREAD:
-            item.add_marker(pytest.mark.xdist_group(module))
+            item.add_marker(pytest.mark.xdist_group(GROUPS.get(name, module)))
         if (name in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS
                 or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
             item.add_marker(pytest.mark.slow)
