@@ -293,7 +293,7 @@ def pytest_collection_modifyitems(config, items):
         module = item.nodeid.split("::")[0]
         name = Path(module).name
         if name not in SPREAD:
-            item.add_marker(pytest.mark.xdist_group(GROUPS.get(name, module)))
+            item.add_marker(pytest.mark.xdist_group(group_of(module)))
         if (name in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS
                 or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
             item.add_marker(pytest.mark.slow)
@@ -304,10 +304,19 @@ def pytest_collection_modifyitems(config, items):
     longest_modules_first(items, _module_seconds(config))
 
 
+def group_of(module: str) -> str:
+    """The xdist group a module's tests go in: its own, or the one it shares (GROUPS)."""
+    return GROUPS.get(Path(module).name, module)
+
+
 def longest_modules_first(items: list, seconds: dict) -> None:
-    """items sorted in place by their module's seconds, longest first, a module not timed first of
-    all; stable, so a module's tests keep their order."""
-    items.sort(key=lambda item: -seconds.get(item.nodeid.split("::")[0], float("inf")))
+    """items sorted in place by their group's seconds (its modules' together), longest first, a
+    group with a module not timed first of all; stable, so a module's tests keep their order."""
+    group_seconds: dict = {}
+    for module in {item.nodeid.split("::")[0] for item in items}:
+        group = group_of(module)
+        group_seconds[group] = group_seconds.get(group, 0.0) + seconds.get(module, float("inf"))
+    items.sort(key=lambda item: -group_seconds[group_of(item.nodeid.split("::")[0])])
 
 
 # Each module's seconds in the last run of this selection (-m), kept in pytest's cache by the
