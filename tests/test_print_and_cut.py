@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import subprocess
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +18,8 @@ import shapely
 from PIL import Image
 from shapely.geometry import LineString, Polygon
 
-from conftest import ROOT, build_options, pnp_here
+from conftest import build_options, pnp_here
+import games_planned
 import test_laser_sheets as laser_sheets
 from test_laser_sheets import (closed, dxf_entities, dxf_engraved_without_arcs, polyline_vertices, svg_engraved,
                                svg_layers, with_arcs)
@@ -325,26 +325,13 @@ def test_scanncut_outlines_are_dark_on_pale_paper(tmp_path):
 
 # ---------------------------------------------------------------- every deck, every machine
 
-@lru_cache(maxsize=None)
 def every_deck(paper: str) -> tuple:
     """Every deck of the five games and the starter deck, as the games declare them on the paper:
-    planned once a paper for the machines' cases below (it is all their time: a layout is free)."""
-    from generator.games import GAMES, game_contents
+    planned once a paper for the machines' cases below (it is all their time: a layout is free),
+    and once a test process for the modules that read them (tests/games_planned.py)."""
+    from generator.games import GAMES
     from generator.products.contents import Deck
-    from generator.spec import load_spec
-    decks = []
-    for game in [g for g in GAMES if g != "deck"]:
-        decks += [c for c in game_contents(game, game_specs(game), PAPERS[paper]) if isinstance(c, Deck)]
-    starter = ROOT / "generator" / "games" / "deck" / "starter" / "deck.yaml"
-    spec = load_spec(starter, display="deck.yaml")
-    decks += [c for c in game_contents("deck", {str(starter): spec}, PAPERS[paper]) if isinstance(c, Deck)]
-    return tuple(decks)
-
-
-@lru_cache(maxsize=None)
-def game_specs(game: str) -> dict:
-    from generator.games import load_game_specs
-    return load_game_specs(game, ROOT)
+    return tuple(c for game in GAMES for c in games_planned.contents(game, paper) if isinstance(c, Deck))
 
 
 @pytest.mark.parametrize("machine", ["silhouette", "cricut", "scanncut"])

@@ -12,10 +12,11 @@ from shapely import affinity
 from shapely.geometry import LineString, Polygon, box
 from shapely.ops import unary_union
 
-from conftest import ROOT, drawn_items
+import games_planned
+from conftest import drawn_items
 from generator.colour import Colour
 from generator.draw import Drawing, Ellipse, Path, Rect, Style, apply, translate
-from generator.games import GAMES, game_contents, load_game_specs
+from generator.games import GAMES
 from generator.laser.parts import flatten
 from generator.paper import PAPERS
 from generator.products.contents import CutPart, CutParts, Deck
@@ -24,15 +25,10 @@ A4 = PAPERS["a4"]
 TOLERANCE = 0.05        # mm: the issue's, between a cut and its printed trim
 
 
-STARTER = ROOT / "generator" / "games" / "deck" / "starter" / "deck.yaml"     # a deck of one's own
-
-
-@lru_cache(maxsize=None)
 def contents(game: str) -> tuple:
-    if game == "deck":
-        from generator.spec import load_spec
-        return tuple(game_contents(game, {str(STARTER): load_spec(STARTER, display="deck.yaml")}, A4))
-    return tuple(game_contents(game, load_game_specs(game, ROOT), A4))
+    """The game's contents on A4 (the deck kind's: the starter deck's), planned once a test process
+    for the modules that read them (tests/games_planned.py)."""
+    return games_planned.contents(game, "a4")
 
 
 def cut_parts(game: str, name: str) -> list[CutPart]:
@@ -181,7 +177,7 @@ def assert_faces_lie_on_their_outlines(parts: list[CutPart], pages, cut: Style, 
 def test_sorry_men_are_cut_on_the_standees_printed_trim():
     from generator.games.sorry.pieces import load_men, men_pages
     from generator.layout.foldups import CUT
-    spec = next(s for s in load_game_specs("sorry", ROOT).values() if "men" in s.data)
+    spec = next(s for s in games_planned.game_specs("sorry").values() if "men" in s.data)
     pages = men_pages(load_men(spec), A4, "Sorry")
     parts = cut_parts("sorry", "sorry-men")
     assert [p.count for p in parts] == [4, 4, 4, 4]
@@ -191,7 +187,7 @@ def test_sorry_men_are_cut_on_the_standees_printed_trim():
 
 def test_sorry_tokens_are_cut_on_the_tokens_printed_rim():
     from generator.games.sorry.pieces import load_men, men_pages
-    spec = next(s for s in load_game_specs("sorry", ROOT).values() if "men" in s.data)
+    spec = next(s for s in games_planned.game_specs("sorry").values() if "men" in s.data)
     men = load_men(spec)
     pages = men_pages(men, A4, "Sorry")
     rims = [affinity.scale(shapely.Point(apply(m, e.cx, e.cy)).buffer(e.rx, quad_segs=64), 1, e.ry / e.rx)
@@ -210,7 +206,7 @@ def test_sorry_tokens_are_cut_on_the_tokens_printed_rim():
 def test_cubes_paper_pieces_are_cut_on_their_printed_trims(four):
     from generator.games.cubes.paper_pieces import load_pieces, pieces_pages
     from generator.layout.foldups import CUT
-    spec = next(s for s in load_game_specs("cubes", ROOT).values() if s.kind != "cubes-rules")
+    spec = next(s for s in games_planned.game_specs("cubes").values() if s.kind != "cubes-rules")
     pages = pieces_pages(load_pieces(spec, four), A4)
     parts = cut_parts("cubes", f"paper-pieces-{'4p' if four else '2p'}")
     names = [p.name for p in parts]
@@ -222,7 +218,7 @@ def test_cubes_paper_pieces_are_cut_on_their_printed_trims(four):
 
 def test_capitals_troughs_are_cut_on_their_printed_trims():
     from generator.games.capitals.walls import CUT, load_walls, print_pages
-    spec = next(s for s in load_game_specs("capitals", ROOT).values() if s.kind == "capitals-walls")
+    spec = next(s for s in games_planned.game_specs("capitals").values() if s.kind == "capitals-walls")
     ws = load_walls(spec)
     parts = cut_parts("capitals", "capitals_walls-troughs")
     assert sum(p.count for p in parts) == sum(ws.counts.values()) == 123
@@ -237,7 +233,7 @@ def test_capitals_strips_are_cut_where_the_sheets_cut_them():
     outline."""
     from generator.games.capitals.strips import CUT, WALL, WALL_2, strip_pages
     from generator.games.capitals.walls import load_walls
-    spec = next(s for s in load_game_specs("capitals", ROOT).values() if s.kind == "capitals-walls")
+    spec = next(s for s in games_planned.game_specs("capitals").values() if s.kind == "capitals-walls")
     ws = load_walls(spec)
 
     def fills(page) -> list[Polygon]:
@@ -418,7 +414,7 @@ def test_the_checks_find_a_broken_part():
     at the outline or leaves its bleed white."""
     from generator.games.sorry.pieces import _paint_man, load_men, standee
     from generator.layout.foldups import draw_foldup, foldup_cut_part
-    spec = next(s for s in load_game_specs("sorry", ROOT).values() if "men" in s.data)
+    spec = next(s for s in games_planned.game_specs("sorry").values() if "men" in s.data)
     men = load_men(spec)
     name, colour = men.colours[0]
     good = foldup_cut_part("man", standee(men), _paint_man(men, name, colour), colour)

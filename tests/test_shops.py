@@ -253,14 +253,13 @@ def test_safe_zone_text_is_a_warning_or_with_strict_an_error(tmp_path):
 def test_nothing_of_the_five_games_cards_lies_in_any_shops_safe_zone():
     """Every distinct face and back of every deck of the five games, 1/8 in from its trim (the
     widest safe zone of the profiles; MakePlayingCards' 36 px is 3.05 mm)."""
-    from generator.games import GAMES, game_contents, load_game_specs
-    from generator.paper import A4
+    from games_planned import contents     # (every game planned once a test process)
+    from generator.games import GAMES
     from generator.products.contents import Deck
     from generator.shops.safezone import check_deck
     margin = max(p.safe for name in SHOPS for p in profile(name).products.values())
     assert margin == pytest.approx(3.175)
-    arts = [c.art for game in GAMES if game != "deck"
-            for c in game_contents(game, load_game_specs(game, ROOT), A4) if isinstance(c, Deck)]
+    arts = [c.art for game in GAMES if game != "deck" for c in contents(game, "a4") if isinstance(c, Deck)]
     assert len(arts) >= 6
     found = [f"{art.stem}: {f.line()}" for art in arts for f in check_deck(art, margin)]
     assert found == []
