@@ -371,6 +371,7 @@ def test_cube_sheets_stay_within_400_kb_and_label_every_part(four, tmp_path):
             assert len(p.score) == 4 * 3 + len(text_score_lines("down", 0, 0, 2.6))   # circle, cross
 
 
+@pytest.mark.slow      # (a Python started to see what it imports; the sheets below, quick, are ezdxf's skeleton)
 def test_the_stored_skeleton_is_what_ezdxf_makes_and_dates_agree():
     """The document around the entities is stored (writing a DXF imports no ezdxf); it is exactly
     what the installed ezdxf makes (scripts/update_dxf_skeleton.py writes it again if not), and the
