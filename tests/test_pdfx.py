@@ -70,7 +70,7 @@ def colour_operators(reader) -> set[bytes]:
     return found
 
 
-@pytest.mark.parametrize("name", [pytest.param(name, marks=[] if name == "sorry-board-large.pdf" else [pytest.mark.slow])
+@pytest.mark.parametrize("name", [pytest.param(name, marks=() if name == "sorry-board-large.pdf" else pytest.mark.slow)
                                   for name in SHOP])
 def test_a_shop_file_is_pdf_x_1a(pdfx, name):
     from PIL import Image, ImageCms

@@ -128,7 +128,8 @@ def lines_within(lines, region: Polygon, dx: float = 0.0, dy: float = 0.0, ends=
     x0, y0, x1, y1 = inside.bounds
     e = np.asarray(lines, dtype=float).reshape(-1, 4) if ends is None else ends
     xs, ys = e[:, 0::2], e[:, 1::2]
-    boxed = np.flatnonzero((x0 <= xs.min(axis=1)) & (xs.max(axis=1) <= x1) & (y0 <= ys.min(axis=1)) & (ys.max(axis=1) <= y1))
+    boxed = np.flatnonzero((x0 <= xs.min(axis=1)) & (xs.max(axis=1) <= x1)
+                           & (y0 <= ys.min(axis=1)) & (ys.max(axis=1) <= y1))
     covered = shapely.covers(inside, shapely.linestrings(e[boxed].reshape(-1, 2, 2))) if len(boxed) else []
     return [tuple(sorted(((a[0] + dx, a[1] + dy), (b[0] + dx, b[1] + dy))))
             for (a, b), ok in zip((lines[i] for i in boxed), covered) if ok]
@@ -285,7 +286,7 @@ def test_a_thick_decks_box_in_two_pieces_is_cut_on_both_printed_trims():
     assert_faces_lie_on_their_outlines(parts, pages, cut_style(art.colour))
 
 
-@pytest.mark.slow      # (every game's contents planned, 1 s; the quick subset keeps Sorry's men and the checks' own test)
+@pytest.mark.slow      # (every game's contents planned, 1 s; Sorry's men and the checks' own test stay quick)
 def test_every_printed_piece_with_an_outline_is_declared():
     names = {(game, c.name) for game, c in every_cut_parts()}
     assert names == {("sorry", "sorry-men"), ("sorry", "sorry-tokens"), ("cubes", "paper-pieces-2p"),
@@ -388,7 +389,7 @@ def every_part():
         yield f"{deck.art.stem} tuck box for 150 cards", part
 
 
-@pytest.mark.slow      # (every game's contents planned, 1 s; the quick subset keeps Sorry's men and the checks' own test)
+@pytest.mark.slow      # (every game's contents planned, 1 s; Sorry's men and the checks' own test stay quick)
 def test_every_outline_is_one_closed_path_with_its_holes_and_folds_inside():
     parts = list(every_part())
     assert len(parts) > 50
@@ -455,7 +456,7 @@ def printed_pieces() -> list[tuple[str, str]]:
                                                                  tuck_boxes()]
 
 
-@pytest.mark.slow      # (every game's contents planned, 1 s; the quick subset keeps Sorry's men and the checks' own test)
+@pytest.mark.slow      # (every game's contents planned, 1 s; Sorry's men and the checks' own test stay quick)
 def test_the_printed_pieces_are_every_piece_the_games_declare():
     assert sorted(PRINTED_PIECES) == sorted(printed_pieces())
 
