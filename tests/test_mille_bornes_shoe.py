@@ -13,6 +13,7 @@ from generator.games.mille_bornes.shoe import (base, end_panel, load_shoe, long_
 from generator.laser.joints import Edge, mates
 from generator.spec import load_spec
 
+
 @pytest.fixture(scope="module")
 def S():
     """The shipped shoe (read when a test asks for it: at the module's top, it cost each test process
