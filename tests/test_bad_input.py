@@ -159,6 +159,7 @@ def test_a_failure_while_writing_leaves_out_as_it_was(project, monkeypatch):
     assert not [p for p in project.iterdir() if "pnp-build" in p.name]
 
 
+@pytest.mark.slow      # two builds (test_shared_output's live staging folder builds into a folder, quick)
 def test_a_good_build_keeps_what_else_the_folder_holds(project):
     # One job (Continuo's rules sheet, into output/continuo/): what is tested is the folder around it.
     code, out, err, _ = run_cli(["build", "decks/continuo_rules.yaml"], project)

@@ -432,6 +432,7 @@ def test_a_failed_build_into_a_new_folder_makes_nothing(project):
     assert tree(project) == before
 
 
+@pytest.mark.slow      # a build, then calibrate six times (calibrate's own file is tested quick above)
 def test_calibrate_waits_for_a_build_writing_its_folder(project, monkeypatch):
     """`pnp calibrate` writes into output/ too: while a build holds the folder's lock (its swap would
     throw the sheet away) it waits, then is refused in one line, nothing written; free, it writes.
