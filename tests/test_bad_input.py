@@ -243,6 +243,8 @@ def test_a_bug_in_a_worker_is_said_as_a_bug_with_its_cause(monkeypatch):
     # Job 0's result is a function (cannot be pickled); job 1's is fine: the error names job 0.
     monkeypatch.setattr(pipeline, "run_job", lambda job, root, opts, staging, loaded:
                         (lambda: job) if job.spec == "0" else job.spec)
+    # (these jobs draw nothing: the drawing libraries and fonts need not be readied for the workers)
+    monkeypatch.setattr(pipeline, "_import_what_every_worker_imports", lambda loaded: None)
     monkeypatch.setenv("PNP_JOBS", "2")
     with pytest.raises(RuntimeError, match=r"a build process failed on sorry\|0\|: .*pickle"):
         pipeline.run_jobs([pipeline.Job("sorry", "0"), pipeline.Job("sorry", "1")], ROOT, None, None)

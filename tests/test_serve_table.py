@@ -137,6 +137,7 @@ def test_the_new_game_form_speaks_a_players_words(client):
     assert "deck" not in client.get(f"/api/records/{rid}/table").json()["header"]
 
 
+@pytest.mark.slow      # the world map drawn as SVG (test_serve_round3's Capitals entry fetches it, quick)
 def test_the_capitals_map_is_sent_once_and_compressed(client):
     rid = create(client, "capitals", players="Ann, Bob").json()["id"]
     table = client.get(f"/api/records/{rid}/table").json()
