@@ -59,20 +59,21 @@ class AppClient:
 
 
 @pytest.fixture
-def client(folder):
-    c = AppClient(make_app(folder))
-    yield c
-    c.close()
+def undrawn(monkeypatch):
+    """The server draws each new position for the phones as soon as an entry is taken, before they
+    ask (routes/entries.py: test_serve_table's pages have it done, test_serve_round3 reads the
+    pieces): two thirds of a whole game's time here, where tests read the JSON, and position.svg
+    is drawn when asked. (The JSON still carries the drawing's size: the position is still drawn,
+    not written out as SVG.)"""
+    import generator.serve.routes.entries as entries
+    monkeypatch.setattr(entries, "position_pieces", lambda t: None)
 
 
 @pytest.fixture
-def undrawn(monkeypatch):
-    """The server draws each new position for the phones as soon as an entry is taken, before they
-    ask (routes/entries.py; test_serve_round3 tests those pieces): two thirds of a whole game's time
-    here, and these tests read the JSON only, so that drawing is not done. (The JSON still carries
-    the drawing's size: the position is still drawn, not written out as SVG.)"""
-    import generator.serve.routes.entries as entries
-    monkeypatch.setattr(entries, "position_pieces", lambda t: None)
+def client(folder, undrawn):
+    c = AppClient(make_app(folder))
+    yield c
+    c.close()
 
 
 def new(client, game, **options) -> str:
@@ -119,7 +120,7 @@ def test_the_games_and_their_options(client):
 
 
 @pytest.mark.parametrize("game", ["continuo", "count-continuo"])
-def test_continuo_whole_game_with_best(client, folder, undrawn, game):
+def test_continuo_whole_game_with_best(client, folder, game):
     """42 tiles from a shuffled pack, each laid where `best` puts it first."""
     rid = new(client, game, players=["Ann", "Bob"])
     pack = list(range(1, 43))
@@ -140,7 +141,7 @@ def test_continuo_whole_game_with_best(client, folder, undrawn, game):
     assert enter(client, rid, "1 0,0").status_code == 422     # the game is over
 
 
-def test_sorry_whole_game_with_moves(client, folder, undrawn):
+def test_sorry_whole_game_with_moves(client, folder):
     """Cards from a shuffled pack; each turn one of the moves the referee lists (a pass when none)."""
     rid = new(client, "sorry", players="red,blue")
     rng = random.Random(0)
@@ -161,7 +162,7 @@ def test_sorry_whole_game_with_moves(client, folder, undrawn):
     assert web["totals"][web["winner"]] == 4 and len(web["turns"]) == turns
 
 
-def test_cubes_whole_game(client, folder, undrawn):
+def test_cubes_whole_game(client, folder):
     rid = new(client, "cubes")
     for move in CUBES_WIN:
         accepted(client, rid, move)
@@ -171,7 +172,7 @@ def test_cubes_whole_game(client, folder, undrawn):
     assert r.status_code == 422 and r.json()["error"] == "refused, entry 6 (game over): White has already won"
 
 
-def test_mille_bornes_whole_game(client, folder, undrawn):
+def test_mille_bornes_whole_game(client, folder):
     """The patent's game (won by the first to 1000 miles), card by card, as the worked hand."""
     rid = new(client, "mille-bornes", players=["Ann", "Bob"], deck="decks/mille_bornes_1961.yaml")
     record = yaml.safe_load((ROOT / "tests/records/mille-bornes.yaml").read_text())
@@ -184,7 +185,7 @@ def test_mille_bornes_whole_game(client, folder, undrawn):
     assert web["winner"] == "Ann" and web["totals"] == {"Ann": 1400, "Bob": 300}
 
 
-def test_capitals_whole_game_with_walls(client, folder, undrawn):
+def test_capitals_whole_game_with_walls(client, folder):
     """Cards with walls the page offers (the ones the referee accepts), then the end of play."""
     rid = new(client, "capitals", players="Ann,Bob")
     cards = ["Belgium", "Netherlands", "France", "Spain", "Italy", "Germany, Federal Republic"]

@@ -15,7 +15,7 @@ from generator.paths import project_root
 from generator.serve.app import make_app
 from generator.serve.routes import events as events_module
 
-from test_serve_api import AppClient, client, folder, new  # noqa: F401 (fixtures)
+from test_serve_api import AppClient, client, folder, new, undrawn  # noqa: F401 (fixtures)
 
 
 def entries_in(folder, rid) -> list:
