@@ -180,8 +180,10 @@ def test_a_good_build_keeps_what_else_the_folder_holds(project):
 def test_an_interrupted_build_leaves_out_as_it_was(project, sig, code, group):
     before = tree(project / "output")
     p = start_build(project, "capitals", "continuo", start_new_session=group)
-    # Wait until it is writing (a first file in its staging folder, as a shorter job ends: the deck's,
-    # the longest of all, is still running), then stop it.
+    # Wait until its staging folder holds a file, then stop it: the user's keep.txt, linked in as the
+    # staging copy of output/ is made (not a product: the build has the lock and is about to start its
+    # jobs, the Capitals deck's the longest of all), so the signal lands in its imports, its workers'
+    # start or their first jobs.
     def writing() -> bool:
         try:
             return any(f.is_file() for q in project.iterdir() if "pnp-build" in q.name for f in q.rglob("*"))
