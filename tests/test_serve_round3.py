@@ -280,7 +280,7 @@ def test_the_event_says_the_version_so_a_phone_that_has_it_asks_nothing(folder, 
 def test_made_up_versions_cost_a_moment_nothing_that_stays(client):
     """position.edits from a version the server never sent is the whole picture, one answer for all."""
     rid = new(client, "cubes")
-    for k in range(50):
+    for k in range(10):     # (any one of them kept would show: more than two entries below)
         r = client.get(f"/api/records/{rid}/position.edits", params={"from": f"made-up-{k}"})
         assert r.status_code == 200 and r.json()["from"] is None
     store = client_app_store(client)
