@@ -171,7 +171,7 @@ def _swallowed(unraisable) -> None:
     weakref's callback, a __del__ or a garbage collector's callback: it prints "Exception ignored
     in ..." with a traceback, and goes on. A signal's handler runs wherever the main thread is, and
     its KeyboardInterrupt or Terminated raised in there was lost: a SIGTERM to a build's process
-    group landed in a WeakValueDictionary's callback (1 run in 10 of test_bad_input's), and the
+    group landed in a WeakKeyDictionary's callback (test_bad_input's, once in 8 runs in a loop), and the
     build went on, swapped its files into --out and ended 0. The signal is sent again instead, to
     land in the command's own code a moment later, and nothing is printed."""
     exc = unraisable.exc_value
