@@ -249,6 +249,7 @@ def _closed_within(sock: socket.socket, seconds: float) -> bool:
         return True
 
 
+@pytest.mark.slow      # a real server waiting out its timeouts (its event streams' test stays quick)
 def test_slow_headers_and_bodies_are_cut_off(folder, monkeypatch):
     monkeypatch.setattr(limits, "HEADER_SECONDS", 0.5)
     monkeypatch.setattr(guard_module, "BODY_SECONDS", 0.5)
