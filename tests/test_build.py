@@ -138,6 +138,28 @@ def test_an_unchanged_build_does_nothing_and_an_edit_rebuilds_what_depends_on_it
     assert code == 0 and "sorry-contact.png" in written
 
 
+@pytest.mark.slow      # the module's build, and a spec's build twice
+def test_a_spec_built_alone_leaves_its_games_other_files_and_their_print_list_lines(project_built):
+    """`pnp build decks/continuo_rules.yaml` makes the rules sheet again and leaves the deck's files
+    and their lines in the game's print list as the last build made them (they once went: the
+    folder held 3 files of 11), with --force too; the manifest still holds both jobs."""
+    out = project_built / "output" / "continuo"
+    before, readme = files(out), (out / "README.txt").read_text()
+    rules = project_built / "decks" / "continuo_rules.yaml"
+    rules.write_text(rules.read_text() + "# edited\n")
+    for force in ([], ["--force"]):
+        code, written, err, _ = run_cli(["build", "decks/continuo_rules.yaml", *force], project_built)
+        assert code == 0, err
+        assert sorted(Path(line).name for line in written.splitlines()) == ["README.txt", "print-list.pdf",
+                                                                            "rules-a4.pdf"], force
+        after = files(out)
+        assert after.keys() == before.keys() and len(after) > 5, force
+        assert [name for name in after if name.startswith("continuo") and after[name] != before[name]] == []
+        assert (out / "README.txt").read_text() == readme, force
+    code, written, err, _ = run_cli(["build", "continuo"], project_built)
+    assert code == 0 and written == "" and "up to date" in err, err
+
+
 @pytest.fixture(scope="module")
 def continuo_piped(tmp_path_factory) -> tuple[int, str, str]:
     """`pnp build continuo --out out` with its output not a terminal, run in a folder of its own (in
