@@ -18,19 +18,26 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, build_deck, pnp_here
+from conftest import ROOT, build_options, pnp_here
 
 STARTER = ROOT / "generator" / "games" / "deck" / "starter"
 
 
 @pytest.fixture(scope="module", autouse=True)
 def warm(tmp_path_factory):
-    """The starter deck built once in this process (conftest.build_deck): the imports and caches a
-    deck's build needs (cairosvg's C bindings, the starter's font) are made here once, and each
-    command after it, run by pnp_here in this process, forks its workers from them instead of making
-    them again in each (0.5 s of CPU a command: the commands are what is tested, not that cost)."""
+    """The starter deck planned once in this process, as a build's job plans it (nothing drawn or
+    written): the imports and caches a deck's job needs (shapely and numpy for its box, cairosvg's C
+    bindings, the starter's font and its measured text) are made here once, and each command after
+    it, run by pnp_here in this process, forks its workers from them instead of making them again
+    in each (0.3 s of CPU a command: the commands are what is tested, not that cost). Planned
+    rather than built: writing the files warmed nothing more the commands use (0.6 s of CPU)."""
+    from generator.pipeline import plan_game
+    from generator.spec import load_spec
+    from generator.games import check_spec
     folder = tmp_path_factory.mktemp("warm")
-    build_deck(folder / "out", new_deck(folder))
+    spec = load_spec(new_deck(folder), display="d.yaml")
+    check_spec(spec)
+    plan_game("deck", {str(folder / "d.yaml"): spec}, build_options(folder / "out"))
 
 
 def new_deck(folder: Path, name: str = "d") -> Path:
@@ -54,11 +61,14 @@ NAME_CLASHES = [("Deck", "deck"), ("Straße", "STRASSE"), ("ｄｅｃｋ", "deck
 
 
 def clashing_decks(folder: Path, names: tuple[str, str]) -> None:
-    """Two copies of the starter deck in folder/decks, named names."""
+    """Two copies of the starter deck in folder/decks, named names, with no tuck box: any product's
+    file name clashes (the sheet's is the first found), and planning the box was half of each
+    deck's job (0.1 s of CPU; test_a_small_deck_gets_a_thin_box and others build boxes)."""
     first = new_deck(folder, "a")
     (folder / "decks").mkdir()
     for name in names:
-        (folder / "decks" / f"{name}.yaml").write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
+        (folder / "decks" / f"{name}.yaml").write_text(first.read_text(encoding="utf-8") + "tuck_box: false\n",
+                                                       encoding="utf-8")
     (folder / "decks" / "a.csv").write_bytes((folder / "a.csv").read_bytes())
     shutil.copytree(folder / "icons", folder / "decks" / "icons")
     first.unlink()
