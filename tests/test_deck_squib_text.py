@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image as PILImage
 
-from conftest import DECK, build_deck, pnp_here
+from conftest import DECK, build_deck, build_product, pnp_here
 from test_deck_kind import flat
 
 PT = 25.4 / 72
@@ -118,7 +118,7 @@ def test_a_bold_span_in_the_pdf_svg_and_png(tmp_path):
     from generator.draw.raster import png_bytes
     from generator.draw.svg import svg_string
     spec = write_deck(tmp_path / "d", ['plain <b>BOLD</b> <span foreground="#ff0000">RED</span>'])
-    out = build_deck(tmp_path / "out", spec, layouts=("sheet",))
+    out = build_product(tmp_path / "out", "deck", spec, "sheet")     # (the sheet alone: all that is read)
     fonts = {}
 
     def visit(text, cm, tm, font, size):
@@ -290,7 +290,7 @@ def test_a_word_wider_than_its_box_is_hyphenated_in_the_decks_language(tmp_path)
 def test_hyphenation_shows_in_the_pdf(tmp_path):
     from pypdf import PdfReader
     spec = write_deck(tmp_path / "d", ["Incomprehensibilities"], w=18)
-    out = build_deck(tmp_path / "out", spec, layouts=("sheet",))
+    out = build_product(tmp_path / "out", "deck", spec, "sheet")     # (the sheet alone: all that is read)
     text = PdfReader(out / "m-sheet-a4.pdf").pages[0].extract_text()
     lines = [line for line in text.splitlines() if line.strip()]
     first = next(line for line in lines if line.startswith("In"))
