@@ -350,6 +350,8 @@ def test_the_showcase_shows_every_card_in_perspective(tmp_path):
         assert below != (255, 255, 255) and sum(below) > 600
 
 
+@pytest.mark.slow      # five cards drawn at 150 dpi and turned (0.25 s of CPU); quick: the showcase's pictures
+# of the same cards, and large cards' hand and showcase within their pixels
 def test_the_hand_fans_every_card(tmp_path):
     from generator.products import hand
     spec = write_deck(tmp_path / "d", ["x"] * 5, colours=COLOURS)

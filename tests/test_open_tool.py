@@ -332,6 +332,8 @@ def test_a_deck_named_like_a_games_spec_builds_as_the_deck(tmp_path):
     assert line.startswith("decks/sorry.yaml:3: kind: a deck spec where Sorry reads its own"), line
 
 
+@pytest.mark.slow      # 250 records written and read at each look at the folder (0.2-0.4 s of CPU); quick:
+# a record kept in decks/ is no spec, below
 def test_records_never_crowd_specs_out(tmp_path):
     new_deck(tmp_path, "zz")
     record = (ROOT / "tests" / "records" / "sorry_game.yaml")
