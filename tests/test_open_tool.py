@@ -25,12 +25,13 @@ STARTER = ROOT / "generator" / "games" / "deck" / "starter"
 
 @pytest.fixture(scope="module", autouse=True)
 def warm(tmp_path_factory):
-    """The starter deck planned once in this process, as a build's job plans it (nothing drawn or
-    written): the imports and caches a deck's job needs (shapely and numpy for its box, cairosvg's C
-    bindings, the starter's font and its measured text) are made here once, and each command after
-    it, run by pnp_here in this process, forks its workers from them instead of making them again
-    in each (0.3 s of CPU a command: the commands are what is tested, not that cost). Planned
-    rather than built: writing the files warmed nothing more the commands use (0.6 s of CPU)."""
+    """The starter deck planned once in this process, as a build's job plans it (nothing written):
+    what a deck's job makes on first use (the products' and layouts' modules imported, cffi's C
+    types parsed for cairosvg's drawing, the starter's files' digests, its icon drawn) is made here
+    once, and each command after it, run by pnp_here in this process, forks its workers from it
+    instead of making it again in each (the module's quick tests: 4.5 s of CPU without, 3.7 s
+    with; the commands are what is tested, not that cost). Planned rather than built: writing the
+    files warmed nothing more the commands use (0.6 s of CPU)."""
     from generator.pipeline import plan_game
     from generator.spec import load_spec
     from generator.games import check_spec
