@@ -49,6 +49,14 @@ def new_deck(folder: Path, name: str = "d") -> Path:
     return folder / f"{name}.yaml"
 
 
+def without_box(spec: Path) -> Path:
+    """spec with `tuck_box: false` added, for a test of what a command does with a deck, not of its
+    box (planning and drawing the box is half of a starter deck's build; the box's own tests, and
+    test_a_small_deck_gets_a_thin_box here, build it)."""
+    spec.write_text(spec.read_text(encoding="utf-8") + "tuck_box: false\n", encoding="utf-8")
+    return spec
+
+
 def one_line_error(r) -> str:
     assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
     lines = r.stderr.strip().splitlines()
@@ -62,14 +70,12 @@ NAME_CLASHES = [("Deck", "deck"), ("Straße", "STRASSE"), ("ｄｅｃｋ", "deck
 
 
 def clashing_decks(folder: Path, names: tuple[str, str]) -> None:
-    """Two copies of the starter deck in folder/decks, named names, with no tuck box: any product's
-    file name clashes (the sheet's is the first found), and planning the box was half of each
-    deck's job (0.1 s of CPU; test_a_small_deck_gets_a_thin_box and others build boxes)."""
-    first = new_deck(folder, "a")
+    """Two copies of the starter deck in folder/decks, named names, without a box (any product's
+    file name clashes: the sheet's is the first found)."""
+    first = without_box(new_deck(folder, "a"))
     (folder / "decks").mkdir()
     for name in names:
-        (folder / "decks" / f"{name}.yaml").write_text(first.read_text(encoding="utf-8") + "tuck_box: false\n",
-                                                       encoding="utf-8")
+        (folder / "decks" / f"{name}.yaml").write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
     (folder / "decks" / "a.csv").write_bytes((folder / "a.csv").read_bytes())
     shutil.copytree(folder / "icons", folder / "decks" / "icons")
     first.unlink()
@@ -97,7 +103,7 @@ def test_a_build_of_two_specs_that_make_one_file_name_is_refused_naming_both(tmp
 
 
 def test_a_deck_at_the_top_and_one_in_decks_of_one_name_are_refused_and_the_output_kept(tmp_path):
-    spec = new_deck(tmp_path, "cards")
+    spec = without_box(new_deck(tmp_path, "cards"))
     r = pnp_here("build", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     before = {p: p.read_bytes() for p in (tmp_path / "output").rglob("*") if p.is_file()}
@@ -316,7 +322,7 @@ def test_products_path_follows_the_same_rules(tmp_path, code_path):
 # ---------------------------------------------------------------- 7. the folder's own view
 
 def test_a_deck_named_like_a_games_spec_builds_as_the_deck(tmp_path):
-    spec = new_deck(tmp_path)
+    spec = without_box(new_deck(tmp_path))
     (tmp_path / "decks").mkdir()
     (tmp_path / "decks" / "sorry.yaml").write_text(spec.read_text())
     shutil.copy(tmp_path / "d.csv", tmp_path / "decks")
@@ -539,7 +545,7 @@ def test_a_small_deck_gets_a_thin_box(tmp_path):
 
 
 def test_the_settings_line_only_when_settings_set_something(tmp_path):
-    new_deck(tmp_path)          # a deck of one's own: the build this folder's settings are for
+    without_box(new_deck(tmp_path))          # a deck of one's own: the build this folder's settings are for
     (tmp_path / "pnp-settings.yaml").write_text("# nothing set\n")
     r = pnp_here("build", "d.yaml", "--out", tmp_path / "o", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -559,9 +565,9 @@ def test_watch_sees_every_file_the_build_read_whatever_its_case_and_never_builds
     rows = list(csv.reader((tmp_path / "d.csv").read_text().splitlines()))
     (tmp_path / "cards.tsv").write_text("".join("\t".join(row) + "\n" for row in rows))
     (tmp_path / "d.csv").unlink()
-    # (no tuck box: what is watched is the files the build read, and the box was half of each build)
     spec.write_text(spec.read_text().replace('csv: "d.csv"', 'csv: cards.tsv\ncsv_delimiter: "\\t"')
-                    .replace("icons/star.svg", "icons/STAR.SVG") + "tuck_box: false\n")
+                    .replace("icons/star.svg", "icons/STAR.SVG"))
+    without_box(spec)
     proc = subprocess.Popen([sys.executable, "-m", "generator", "build", "--watch"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
     try:
