@@ -533,8 +533,12 @@ def _import_what_every_worker_imports(loaded: dict) -> None:
     (reportlab, with the urllib and ssl it imports; cairo through cffi; Pillow), the shipped fonts
     read by fontTools and registered with reportlab (the build's own process needs them anyway,
     for the print lists it writes after the jobs), and, for a deck of one's own, cairosvg, which
-    draws its SVG pictures (0.4 s of CPU to import: its C declarations are parsed). Only where
-    there are several workers: one worker does it once all the same."""
+    draws its SVG pictures (0.4 s of CPU to import: its C declarations are parsed), and shapely,
+    which cuts every game's kit, board or fold-up and every deck's tuck box (0.3 s, with numpy;
+    the tuck box's product imports it for a deck without a box too).
+    Done for one worker too: a process that builds again (`pnp build --watch` at each save, or
+    any caller of the command's main) forked a worker that imported them afresh each time (0.3 s
+    of CPU a one-deck validate), and a one-off build pays them once either way."""
     from .draw import cairo_lib, pdf, raster  # noqa: F401
     from .draw.fonts import FONT_FILES, get_font
     import PIL.Image  # noqa: F401
@@ -545,6 +549,7 @@ def _import_what_every_worker_imports(loaded: dict) -> None:
         pdf.register_font(font)
     if any(spec.kind == "deck" for spec, _ in loaded.values()):
         import cairosvg  # noqa: F401
+    import shapely.geometry  # noqa: F401
 
 
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
@@ -574,8 +579,7 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
             import multiprocessing
             from multiprocessing.connection import wait
             context = multiprocessing.get_context("fork")
-            if count > 1:
-                _import_what_every_worker_imports(loaded)
+            _import_what_every_worker_imports(loaded)
             _WORK = (jobs, root, opts, staging, loaded)
             workers: list = []                  # (process, the parent's end of its pipe)
             # Ctrl-C or SIGTERM landing while the workers are being made would leave one that is
