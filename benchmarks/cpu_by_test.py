@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import time
 from pathlib import Path
 
 import pytest
@@ -57,9 +58,11 @@ def pytest_runtest_protocol(item, nextitem):
     global _group, _moved
     if not _moved:                  # at the first test this process runs (xdist's controller runs none)
         _group, _moved = _own_group(), True
-    start = _cpu()
+    start, began = _cpu(), time.monotonic()
     yield
-    _rows.append({"test": item.nodeid, "cpu": round(_cpu() - start, 3)})
+    # wall: a test that waits (a timeout, a sleep, a disk's fsync) costs the run wall time, not CPU
+    _rows.append({"test": item.nodeid, "cpu": round(_cpu() - start, 3), "wall": round(time.monotonic() - began, 3),
+                  "began": round(began, 3)})
 
 
 def pytest_sessionfinish(session):

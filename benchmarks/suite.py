@@ -68,8 +68,9 @@ def remove_cgroup(group: Path) -> None:
         print(f"  (cgroup {group} left: a process of the run is still alive)")
 
 
-def run_suite(pytest_args: list[str]) -> tuple[float, float, float | None, int, dict[str, float]]:
-    """(wall s, CPU s by rusage, CPU s by cgroup or None, exit code, CPU s by test) of one run."""
+def run_suite(pytest_args: list[str]) -> tuple[float, float, float | None, int, dict[str, float], dict[str, float]]:
+    """(wall s, CPU s by rusage, CPU s by cgroup or None, exit code, CPU s by test, s each test's
+    wall exceeded its CPU) of one run."""
     group = new_cgroup()
     with tempfile.TemporaryDirectory() as cpu_dir:
         env = {**os.environ, "PNP_CPU_BY_TEST": cpu_dir,
@@ -85,11 +86,12 @@ def run_suite(pytest_args: list[str]) -> tuple[float, float, float | None, int, 
         stdout, stderr = p.communicate()
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        by_test = {}
+        by_test, waits = {}, {}
         for path in Path(cpu_dir).glob("*.jsonl"):
             for line in path.read_text().splitlines():
                 row = json.loads(line)
                 by_test[row["test"]] = row["cpu"]
+                waits[row["test"]] = max(0.0, row.get("wall", row["cpu"]) - row["cpu"])
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     all_cpu = None
     if group:
@@ -97,7 +99,7 @@ def run_suite(pytest_args: list[str]) -> tuple[float, float, float | None, int, 
         remove_cgroup(group)
     summary = stdout.strip().splitlines()[-1] if stdout.strip() else stderr.strip()[-300:]
     print(f"  {summary}")
-    return wall, cpu, all_cpu, p.returncode, by_test
+    return wall, cpu, all_cpu, p.returncode, by_test, waits
 
 
 def main() -> None:
@@ -113,7 +115,7 @@ def main() -> None:
     old = json.loads(args.against.read_text()) if args.against else None
     for k in range(args.runs):
         first = loop_seconds()
-        wall, rusage_cpu, all_cpu, code, by_test = run_suite(pytest_args)
+        wall, rusage_cpu, all_cpu, code, by_test, waits = run_suite(pytest_args)
         by_file: dict[str, float] = collections.Counter()
         for test, seconds in by_test.items():
             by_file[test.split("::")[0]] += seconds
@@ -124,6 +126,11 @@ def main() -> None:
         print(f"  CPU of every process the run started (cgroup): "
               f"{'unmeasured (not root)' if all_cpu is None else f'{all_cpu:.1f} s'}; "
               f"of pytest and the processes it waited for (rusage): {rusage_cpu:.1f} s")
+        # Time a test waited rather than computed (a sleep, a timeout, a disk): wall no core can
+        # share (meaningful on a quiet machine only: under load every test waits for a core).
+        waited = sorted(waits.items(), key=lambda kv: -kv[1])
+        print(f"  tests' wall beyond their CPU: {sum(waits.values()):.1f} s; the most: "
+              + ", ".join(f"{test.split('@')[0]} {seconds:.2f} s" for test, seconds in waited[:3]))
         if old:
             print(f"  before: {old['wall']:.1f} s wall, {old['cpu']:.1f} s CPU; loop {old['loop']:.2f} s")
         top = collections.Counter(by_file).most_common(args.top or None)
@@ -132,7 +139,8 @@ def main() -> None:
             print(f"  {seconds:6.1f} s CPU  {name}{was}")
         if args.save:
             args.save.write_text(json.dumps({"wall": wall, "cpu": cpu, "rusage_cpu": rusage_cpu, "loop": (first + last) / 2,
-                                             "code": code, "files": by_file, "tests": by_test}, indent=1, sort_keys=True))
+                                             "code": code, "files": by_file, "tests": by_test,
+                                             "waits": waits}, indent=1, sort_keys=True))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,33 @@ if sys.dont_write_bytecode:
     os.environ["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
 
 
+def memory_folder(mounts: str = "/proc/mounts", wanted: int = 4 << 30) -> str | None:
+    """/dev/shm where it is a tmpfs with `wanted` bytes free (a container's is often 64 MB), else
+    None."""
+    try:
+        with open(mounts, encoding="utf-8", errors="replace") as f:
+            tmpfs = any(line.split()[1:3] == ["/dev/shm", "tmpfs"] for line in f if len(line.split()) > 2)
+        free = os.statvfs("/dev/shm")
+    except OSError:
+        return None
+    return "/dev/shm" if tmpfs and free.f_bavail * free.f_frsize >= wanted else None
+
+
+# The run's temporary files (tmp_path, the shared builds, every child's temporary files) in memory
+# when the machine has room: a run writes about 15,000 files (700 MB whole), each build's journal
+# and outputs fsynced; on this machine's disk, deleting one run's files took 2.9 s of wall time
+# and 0.9 s of CPU, in memory 0.4 s and 0.3 s. Not where the user named a place (TMPDIR,
+# --basetemp). Passing tests' folders are removed as they end (pyproject.toml:
+# tmp_path_retention_policy), so a run holds no memory after it.
+if not (os.environ.get("TMPDIR") or os.environ.get("PYTEST_DEBUG_TEMPROOT")
+        or any(arg.startswith("--basetemp") for arg in sys.argv)):
+    _memory = memory_folder()
+    if _memory:
+        import tempfile
+        os.environ["TMPDIR"] = _memory
+        tempfile.tempdir = None     # computed again from TMPDIR
+
+
 def drawn_items(group, m=(1.0, 0.0, 0.0, 1.0, 0.0, 0.0)):
     """generator.draw.drawing.drawn_items, imported when a test reads a drawing (conftest stays light)."""
     from generator.draw.drawing import drawn_items as items

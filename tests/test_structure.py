@@ -21,11 +21,12 @@ FLOORS = [
     ("inputs", "outputs", "spec", "draw"),                           # reading, writing, checking, drawing
     ("layout", "laser"),                                             # print layout, laser layout
     ("referee",),                                                    # the referee contract, a game in play
-    ("products", "shops", "cutters"),                                # the products: files made of what games hold;
-                                                                     # the print shops' and cutting machines' profiles
+    ("shops", "cutters"),                                            # the print shops' and cutting machines' profiles
+    ("products",),                                                   # the products: files made of what games hold
     ("games",),                                                      # the games, each in its folder
     ("pipeline", "project"),                                         # a build planned and run; a user's folder
-    ("serve", "studio"),                                             # the phones' web layer; the studio's page
+    ("serve",),                                                      # the web layer: the phones' pages, the studio's
+    ("studio",),                                                     # the studio: a folder's cards drawn as saved
     ("cli",),                                                        # the command
     ("entry", "__main__", "__init__"),                               # its entry point
 ]

@@ -38,7 +38,7 @@ def target_face():
 def calibration_sheet(machine, paper):
     """(the CutSheet with its two targets, the printed page)."""
     from ..colour import BLACK
-    from ..products.contents import CutPart
+    from ..layout.cutpart import CutPart
     from . import CutSheet, _place, draw_marks, rounded_rect
     W, H = paper.size
     part = CutPart("calibration target", SIDE, SIDE, target_face(), rounded_rect(SIDE, SIDE, 0.0), bleed=0.0)

@@ -26,6 +26,7 @@ from ..colour import BLACK, Colour, contrast_ratio
 from ..draw import Drawing, Rect, Style, compose, rotate, scale, translate
 from ..draw.drawing import TextTooSmall, text_block_height
 from ..draw.fonts import get_font, text_width
+from ..errors import plural
 from ..paper import Paper
 from ..units import pt
 from .cards import CardSize, LayoutError, shortened
@@ -254,6 +255,14 @@ class BoxArt:
     colour: Colour
     ink: Colour
     contents: str             # "106 cards", "42 tiles, the rules and an example"
+
+
+def deck_art_on_box(art, box) -> BoxArt:
+    """What a deck's box shows, from the deck's art (its stem, title, size, cards and back) and its
+    box (colour, ink, and what it holds if the game says, else its count of cards)."""
+    cards = len(art.expanded())
+    return BoxArt(art.stem, art.title, art.size, cards, art.back, box.colour, box.ink,
+                  box.contents or plural(cards, "card"))
 
 
 def draw_net(page: Drawing, net: Net, art: BoxArt, ox: float, oy: float, cut: bool = True) -> None:

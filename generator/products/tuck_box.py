@@ -3,7 +3,6 @@ for a laser or a cutting plotter (cut red, score blue), and its assembly sheet, 
 the box. Made for every deck that has a box (the game says its colour, ink and contents)."""
 from __future__ import annotations
 
-from ..errors import plural
 from .assembly_sheet import add_assembly
 from .contents import Deck
 from .declaration import ProductDeclaration
@@ -13,11 +12,8 @@ from .pdf import add_pdf
 
 def box_art(deck: Deck):
     """What the deck's box shows (layout.tuckbox.BoxArt): its back, title and colours, what it holds."""
-    from ..layout.tuckbox import BoxArt
-    a = deck.art
-    cards = len(a.expanded())
-    return BoxArt(a.stem, a.title, a.size, cards, a.back, deck.box.colour, deck.box.ink,
-                  deck.box.contents or plural(cards, "card"))
+    from ..layout.tuckbox import deck_art_on_box
+    return deck_art_on_box(deck.art, deck.box)
 
 
 def make(deck: Deck, plan, opts) -> None:

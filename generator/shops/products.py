@@ -140,7 +140,7 @@ def shop_page(side: Drawing, art, product, scale: float):
 
 
 def add_shop_pdf(art, plan, profile: Profile, product, scale: float, warning: str | None) -> None:
-    from ..products.pdf import pdf_writer
+    from ..draw.pdf_writer import pdf_writer
     spec = profile.pdf
     faces, backs = art.expanded(), art.expanded_backs()
     backs = backs if isinstance(backs, list) else [backs] * len(faces)
@@ -225,10 +225,9 @@ def add_shop_box(deck, plan, opts, profile: Profile) -> None:
     bleed (the profile's tuck_box_bleed: the shop's template is the page), its art running the
     net's own 2 mm past the cut line, TrimBox the page; PDF/X and the ink limit as the cards'. The
     box is the one the tuck-box product makes for the deck (its settings, colour and ink)."""
-    from ..layout.tuckbox import BLEED, box_nets, box_settings, deck_box, draw_net
-    from ..products.pdf import pdf_writer
-    from ..products.tuck_box import box_art as deck_box_art
-    box_art = deck_box_art(deck)
+    from ..draw.pdf_writer import pdf_writer
+    from ..layout.tuckbox import BLEED, box_nets, box_settings, deck_art_on_box, deck_box, draw_net
+    box_art = deck_art_on_box(deck.art, deck.box)
     box = deck_box(box_art.size, box_art.cards, box_settings(deck.spec))
     spec = profile.pdf
     net = box_nets(box, 1)[0]

@@ -109,6 +109,8 @@ class Studio:
     """The folder's decks as the page shows them. `refresh()` reads the folder again (the watch
     calls it on each save); `version` grows with every change the page must see."""
 
+    dpis = DPIS           # the resolutions the page may ask a side's picture at
+
     def __init__(self, root: Path, names: list[str] | None = None):
         self.root = Path(root)
         self.names = list(names or [])
@@ -126,6 +128,10 @@ class Studio:
         self.listeners: list = []            # called (no arguments) after each change
         self.drawn = 0                       # sides drawn so far (tests and benchmarks count them)
         self._pending: dict[str, CardView] = {}   # the cards a refresh changed, shown at its end, all at once
+
+    def shop_check(self, side: Side, shop: str) -> dict:
+        """A chosen shop's safe zone on a side (shop_check), the shops being this folder's."""
+        return shop_check(side, shop, self.root)
 
     # ------------------------------------------------------------ the state the page reads
 

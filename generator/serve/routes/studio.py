@@ -85,14 +85,14 @@ async def events(request):
 
 
 async def picture(request):
-    from ...studio.cards import DPIS
+    dpis = _studio(request).dpis
     key = request.path_params["key"]
     try:
-        dpi = int(request.query_params.get("dpi", str(DPIS[0]))[:8])
+        dpi = int(request.query_params.get("dpi", str(dpis[0]))[:8])
     except ValueError:
         dpi = 0
-    if not KEY.fullmatch(key) or dpi not in DPIS:
-        return error(400, f"a picture is KEY.png (40 hex digits), at dpi {' or '.join(map(str, DPIS))}")
+    if not KEY.fullmatch(key) or dpi not in dpis:
+        return error(400, f"a picture is KEY.png (40 hex digits), at dpi {' or '.join(map(str, dpis))}")
     data = await run(_studio(request).picture, key, dpi)
     if data is None:
         return error(404, "no such card side (drawn again since? the page asks for the new one)")
@@ -101,7 +101,6 @@ async def picture(request):
 
 
 async def card(request):
-    from ...studio.cards import shop_check
     studio = _studio(request)
     cid = request.path_params["cid"]
     if not CARD_ID.fullmatch(cid):
@@ -119,7 +118,7 @@ async def card(request):
             if not SHOP.fullmatch(shop):
                 return error(400, "a shop's name is lower-case letters, digits, - and _")
             try:
-                out[f"{name}_shop"] = await run(shop_check, side, shop, studio.root)
+                out[f"{name}_shop"] = await run(studio.shop_check, side, shop)
             except ValueError as exc:        # (ShopError: no such shop, no product near the card)
                 out[f"{name}_shop"] = {"error": str(exc)}
     return JSONResponse(out, headers={"Cache-Control": "no-store"})
