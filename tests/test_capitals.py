@@ -146,6 +146,10 @@ def _deck_with(tmp_path, old, new):
 
 def test_unknown_flag_shape_names_its_line(tmp_path):
     path = _deck_with(tmp_path, "flag: [{vbands: [black, yellow, red]}]", "flag: [{stripes: [black, yellow, red]}]")
+    # The deck up to that entry, Belgium's (the entities come last, their flags checked in order):
+    # the same error, a fraction of the YAML to read.
+    text = path.read_text()
+    path.write_text(text[:text.index("\n", text.index("{stripes:")) + 1])
     with pytest.raises(SpecError) as err:
         load_deck(load_spec(path))
     line = path.read_text().splitlines().index(next(l for l in path.read_text().splitlines() if "stripes" in l)) + 1
