@@ -713,9 +713,8 @@ def load_spec(path: str | Path, display: str | None = None, kind: str | None = N
         spec = Spec(file, copy.deepcopy(same.data), same.lines, path=path)
     else:
         data, lines = parse_yaml(decode_text(raw, file), file, shown=True)
-        spec = validate(data, lines, file, kind, path)
+        spec = same = validate(data, lines, file, kind, path)
         spec.path = path
-        same = Spec(file, copy.deepcopy(spec.data), lines)
     _remember(_READ, (digest, file, kind), same)
     _remember(_LOADED, key, spec)
     return spec
