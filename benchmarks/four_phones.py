@@ -1,5 +1,5 @@
 """The four-phone games played whole: every turn of every game entered on the phone of the player
-to move (tests/test_serve_four_phones.py with PNP_PHONE_TURNS=all; the suite plays the first four
+to move (tests/test_serve_four_phones.py with PNP_PHONE_TURNS=all; the suite plays the first three
 turns and the last on the phones, the rest through the API).
 
     .venv/bin/python benchmarks/four_phones.py [--turns N|all] [GAME ...]

@@ -106,28 +106,26 @@ def _shared(tmp_path_factory) -> Path:
     return (base.parent / f"shared-{run}") if run else (base / "shared")
 
 
-def built_output(tmp_path_factory, paper: str = "a4") -> Path:
+def built_output(tmp_path_factory) -> Path:
     """Every game built once for the whole test run, with the default options (`pnp build`, as a
-    user runs it; or with `--paper letter`): the output folder. Tests that look at default
-    outputs share it; tests of other options build their own."""
+    user runs it): the output folder. Tests that look at default outputs share it; tests of other
+    options build their own."""
     shared = _shared(tmp_path_factory)
     shared.mkdir(parents=True, exist_ok=True)
-    tag = "" if paper == "a4" else f"-{paper}"
-    out = shared / f"output{tag}"
-    with open(shared / f"lock{tag}", "w") as lock:
+    out = shared / "output"
+    with open(shared / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (shared / f"done{tag}").exists():
-            r = run_pnp("build", "--out", out, *(["--paper", paper] if tag else []))
+        if not (shared / "done").exists():
+            r = run_pnp("build", "--out", out)
             assert r.returncode == 0, r.stderr
-            (shared / f"listed{tag}").write_text(r.stdout)     # what it said it wrote, in its order
-            (shared / f"done{tag}").write_text("ok")
+            (shared / "listed").write_text(r.stdout)     # what it said it wrote, in its order
+            (shared / "done").write_text("ok")
     return out
 
 
-def built_listing(tmp_path_factory, paper: str = "a4") -> list[str]:
+def built_listing(tmp_path_factory) -> list[str]:
     """The lines the run's one build (built_output) printed: every file it wrote, in its order."""
-    out = built_output(tmp_path_factory, paper)
-    return (out.parent / f"listed{'' if paper == 'a4' else '-' + paper}").read_text().splitlines()
+    return (built_output(tmp_path_factory).parent / "listed").read_text().splitlines()
 
 
 def build_options(out: Path, paper: str = "a4", **options):
@@ -204,6 +202,11 @@ def build_deck(out: Path, spec: Path = DECK, part=None, **options) -> Path:
 # tests are independent and each as heavy as a module: each test is a unit a free worker takes
 # (`--dist loadfile` once kept the fuzz module's 111 tests, a quarter of the suite's time, on one).
 SPREAD = {"test_fuzz.py"}
+# Modules that share a group, so a worker: the browser modules, so that one Chromium and its windows
+# serve them all (tests/phones.py: a Chromium costs about 2.6 s of CPU to start, a new window and
+# its first page about 1.7 s, a page in a window used before 0.4 s).
+GROUPS = {name: "browsers" for name in ("test_serve_four_phones.py", "test_serve_browser.py",
+                                        "test_serve_round3_browser.py", "test_studio_browser.py")}
 
 # The quick subset (`pytest -m "not slow"`, before each commit) leaves out what is slow by nature:
 # a test that reads the run's whole build (the build is) or every game's laser sheets nested, these
@@ -290,7 +293,7 @@ def pytest_collection_modifyitems(config, items):
         module = item.nodeid.split("::")[0]
         name = Path(module).name
         if name not in SPREAD:
-            item.add_marker(pytest.mark.xdist_group(module))
+            item.add_marker(pytest.mark.xdist_group(group_of(module)))
         if (name in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS
                 or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
             item.add_marker(pytest.mark.slow)
@@ -301,10 +304,19 @@ def pytest_collection_modifyitems(config, items):
     longest_modules_first(items, _module_seconds(config))
 
 
+def group_of(module: str) -> str:
+    """The xdist group a module's tests go in: its own, or the one it shares (GROUPS)."""
+    return GROUPS.get(Path(module).name, module)
+
+
 def longest_modules_first(items: list, seconds: dict) -> None:
-    """items sorted in place by their module's seconds, longest first, a module not timed first of
-    all; stable, so a module's tests keep their order."""
-    items.sort(key=lambda item: -seconds.get(item.nodeid.split("::")[0], float("inf")))
+    """items sorted in place by their group's seconds (its modules' together), longest first, a
+    group with a module not timed first of all; stable, so a module's tests keep their order."""
+    group_seconds: dict = {}
+    for module in {item.nodeid.split("::")[0] for item in items}:
+        group = group_of(module)
+        group_seconds[group] = group_seconds.get(group, 0.0) + seconds.get(module, float("inf"))
+    items.sort(key=lambda item: -group_seconds[group_of(item.nodeid.split("::")[0])])
 
 
 # Each module's seconds in the last run of this selection (-m), kept in pytest's cache by the

@@ -7,9 +7,13 @@ most tests that drive it, and the suite once started nine. Each window has a scr
 (CDP's device metrics: a phone's 390 x 844 CSS px at twice the pixels, touch; a desktop's), and its
 own page and renderer; the windows share the profile (cookies, cache), as the table's phones need
 nothing of their own there (the server tells no phone from another; the token's cookie is the one
-cookie it sets). benchmarks/serve_phones.py times a phone in a Chromium of its own (`phone`)."""
+cookie it sets). benchmarks/serve_phones.py times a phone in a Chromium of its own (`phone`).
+
+Screenshots for a person to look at (`shot`) are taken only where PNP_SHOTS=1 asks: nothing asserts
+them, and each costs about 0.12 s of CPU (the suite took about 35)."""
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -17,6 +21,7 @@ from pathlib import Path
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 UPRIGHT = (390, 844)          # CSS px: a common phone held upright
 DESKTOP = (1400, 900)
+SHOTS_WANTED = os.environ.get("PNP_SHOTS", "") not in ("", "0")
 
 
 def _chromium(profile: Path, *args: str, mobile: tuple[int, int] | None = None):
@@ -47,7 +52,7 @@ def phone(profile: Path, size: tuple[int, int] = UPRIGHT):
 
 # ---------------------------------------------------------------- windows of one Chromium
 
-_shared = None                # (driver, its first window: kept open, as closing the last ends the session)
+_shared = None                # (driver, the handles of its windows no test holds now)
 _current: list = [None]       # the window WebDriver speaks to now
 
 
@@ -58,8 +63,8 @@ def _chromium_of_this_process(config):
     if _shared is None:
         profile = Path(tempfile.mkdtemp(prefix="pnp-chromium-"))
         driver = _chromium(profile, f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
-        _shared = (driver, driver.current_window_handle)
-        _current[0] = _shared[1]
+        _shared = (driver, [driver.current_window_handle])
+        _current[0] = driver.current_window_handle
 
         def quit_it():
             global _shared
@@ -74,7 +79,9 @@ class Window:
     """A window of the test process's Chromium, driven as a WebDriver of its own: each use switches
     WebDriver to it first (WebDriver speaks to one window at a time; a switch is one round trip, made
     only when another window was spoken to last). An element found in it is used before another
-    window is. `quit` closes the window."""
+    window is. `give_back` leaves the window on a blank page for the next module to take: a new
+    window and its first page cost about 1.7 s of CPU, a page in a window used before 0.4 s (the
+    browser modules share a test process: tests/conftest.py's GROUPS)."""
 
     def __init__(self, driver, handle: str):
         self.__dict__.update(_driver=driver, handle=handle)
@@ -85,22 +92,26 @@ class Window:
             _current[0] = self.handle
         return getattr(self._driver, name)
 
-    def quit(self) -> None:
-        self.close()
-        home = _shared[1]
-        self._driver.switch_to.window(home)
-        _current[0] = home
+    def give_back(self) -> None:
+        self.get("about:blank")
+        _shared[1].append(self.handle)
 
 
 def window(config, size: tuple[int, int], mobile: bool) -> Window:
+    """A window no test holds (a new one if none is free) at this screen's size."""
     driver = _chromium_of_this_process(config)
-    driver.switch_to.new_window("window")
-    _current[0] = driver.current_window_handle
-    w = Window(driver, _current[0])
+    free = _shared[1]
+    if free:
+        handle = free.pop()
+        driver.switch_to.window(handle)
+    else:
+        driver.switch_to.new_window("window")
+        handle = driver.current_window_handle
+    _current[0] = handle
+    w = Window(driver, handle)
     w.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1], "mobile": mobile,
                                                              "deviceScaleFactor": 2 if mobile else 1})
-    if mobile:
-        w.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    w.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": mobile, "maxTouchPoints": 1})
     return w
 
 
@@ -112,3 +123,10 @@ def phone_window(config, size: tuple[int, int] = UPRIGHT) -> Window:
 def desktop_window(config, size: tuple[int, int] = DESKTOP) -> Window:
     """A desktop's screen (the studio's page is for a designer's)."""
     return window(config, size, mobile=False)
+
+
+def shot(driver, path: Path) -> None:
+    """The window's screenshot saved at path, where PNP_SHOTS=1 asks for them."""
+    if SHOTS_WANTED:
+        path.parent.mkdir(exist_ok=True)
+        driver.save_screenshot(str(path))

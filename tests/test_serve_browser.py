@@ -2,7 +2,7 @@
 .ci/run), at a phone's viewport (390 x 844, touch): a short game of each kind entered by tapping
 (the position, the game's buttons, Enter), a refusal shown with the rule it breaks, undo, and a
 second phone following along without reloading. Screenshots of each game are left in
-/tmp/pnp-serve-shots/ for a person to look at."""
+/tmp/pnp-serve-shots/ for a person to look at where PNP_SHOTS=1 asks (tests/phones.py)."""
 from __future__ import annotations
 
 import json
@@ -16,7 +16,7 @@ import uvicorn
 
 from generator.serve.app import make_app
 
-from phones import phone_window
+from phones import phone_window, shot
 
 SHOTS = Path("/tmp/pnp-serve-shots")
 WAIT = 15          # seconds a condition may take before the test fails (never slept through)
@@ -46,10 +46,9 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def phones(request):
     a, b = phone_window(request.config), phone_window(request.config)
-    SHOTS.mkdir(exist_ok=True)
     yield a, b
-    a.quit()
-    b.quit()
+    a.give_back()
+    b.give_back()
 
 
 def api(base, path, body=None):
@@ -145,7 +144,15 @@ def type_entry(driver, text):
     box.send_keys(text)
 
 
-def refused_then_undo(a, b, bad: str, rule: str | None, shot: str):
+def commit_entry(driver, text):
+    """The move put in the box as a phone's keyboard commits a word or a suggestion: the box's text
+    selected and replaced by one trusted input event (CDP's Input.insertText), where type_entry's
+    keys are an event each (about 16 ms of CPU a character, the page drawing its overlay at each)."""
+    driver.execute_script("const e = document.getElementById('entry'); e.focus(); e.select();")
+    driver.execute_cdp_cmd("Input.insertText", {"text": text})
+
+
+def refused_then_undo(a, b, bad: str, rule: str | None, name: str):
     """A refused entry shows its rule (`rule`, or any: the page's own wording is what is checked)
     and changes nothing; undo takes back the last entry on both phones."""
     n = entries_shown(a)
@@ -155,7 +162,7 @@ def refused_then_undo(a, b, bad: str, rule: str | None, shot: str):
     message = text_of(a, "message")
     assert f"refused, entry {n + 1} ({rule})" in message if rule else message.startswith(f"refused, entry {n + 1} ("), message
     assert entries_shown(a) == n
-    a.save_screenshot(str(SHOTS / f"{shot}-refused.png"))
+    shot(a, SHOTS / f"{name}-refused.png")
     tap(a, "#clear")
     tap(a, "#undo")
     wait_for(a, lambda d: entries_shown(d) == n - 1, "the undo")
@@ -190,8 +197,8 @@ def test_cubes_by_tapping(server, phones):
     assert value_of(a, "entry") == "e7>s1"
     enter(a)
     follows(b, 2, "White to play")
-    a.save_screenshot(str(SHOTS / "cubes.png"))
-    b.save_screenshot(str(SHOTS / "cubes-second-phone.png"))
+    shot(a, SHOTS / "cubes.png")
+    shot(b, SHOTS / "cubes-second-phone.png")
     refused_then_undo(a, b, "e6-e8", "own pawn", "cubes")
     assert len(api(base, f"/api/records/{rid}")["turns"]) == 1
 
@@ -217,7 +224,7 @@ def test_continuo_by_tapping(server, phones):
     follows(b, 2, "Ann (0) to play")
     tap(a, "[data-tile='30']")
     tap(a, "[data-rotation='90']")
-    a.save_screenshot(str(SHOTS / "continuo.png"))
+    shot(a, SHOTS / "continuo.png")
     refused_then_undo(a, b, "30 40,40 90", "edge contact", "continuo")
 
 
@@ -234,7 +241,7 @@ def test_sorry_by_tapping(server, phones):
         tap(a, next(x for x in buttons if x.get_attribute("data-move") == move) if move else buttons[0])
         enter(a)
     follows(b, 2, "blue to play")
-    a.save_screenshot(str(SHOTS / "sorry.png"))
+    shot(a, SHOTS / "sorry.png")
     n = entries_shown(a)
     type_entry(a, "5 out")
     tap(a, "#enter")
@@ -258,7 +265,7 @@ def test_mille_bornes_by_tapping(server, phones):
     assert value_of(a, "entry") == "Bob: STOP Ann"
     enter(a)
     follows(b, 4, "Ann to play")
-    a.save_screenshot(str(SHOTS / "mille-bornes.png"))
+    shot(a, SHOTS / "mille-bornes.png")
     refused_then_undo(a, b, "Ann: 100", None, "mille-bornes")
 
 
@@ -279,7 +286,7 @@ def test_capitals_by_tapping(server, phones):
     a.find_element("id", "card-search").send_keys("France")
     tap(a, "#controls button.small")
     wait_for(a, lambda d: "France" in text_of(d, "controls") and "square" in text_of(d, "controls"), "France's square")
-    a.save_screenshot(str(SHOTS / "capitals.png"))
+    shot(a, SHOTS / "capitals.png")
     refused_then_undo(a, b, "Belgium A1E8", "played", "capitals")
 
 
@@ -302,13 +309,13 @@ def test_a_move_begun_before_another_phones_entry_is_refused_as_stale(server, ph
     follows(b, 1, "Bob to play")
     wait_for(b, lambda d: "Ann plays GO" in text_of(d, "message"), "phone B told of the change")
     assert value_of(b, "entry") == "GO"          # B's move is kept, not cleared
-    b.save_screenshot(str(SHOTS / "stale-warned.png"))
+    shot(b, SHOTS / "stale-warned.png")
     tap(b, "#enter")
     wait_for(b, lambda d: "stale journal" in text_of(d, "message"), "the stale refusal")
     message = text_of(b, "message")
     assert message.startswith("refused, entry 1 (stale journal)") and "Ann plays GO" in message, message
     assert entries_shown(b) == 1 and len(api(base, f"/api/records/{rid}")["turns"]) == 1
-    b.save_screenshot(str(SHOTS / "stale-refused.png"))
+    shot(b, SHOTS / "stale-refused.png")
     assert b.execute_script("return document.getElementById('enter').disabled")   # a second tap sends nothing
     b.execute_script("document.getElementById('entry-form').requestSubmit()")     # nor does the keyboard's Enter
     time.sleep(0.3)
@@ -332,7 +339,7 @@ def test_the_phone_says_when_the_server_cannot_be_reached(server, phones):
         tap(a, "#enter")
         wait_for(a, lambda d: "Not sent" in text_of(d, "message"), "the phone saying it is not sent")
         assert "cannot reach the referee" in text_of(a, "message") and value_of(a, "entry") == "GO"
-        a.save_screenshot(str(SHOTS / "offline.png"))
+        shot(a, SHOTS / "offline.png")
     finally:
         a.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0,
                                                                "downloadThroughput": -1, "uploadThroughput": -1})
@@ -363,7 +370,7 @@ def test_a_phone_without_the_token_is_told_what_to_do(tmp_path_factory, phones):
         wait_for(a, lambda d: "needs its link" in (d.execute_script("return document.body.innerText") or ""), "the page")
         width = a.execute_script("return document.documentElement.scrollWidth")
         assert width <= 390, f"the page is {width} px wide on a 390 px phone"
-        a.save_screenshot(str(SHOTS / "needs-token.png"))
+        shot(a, SHOTS / "needs-token.png")
         a.get(f"http://127.0.0.1:{port}/?token=s3cret-token-for-the-table")
         wait_for(a, lambda d: d.current_url == f"http://127.0.0.1:{port}/", "the token out of the address bar")
         wait_for(a, lambda d: d.find_elements("css selector", "[data-game]"), "the start page")
@@ -398,7 +405,7 @@ def test_each_game_upright_and_on_its_side(server, phones, game):
     a.execute_script("window.scrollTo(0, 0)")
     left, top, right, bottom, w, h = _box(a, "#enter")
     assert bottom <= h, "Enter below the fold"
-    a.save_screenshot(str(SHOTS / f"{game}-upright.png"))
+    shot(a, SHOTS / f"{game}-upright.png")
     # The board's place is kept before its picture arrives (the page's first moment, on a slow
     # line): without the picture, the stage is already as tall as the board will be, so nothing
     # below it moves when it comes (a tap meant for a card once landed on "Who plays").
@@ -418,7 +425,7 @@ def test_each_game_upright_and_on_its_side(server, phones, game):
         assert left >= 0 and top >= 0 and right <= w * 0.66 and bottom <= h, (left, top, right, bottom, w, h)
         left, top, right, bottom, w, h = _box(a, "#enter")
         assert left >= w * 0.5 and bottom <= h
-        a.save_screenshot(str(SHOTS / f"{game}-landscape.png"))
+        shot(a, SHOTS / f"{game}-landscape.png")
     finally:
         a.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2,
                                                                  "mobile": True})
@@ -435,7 +442,7 @@ def test_a_new_game_from_the_start_page_in_a_players_words(server, phones):
     fields = text_of(a, "fields")
     assert "The published game (106 cards)" in fields and "deck" not in fields.lower().split("published")[0]
     a.find_element("id", "opt-players").send_keys("Ann Lee, Bob Marsh")
-    a.save_screenshot(str(SHOTS / "new-game.png"))
+    shot(a, SHOTS / "new-game.png")
     tap(a, "#start")
     wait_for(a, lambda d: "Ann Lee to play" in (text_of(d, "turn") or ""), "the new game")
     tap(a, "[data-card='GO']")

@@ -4,7 +4,8 @@ move: on the way, a refused move, and a mistake that two phones undo at once (on
 not two). At the end the journal holds exactly the entries the phones were told were accepted, and
 every phone shows the game over. Then every game with four players, upright (390 x 844) and on
 its side (844 x 390): nothing covers a player's chip, and on its side every control is reached by
-scrolling the page, never a pane of its own. Screenshots in /tmp/pnp-serve-shots/four-*.png.
+scrolling the page, never a pane of its own. Screenshots in /tmp/pnp-serve-shots/four-*.png
+where PNP_SHOTS=1 asks (tests/phones.py).
 
 The suite plays a seeded sample of each game on the phones: its first PHONE_TURNS turns (the refused
 move and the mistake among them) and its last, which ends the game on every phone; the turns between
@@ -21,18 +22,17 @@ import pytest
 import yaml
 
 from test_serve_api import CUBES_WIN
-from phones import phone_window
-from test_serve_browser import (SHOTS, api, entries_shown, open_table, server, tap, text_of,  # noqa: F401
-                                type_entry, wait_for)
+from phones import phone_window, shot
+from test_serve_browser import (SHOTS, api, commit_entry, entries_shown, open_table, server, tap,  # noqa: F401
+                                text_of, wait_for)
 
 
 @pytest.fixture(scope="module")
 def four(request):
     phones = [phone_window(request.config) for _ in range(4)]
-    SHOTS.mkdir(exist_ok=True)
     yield phones
     for p in phones:
-        p.quit()
+        p.give_back()
 
 
 def said(driver) -> str:
@@ -40,10 +40,11 @@ def said(driver) -> str:
 
 
 def enter_on(driver, text: str) -> str:
-    """The move typed and Enter tapped; the line the phone was told (accepted: what the referee said)."""
+    """The move put in the box (as a keyboard commits it) and Enter tapped; the line the phone was told
+    (accepted: what the referee said)."""
     n = entries_shown(driver)
     tap(driver, "#clear")                        # (and the line of this phone's last answer)
-    type_entry(driver, text)
+    commit_entry(driver, text)
     tap(driver, "#enter")
     wait_for(driver, lambda d: entries_shown(d) == n + 1 or "refused" in said(d), f"the entry {text!r}")
     assert entries_shown(driver) == n + 1, said(driver)
@@ -68,7 +69,7 @@ def undo_from_two_phones_at_once(first, second, n: int):
 
 def refused_on(driver, text: str, rule: str):
     n = entries_shown(driver)
-    type_entry(driver, text)
+    commit_entry(driver, text)
     tap(driver, "#enter")
     wait_for(driver, lambda d: "refused" in said(d), "the refusal")
     assert said(driver).startswith(f"refused, entry {n + 1} ({rule})"), said(driver)
@@ -145,8 +146,10 @@ GAMES = {   # options (or a record to start from), its moves, a refused move and
 }
 
 
-# Turns played on the phones from the start of each game (then its last): the suite's sample.
-_turns = os.environ.get("PNP_PHONE_TURNS", "4")
+# Turns played on the phones from the start of each game (then its last): the suite's sample, a
+# plain turn, the turn with the refused move and the turn with the mistake undone from two phones
+# (each turn on the phones costs about 1 s of CPU: its entry and four phones drawing it).
+_turns = os.environ.get("PNP_PHONE_TURNS", "3")
 PHONE_TURNS = 10 ** 6 if _turns == "all" else int(_turns)
 
 
@@ -233,7 +236,7 @@ def test_four_phones_play_a_game_to_its_end(server, four, game):
         turn += 1
     for p in four:
         wait_for(p, lambda d: "over" in d.find_element("id", "turn").get_attribute("class"), "the game over")
-    four[0].save_screenshot(str(SHOTS / f"four-{game}-over.png"))
+    shot(four[0], SHOTS / f"four-{game}-over.png")
     # The journal holds what the phones were told was accepted, in order: the same entries, made
     # through the API on a record of their own (moves_of's, Capitals' end of play entered there
     # too), make the same journal.
@@ -327,7 +330,7 @@ def test_four_players_upright_and_on_its_side(server, four, game):
     wait_for(a, lambda d: d.execute_script("return picture.version === table.version"), "the picture")
     assert a.execute_script(_ON_FIRST_SCREEN) == []
     assert a.execute_script(_CHECK, False) == []
-    a.save_screenshot(str(SHOTS / f"four-{game}-upright.png"))
+    shot(a, SHOTS / f"four-{game}-upright.png")
     a.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, "deviceScaleFactor": 2,
                                                              "mobile": True, "screenOrientation":
                                                              {"type": "landscapePrimary", "angle": 90}})
@@ -337,7 +340,7 @@ def test_four_players_upright_and_on_its_side(server, four, game):
         assert a.execute_script(_CHECK, True) == []
         box = a.execute_script("const r = $('position').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]")
         assert box[0] >= 0 and box[1] >= 0 and box[2] <= 844 * 0.66 and box[3] <= 390, box     # the whole board
-        a.save_screenshot(str(SHOTS / f"four-{game}-landscape.png"))
+        shot(a, SHOTS / f"four-{game}-landscape.png")
     finally:
         a.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2,
                                                                  "mobile": True})

@@ -5,7 +5,7 @@ and a picture, each change seen on the page (the card's caption, its picture's p
 breaks a card shows its error over its last good picture and fixing it clears it; a spec error at
 the top with its file and line. The starter deck looked at closer: a card opened large, an element outlined on hover with its layout and line, a
 shop's safe zone, a filter, checks at a glance, and the print files current. Screenshots in
-/tmp/pnp-studio-shots/."""
+/tmp/pnp-studio-shots/ where PNP_SHOTS=1 asks (tests/phones.py)."""
 from __future__ import annotations
 
 import re
@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT, pnp_here
-from phones import desktop_window
+from phones import desktop_window, shot
 
 SHOTS = Path("/tmp/pnp-studio-shots")
 # Where to look on a face of benchmarks/deck.py's deck (fractions of its picture, bleed included):
@@ -55,9 +55,8 @@ def stop_studio(proc) -> None:
 @pytest.fixture(scope="module")
 def browser(request):
     driver = desktop_window(request.config)
-    SHOTS.mkdir(exist_ok=True)
     yield driver
-    driver.quit()
+    driver.give_back()
 
 
 def wait_for(driver, condition, what, seconds=WAIT, cid=None):
@@ -121,7 +120,7 @@ def test_a_deck_edited_row_layout_and_picture_each_seen_on_the_page(browser, tmp
         first = wait_for(browser, lambda d: (c := card(d, cid, at=BAND)) and c["loaded"] and c["pixel"] and c,
                          "the middle card's face")
         assert first["caption"] == f"Card {MIDDLE}" and near(first["pixel"], (0x2f, 0x5d, 0x8a))   # the band's colour
-        browser.save_screenshot(str(SHOTS / "studio-deck-before.png"))
+        shot(browser, SHOTS / "studio-deck-before.png")
 
         # 1. a CSV row: the middle card's name (its neighbour's picture is not drawn again)
         neighbour = card(browser, before)["key"]
@@ -135,7 +134,7 @@ def test_a_deck_edited_row_layout_and_picture_each_seen_on_the_page(browser, tmp
                 "- {type: rect, x: 0, y: 0, w: 63, h: 14, fill: gold}")
         gilded = wait_for(browser, lambda d: (c := card(d, cid, at=BAND)) and c["key"] != renamed["key"]
                           and c["loaded"] and near(c["pixel"], (0xc8, 0x96, 0x1e)) and c, "the band turned gold", cid=cid)
-        browser.save_screenshot(str(SHOTS / "studio-deck-layout.png"))
+        shot(browser, SHOTS / "studio-deck-layout.png")
 
         # 3. a picture: the middle card's art, painted red
         Image.new("RGB", (240, 160), (220, 20, 20)).save(folder / "art" / f"card{MIDDLE - 1:04d}.png")
@@ -153,7 +152,7 @@ def test_a_deck_edited_row_layout_and_picture_each_seen_on_the_page(browser, tmp
         assert f"cards.csv:{MIDDLE + 1}" in broken["error"] and "does not fit" in broken["error"]
         assert broken["key"] == good["key"] and broken["loaded"]        # its last good picture, under the error
         assert card(browser, after)["error"] == ""
-        browser.save_screenshot(str(SHOTS / "studio-deck-broken.png"))
+        shot(browser, SHOTS / "studio-deck-broken.png")
         lines[MIDDLE] = row
         csv.write_text("\n".join(lines), encoding="utf-8")
         wait_for(browser, lambda d: (c := card(d, cid)) and c["error"] == "" and c["key"] == good["key"],
@@ -167,7 +166,7 @@ def test_a_deck_edited_row_layout_and_picture_each_seen_on_the_page(browser, tmp
         assert said.startswith(f"bench.yaml:{line}:") and "nmae" in said, said
         assert js(browser, "return document.querySelectorAll('figure.card').length") == CARDS
         assert card(browser, cid)["key"] == good["key"]
-        browser.save_screenshot(str(SHOTS / "studio-deck-spec-error.png"))
+        shot(browser, SHOTS / "studio-deck-spec-error.png")
         spec.write_text(text, encoding="utf-8")
         wait_for(browser, lambda d: js(d, "return $('errors').textContent") == "", "the spec's error cleared")
     finally:
@@ -197,7 +196,7 @@ def test_the_starter_deck_looked_at_closer_and_its_print_files_current(browser, 
                                               ".map(i => i.complete && i.naturalWidth > 0)")), "the backs loaded")
         assert f"{len(rows) + 1} cards ({1 + sum(int(r.split(',')[2]) for r in rows)} with their copies)" in \
             js(browser, "return $('summary').textContent")
-        browser.save_screenshot(str(SHOTS / "studio-starter.png"))
+        shot(browser, SHOTS / "studio-starter.png")
         # filter by a field's value: the treasure cards
         js(browser, "$('field').value = 'kind'; $('value').value = 'treasure'; $('value').dispatchEvent(new Event('input'))")
         treasure = sum(1 for r in rows if r.split(",")[1] == "treasure")
@@ -221,7 +220,7 @@ def test_the_starter_deck_looked_at_closer_and_its_print_files_current(browser, 
         wait_for(browser, lambda d: js(d, "return document.querySelectorAll('#overlay rect.shopzone').length") == 1,
                  "DriveThruCards' safe zone")
         assert "DriveThruCards" in js(browser, "return $('legend-shop').textContent")
-        browser.save_screenshot(str(SHOTS / "studio-starter-large.png"))
+        shot(browser, SHOTS / "studio-starter-large.png")
         js(browser, "$('large-close').click()")
         # checks at a glance: the name's box moved past the trim, every face marked
         replace(folder / "demo.yaml", "{id: name, type: text, x: 5,", "{id: name, type: text, x: -2,")

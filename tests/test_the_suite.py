@@ -24,13 +24,26 @@ def test_the_longest_modules_go_first_and_a_modules_tests_keep_their_order():
                                          "tests/a.py::x", "tests/a.py::y"]
 
 
+def test_modules_sharing_a_group_go_as_long_as_the_group(monkeypatch):
+    """The browser modules share one worker (GROUPS): the group is as long as its modules together,
+    and goes before a module longer than each of them but shorter than all."""
+    from types import SimpleNamespace
+
+    import conftest
+    monkeypatch.setattr(conftest, "GROUPS", {"a.py": "shared", "c.py": "shared"})
+    items = [SimpleNamespace(nodeid=n) for n in ("tests/a.py::x", "tests/b.py::x", "tests/c.py::x")]
+    conftest.longest_modules_first(items, {"tests/a.py": 3.0, "tests/b.py": 5.0, "tests/c.py": 3.0})
+    assert [i.nodeid for i in items] == ["tests/a.py::x", "tests/c.py::x", "tests/b.py::x"]
+
+
 def test_every_test_and_module_left_out_of_the_quick_subset_by_name_exists_once():
     """SLOW_TESTS names test functions, SLOW_MODULES files: a name renamed away would quietly put a
-    slow test back into the quick subset, and one written twice would take another with it."""
+    slow test back into the quick subset, and one written twice would take another with it; a
+    GROUPS name renamed away would quietly leave its worker."""
     import re
     from pathlib import Path
 
-    from conftest import SLOW_MODULES, SLOW_TESTS
+    from conftest import GROUPS, SLOW_MODULES, SLOW_TESTS
     here = Path(__file__).parent
     defined: dict = {}
     # A test function's line (ast.parse of every module took 0.8 s, a line's pattern 0.02 s).
@@ -40,6 +53,7 @@ def test_every_test_and_module_left_out_of_the_quick_subset_by_name_exists_once(
             defined.setdefault(name, set()).add(path.name)
     assert {name: defined.get(name, set()) for name in SLOW_TESTS if len(defined.get(name, ())) != 1} == {}
     assert [name for name in SLOW_MODULES if not (here / name).is_file()] == []
+    assert [name for name in GROUPS if not (here / name).is_file()] == []
 
 
 def test_a_broken_timing_cache_orders_nothing():
