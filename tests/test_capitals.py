@@ -19,7 +19,7 @@ from generator.spec import load_spec
 from generator.units import PT_PER_MM
 
 
-# The deck and the board, read when a test first asks (not while every test process collects: 0.4 s each).
+# The deck and the board, read when a test first asks (not while every test process collects the module).
 @pytest.fixture(scope="module")
 def deck():
     return load_deck(load_spec(ROOT / "decks" / "capitals_1961.yaml"))
