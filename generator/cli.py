@@ -222,7 +222,7 @@ def cmd_validate(args) -> int:
         rel = display_path(p, root)
         # planned as the build plans it: a game's own spec as part of that game (the Count Continuo
         # rules with Count Continuo, though Continuo's share their kind), anything else by its kind
-        game = declared_game(p, rel) or game_of_kind(spec.kind)
+        game = declared_game(p, rel, spec.kind) or game_of_kind(spec.kind)
         if game is not None:
             parts = GAMES[game].parts.get(rel, (None,))
             for part in parts:

@@ -97,14 +97,15 @@ def spec_jobs(paths: list[Path], root: Path) -> list[Job]:
     return jobs
 
 
-def declared_game(path: Path, rel: str) -> str | None:
+def declared_game(path: Path, rel: str, kind: str | None = None) -> str | None:
     """The game whose own spec a project's file is: one that declares its path (decks/sorry.yaml),
     if the file's `kind:` is one of that game's. A spec is what its kind says wherever it lies: a
-    deck of one's own saved as decks/sorry.yaml is no part of Sorry (None: built by its kind)."""
+    deck of one's own saved as decks/sorry.yaml is no part of Sorry (None: built by its kind).
+    `kind`: the file's, where it was loaded already (else it is read from the file)."""
     from .games import GAMES
     for g, game in GAMES.items():
         if game.spec_root is None and rel in game.specs:
-            kind = peek_kind(path)
+            kind = kind or peek_kind(path)
             return g if kind is None or kind in game.kinds else None
     return None
 
