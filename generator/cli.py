@@ -222,7 +222,7 @@ def cmd_validate(args) -> int:
         rel = display_path(p, root)
         # planned as the build plans it: a game's own spec as part of that game (the Count Continuo
         # rules with Count Continuo, though Continuo's share their kind), anything else by its kind
-        game = declared_game(p, rel) or game_of_kind(spec.kind)
+        game = declared_game(p, rel, spec.kind) or game_of_kind(spec.kind)
         if game is not None:
             parts = GAMES[game].parts.get(rel, (None,))
             for part in parts:
@@ -364,9 +364,14 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
         return job.game if job else None
     code = code_digest()
     keys = {job.id: job_key(job, opts, code) for job in jobs}
+    # A game some of whose specs were named (`pnp build decks/continuo_rules.yaml`) is built in
+    # part: its other specs' files, and their lines in its print list, stay as the last build
+    # left them (they once went, as if those specs were no longer the game's).
+    named = set(args.games or ())
+    in_part = {job.game for job in jobs} - named if any(n not in GAMES for n in named) else set()
     previous = read_manifest(out)      # --force rebuilds all, but its timings still order the jobs
-    old = {} if args.force else previous
-    todo = [job for job in jobs if not up_to_date(old.get(job.id), keys[job.id], out, root)]
+    old = {k: v for k, v in previous.items() if game_of(k) in in_part} if args.force else previous
+    todo = [job for job in jobs if args.force or not up_to_date(old.get(job.id), keys[job.id], out, root)]
     if not todo:
         if not quiet:
             print(f"pnp: up to date ({len(jobs)} jobs); --force builds again", file=sys.stderr)
@@ -382,19 +387,21 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
         for g in games:
             # Built again from nothing (--force), or no record of what is ours in this game's
             # folder: it starts empty.
-            if args.force or not any(game_of(job_id) == g for job_id in old):
+            if g not in in_part and (args.force or not any(game_of(job_id) == g for job_id in old)):
                 staged.clear(g)
         if old:       # the files of the jobs run again go (some may not be made again)
             current = {job.id for job in jobs}
-            stale = [entry for job_id, entry in old.items()
-                     if job_id in {j.id for j in todo} or (game_of(job_id) in games and job_id not in current)]
+
+            def gone(job_id) -> bool:      # a job of a game built whole that it no longer has
+                return game_of(job_id) in games and game_of(job_id) not in in_part and job_id not in current
+            stale = [entry for job_id, entry in old.items() if job_id in {j.id for j in todo} or gone(job_id)]
             for entry in stale:
                 for rel in entry.get("products", []):
                     try:
                         staged.path(rel).unlink(missing_ok=True)
                     except (UnsafeName, OSError):
                         pass
-            old = {k: v for k, v in old.items() if not (game_of(k) in games and k not in current)}
+            old = {k: v for k, v in old.items() if not gone(k)}
         longest = sorted(range(len(todo)), key=lambda i: -job_seconds(todo[i], previous))
         results = run_jobs(todo, root, opts, staged.staging, order=longest, loaded=loaded)
         failed = _failed(results)
@@ -412,7 +419,9 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
         if failed:
             return failed, []
         gather_job_files(staged.staging, results)
-        lists = _write_print_lists(staged.staging, games, jobs, manifest, opts)
+        # (a game built in part lists every job of it the manifest holds, in the order kept there)
+        listed = [j for j in jobs if j.game not in in_part] + [Job.parse(k) for k in manifest if game_of(k) in in_part]
+        lists = _write_print_lists(staged.staging, games, [j for j in listed if j], manifest, opts)
         write_manifest(staged.staging, manifest)
         raise_held()        # a Ctrl-C held back from an import stops the build before the swap
         hold_signals()      # from the swap on the build is done: a late one must not undo it

@@ -97,14 +97,15 @@ def spec_jobs(paths: list[Path], root: Path) -> list[Job]:
     return jobs
 
 
-def declared_game(path: Path, rel: str) -> str | None:
+def declared_game(path: Path, rel: str, kind: str | None = None) -> str | None:
     """The game whose own spec a project's file is: one that declares its path (decks/sorry.yaml),
     if the file's `kind:` is one of that game's. A spec is what its kind says wherever it lies: a
-    deck of one's own saved as decks/sorry.yaml is no part of Sorry (None: built by its kind)."""
+    deck of one's own saved as decks/sorry.yaml is no part of Sorry (None: built by its kind).
+    `kind`: the file's, where it was loaded already (else it is read from the file)."""
     from .games import GAMES
     for g, game in GAMES.items():
         if game.spec_root is None and rel in game.specs:
-            kind = peek_kind(path)
+            kind = kind or peek_kind(path)
             return g if kind is None or kind in game.kinds else None
     return None
 
@@ -533,8 +534,12 @@ def _import_what_every_worker_imports(loaded: dict) -> None:
     (reportlab, with the urllib and ssl it imports; cairo through cffi; Pillow), the shipped fonts
     read by fontTools and registered with reportlab (the build's own process needs them anyway,
     for the print lists it writes after the jobs), and, for a deck of one's own, cairosvg, which
-    draws its SVG pictures (0.4 s of CPU to import: its C declarations are parsed). Only where
-    there are several workers: one worker does it once all the same."""
+    draws its SVG pictures (0.4 s of CPU to import: its C declarations are parsed), and shapely,
+    which cuts every game's kit, board or fold-up and every deck's tuck box (0.3 s, with numpy;
+    the tuck box's product imports it for a deck without a box too).
+    Done for one worker too: a process that builds again (`pnp build --watch` at each save, or
+    any caller of the command's main) forked a worker that imported them afresh each time (0.3 s
+    of CPU a one-deck validate), and a one-off build pays them once either way."""
     from .draw import cairo_lib, pdf, raster  # noqa: F401
     from .draw.fonts import FONT_FILES, get_font
     import PIL.Image  # noqa: F401
@@ -545,6 +550,7 @@ def _import_what_every_worker_imports(loaded: dict) -> None:
         pdf.register_font(font)
     if any(spec.kind == "deck" for spec, _ in loaded.values()):
         import cairosvg  # noqa: F401
+    import shapely.geometry  # noqa: F401
 
 
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
@@ -574,8 +580,7 @@ def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | No
             import multiprocessing
             from multiprocessing.connection import wait
             context = multiprocessing.get_context("fork")
-            if count > 1:
-                _import_what_every_worker_imports(loaded)
+            _import_what_every_worker_imports(loaded)
             _WORK = (jobs, root, opts, staging, loaded)
             workers: list = []                  # (process, the parent's end of its pipe)
             # Ctrl-C or SIGTERM landing while the workers are being made would leave one that is

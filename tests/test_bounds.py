@@ -418,3 +418,30 @@ def test_the_loader_keeps_a_bounded_number_of_specs_the_most_recently_read(tmp_p
         assert loader.load_spec(copy) is new
         assert loader.load_spec(ROOT / "decks" / "sorry.yaml") is often
         assert len(loader._LOADED) <= 3
+
+
+def test_a_spec_copied_to_another_folder_is_read_again_as_its_own(tmp_path):
+    """The same bytes under the same name in another folder (a copy of the project) are not parsed
+    again, but each folder's spec is its own: its path, its notes, data equal and never shared;
+    other bytes under that name are read anew."""
+    import generator.spec.loader as loader
+    first = loader.load_spec(ROOT / "decks" / "sorry.yaml", display="decks/sorry.yaml")
+    (tmp_path / "decks").mkdir()
+    copy = tmp_path / "decks" / "sorry.yaml"
+    copy.write_bytes((ROOT / "decks" / "sorry.yaml").read_bytes())
+    parsed = []
+    real = loader.parse_yaml
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(loader, "parse_yaml", lambda *args, **kwargs: parsed.append(args[1]) or real(*args, **kwargs))
+        second = loader.load_spec(copy, display="decks/sorry.yaml")
+        assert parsed == [] and second is not first
+        assert second.path == copy and first.path == ROOT / "decks" / "sorry.yaml"
+        assert second.data == first.data and second.data is not first.data and second.notes is not first.notes
+        second.data["cards"][0]["count"] += 1            # (a spec is read-only; were it changed, only it)
+        (tmp_path / "other").mkdir()
+        third = tmp_path / "other" / "sorry.yaml"
+        third.write_bytes(copy.read_bytes())
+        assert loader.load_spec(third, display="decks/sorry.yaml").data == first.data != second.data
+        copy.write_text(copy.read_text().replace("title: Sorry", "title: Sorry Again", 1))
+        assert loader.load_spec(copy, display="decks/sorry.yaml").data["title"] == "Sorry Again"
+        assert parsed == ["decks/sorry.yaml"]

@@ -55,10 +55,12 @@ def test_two_builds_serial_and_parallel_give_identical_files_listed_in_one_order
 
 def test_source_date_epoch_is_the_pdf_date(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000000000")   # 2001-09-09 01:46:40 UTC
-    # The Sorry deck's job alone (its shop file is the PDF read): the game's boards and rules are not.
-    assert run_cli(["build", "decks/sorry.yaml", "--layout", "shop", "--out", tmp_path], ROOT)[0] == 0
-    data = (tmp_path / "sorry" / "sorry-shop.pdf").read_bytes()
-    assert b"D:20010909014640" in data
+    # Continuo's rules sheet alone, and its print list: every PDF is written by one canvas
+    # (draw/pdf.py), so a one-page sheet tells as well as the Sorry shop file once did, at a fifth
+    # of the cost.
+    assert run_cli(["build", "decks/continuo_rules.yaml", "--out", tmp_path], ROOT)[0] == 0
+    for name in ("rules-a4.pdf", "print-list.pdf"):
+        assert b"D:20010909014640" in (tmp_path / "continuo" / name).read_bytes(), name
 
 
 @pytest.fixture
@@ -134,6 +136,28 @@ def test_an_unchanged_build_does_nothing_and_an_edit_rebuilds_what_depends_on_it
     (out / "sorry" / "sorry-contact.png").unlink()
     code, written, err, _ = run_cli(["build", "sorry"], project)
     assert code == 0 and "sorry-contact.png" in written
+
+
+@pytest.mark.slow      # the module's build, and a spec's build twice
+def test_a_spec_built_alone_leaves_its_games_other_files_and_their_print_list_lines(project_built):
+    """`pnp build decks/continuo_rules.yaml` makes the rules sheet again and leaves the deck's files
+    and their lines in the game's print list as the last build made them (they once went: the
+    folder held 3 files of 11), with --force too; the manifest still holds both jobs."""
+    out = project_built / "output" / "continuo"
+    before, readme = files(out), (out / "README.txt").read_text()
+    rules = project_built / "decks" / "continuo_rules.yaml"
+    rules.write_text(rules.read_text() + "# edited\n")
+    for force in ([], ["--force"]):
+        code, written, err, _ = run_cli(["build", "decks/continuo_rules.yaml", *force], project_built)
+        assert code == 0, err
+        assert sorted(Path(line).name for line in written.splitlines()) == ["README.txt", "print-list.pdf",
+                                                                            "rules-a4.pdf"], force
+        after = files(out)
+        assert after.keys() == before.keys() and len(after) > 5, force
+        assert [name for name in after if name.startswith("continuo") and after[name] != before[name]] == []
+        assert (out / "README.txt").read_text() == readme, force
+    code, written, err, _ = run_cli(["build", "continuo"], project_built)
+    assert code == 0 and written == "" and "up to date" in err, err
 
 
 @pytest.fixture(scope="module")
@@ -246,16 +270,18 @@ def test_a_manifest_naming_other_files_only_makes_its_jobs_run_again(project_bui
 @pytest.mark.slow      # a build each
 @pytest.mark.parametrize("manifest", ["fifo", "[" * 100_000, "not json", "{\"format\": 1, \"jobs\": [1]}"])
 def test_a_manifest_that_is_not_ours_builds_everything(project, manifest):
-    # Continuo, two jobs: how a manifest is read does not depend on the game (Sorry took twice as long).
+    # Continuo's rules sheet, one job and its print list: how a manifest is read depends neither on
+    # the game nor on how many jobs it has (Sorry took twice as long as Continuo, Continuo's two
+    # jobs 0.5 s of CPU).
     out = project / "output"
     out.mkdir()
     if manifest == "fifo":
         os.mkfifo(out / MANIFEST)
     else:
         (out / MANIFEST).write_text(manifest)
-    code, written, err, _ = run_cli(["build", "continuo"], project)
+    code, written, err, _ = run_cli(["build", "decks/continuo_rules.yaml"], project)
     assert code == 0, err
-    assert "continuo/continuo-shop.pdf" in written and "continuo/rules-a4.pdf" in written
+    assert "continuo/rules-a4.pdf" in written and "continuo/print-list.pdf" in written
 
 
 @pytest.mark.slow      # the module's build, and a build

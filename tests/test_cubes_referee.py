@@ -297,7 +297,7 @@ def test_record_replays_a_capture(tmp_path):
     pawn runs up to h6, flanking g5 on the diagonal with f4: Black's pawn is taken."""
     rec = {"game": "cubes", "entries": [{"move": "d4-d6"}, {"move": "g7-g5"}, {"move": "h3-h6"}]}
     path = tmp_path / "game.yaml"
-    path.write_text(yaml.safe_dump(rec, sort_keys=False))
+    path.write_text(yaml.dump(rec, Dumper=yaml.CSafeDumper, sort_keys=False))
     r = pnp_here("referee", "cubes", "score", path, "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)

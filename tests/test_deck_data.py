@@ -12,7 +12,6 @@ import time
 import zipfile
 from pathlib import Path
 
-import openpyxl
 import pytest
 
 from conftest import DECK, pnp_here
@@ -51,6 +50,7 @@ def lines_of(r) -> list[str]:
 
 def workbook(path: Path, rows: list[list], formats: dict | None = None, title: str = "Cards",
              others: tuple = ()) -> None:
+    import openpyxl         # here, not at the top: only this module writes workbooks (0.15 s at collection)
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = title

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image as PILImage
 from pypdf import PdfReader
 
-from conftest import DECK, ROOT, build_deck, need, pnp_here
+from conftest import DECK, ROOT, build_deck, build_product, need, pnp_here
 from pdf_text import page_text_sizes
 
 PT = 25.4 / 72
@@ -306,7 +306,7 @@ def test_parts_make_the_whole(built, tmp_path):
 
 
 def test_cmyk_and_interleave(tmp_path):
-    out = build_deck(tmp_path, cmyk=True, interleave=True, layouts=("shop",))
+    out = build_product(tmp_path, "deck", DECK, "shop", cmyk=True, interleave=True)     # (all that is read)
     listing = subprocess.run([need("pdfimages"), "-list", str(out / "delve-shop.pdf")], capture_output=True,
                              text=True, check=True).stdout
     colours = {line.split()[5] for line in listing.splitlines()[2:] if line.split()[2] == "image"}
@@ -329,7 +329,7 @@ def test_a_jpeg_is_passed_through(copy, tmp_path):
     img = PILImage.open(copy / "art" / "landscape.png").convert("RGB")
     img.save(copy / "art" / "photo.jpg", quality=90)
     (copy / "delve.csv").write_text((copy / "delve.csv").read_text().replace("art/landscape.png", "art/photo.jpg"))
-    out = build_deck(tmp_path / "out", copy / "delve.yaml", layouts=("shop",))
+    out = build_product(tmp_path / "out", "deck", copy / "delve.yaml", "shop")     # (all that is read)
     listing = subprocess.run([need("pdfimages"), "-list", str(out / "delve-shop.pdf")], capture_output=True,
                              text=True, check=True).stdout
     assert any(line.split()[2] == "image" and line.split()[8] == "jpeg" for line in listing.splitlines()[2:])
@@ -360,7 +360,7 @@ def test_an_opentype_font_with_postscript_outlines(copy, tmp_path):
     fb.save(str(copy / "fonts" / "blocks.otf"))
     spec = copy / "delve.yaml"
     spec.write_text(spec.read_text().replace("title: {regular: fonts/title.ttf}", "title: {regular: fonts/blocks.otf}"))
-    out = build_deck(tmp_path / "out", spec, layouts=("shop",))
+    out = build_product(tmp_path / "out", "deck", spec, "shop")     # (all that is read)
     fonts = subprocess.run([need("pdffonts"), str(out / "delve-shop.pdf")], capture_output=True, text=True,
                            check=True).stdout
     line = next(line for line in fonts.splitlines() if "PnpBlocks" in line)

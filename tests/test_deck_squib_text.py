@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image as PILImage
 
-from conftest import DECK, build_deck, pnp_here
+from conftest import DECK, build_deck, build_product, pnp_here
 from test_deck_kind import flat
 
 PT = 25.4 / 72
@@ -118,7 +118,7 @@ def test_a_bold_span_in_the_pdf_svg_and_png(tmp_path):
     from generator.draw.raster import png_bytes
     from generator.draw.svg import svg_string
     spec = write_deck(tmp_path / "d", ['plain <b>BOLD</b> <span foreground="#ff0000">RED</span>'])
-    out = build_deck(tmp_path / "out", spec, layouts=("sheet",))
+    out = build_product(tmp_path / "out", "deck", spec, "sheet")     # (the sheet alone: all that is read)
     fonts = {}
 
     def visit(text, cm, tm, font, size):
@@ -164,16 +164,16 @@ def test_malformed_markup_is_the_cards_error_in_one_line(tmp_path, text, pattern
     assert re.search(pattern, lines[0]), lines[0]
 
 
-MARKUP_CASES = 2000      # the seeded strings, cut in two: the quick subset sets the first 400
+MARKUP_CASES = 2000      # the seeded strings, cut in two: the quick subset sets the first 200
 
 
-@pytest.mark.parametrize("first,last", [(0, 400), pytest.param(400, MARKUP_CASES, marks=pytest.mark.slow)],
-                         ids=["first 400", "the rest"])
+@pytest.mark.parametrize("first,last", [(0, 200), pytest.param(200, MARKUP_CASES, marks=pytest.mark.slow)],
+                         ids=["first 200", "the rest"])
 def test_markup_fuzz_parses_and_sets_or_says_why(first, last):
     """Random strings of markup's characters, set in boxes of random widths: words set within the
     box (hyphenated or not), None where they do not fit, or a TextError; never another exception,
     and never a line wider than its box. (The whole suite sets all 2,000; the quick subset the first
-    400, of the same seeded sequence.)"""
+    200, of the same seeded sequence.)"""
     import random
     from generator.games.deck.model import SHIPPED, hyphenator
     from generator.games.deck.text import InlineIcon, Markup, Measure, TextError, fit, parse
@@ -290,7 +290,7 @@ def test_a_word_wider_than_its_box_is_hyphenated_in_the_decks_language(tmp_path)
 def test_hyphenation_shows_in_the_pdf(tmp_path):
     from pypdf import PdfReader
     spec = write_deck(tmp_path / "d", ["Incomprehensibilities"], w=18)
-    out = build_deck(tmp_path / "out", spec, layouts=("sheet",))
+    out = build_product(tmp_path / "out", "deck", spec, "sheet")     # (the sheet alone: all that is read)
     text = PdfReader(out / "m-sheet-a4.pdf").pages[0].extract_text()
     lines = [line for line in text.splitlines() if line.strip()]
     first = next(line for line in lines if line.startswith("In"))
@@ -350,6 +350,8 @@ def test_the_showcase_shows_every_card_in_perspective(tmp_path):
         assert below != (255, 255, 255) and sum(below) > 600
 
 
+@pytest.mark.slow      # five cards drawn at 150 dpi and turned (0.25 s of CPU); quick: the showcase's pictures
+# of the same cards, and large cards' hand and showcase within their pixels
 def test_the_hand_fans_every_card(tmp_path):
     from generator.products import hand
     spec = write_deck(tmp_path / "d", ["x"] * 5, colours=COLOURS)

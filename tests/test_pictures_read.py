@@ -16,7 +16,7 @@ import pytest
 from PIL import Image as PILImage
 from pypdf import PdfReader
 
-from conftest import DECK, build_deck, need
+from conftest import DECK, build_product, need
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:
@@ -216,7 +216,7 @@ def test_pdfx_flattens_a_transparent_picture_over_what_lies_under_it(tmp_path):
         "layouts:\n  face:\n    background: \"#ff0000\"\n    elements:\n"
         "      - {type: image, x: 10, y: 20, w: 40, h: 40, file: glass.png, fit: stretch}\n"
         "  back: {background: \"#ff0000\"}\n")
-    out = build_deck(tmp_path / "out", folder / "glass.yaml", layouts=("shop",), pdfx=True)
+    out = build_product(tmp_path / "out", "deck", folder / "glass.yaml", "shop", pdfx=True)    # (all that is read)
     pdf = out / "glass-shop.pdf"
     reader = PdfReader(pdf)
     images = []

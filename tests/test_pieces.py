@@ -15,9 +15,11 @@ from generator.layout.foldups import CUT, cuboid, standing_height, tent
 from generator.spec import load_spec
 from generator.units import pt
 
-SORRY = load_spec(ROOT / "boards" / "sorry.yaml")
-KIT = load_spec(ROOT / "boards" / "cubes_kit.yaml")
-WALLS = load_spec(ROOT / "boards" / "capitals_walls.yaml")
+
+def board(name: str):
+    """A shipped board spec, read when a test asks (not at collection, in every test process; the
+    loader keeps what it has read)."""
+    return load_spec(ROOT / "boards" / f"{name}.yaml")
 
 
 def cut_boxes(page) -> list[tuple[float, float]]:
@@ -42,8 +44,8 @@ def smallest_text(pages) -> float:
 
 def test_a_man_fits_a_division_and_stands_as_tall_as_the_spec_says():
     from generator.games.sorry.pieces import load_men, standee
-    men = load_men(SORRY)
-    assert men.square == SORRY.data["square"] == 30
+    men = load_men(board("sorry"))
+    assert men.square == board("sorry").data["square"] == 30
     net = standee(men)
     front = net.face("front").region.bounds
     assert standing_height(men.width, men.depth, front[3] - front[1]) == pytest.approx(men.height)
@@ -56,7 +58,7 @@ def test_a_man_fits_a_division_and_stands_as_tall_as_the_spec_says():
 
 def test_sixteen_men_four_of_each_colour():
     from generator.games.sorry.pieces import load_men, men_pages, standee
-    men = load_men(SORRY)
+    men = load_men(board("sorry"))
     pages = men_pages(men, PAPERS["a4"], "Sorry")
     assert len(pages) == 2                       # standees, then the tokens instead
     net = standee(men)
@@ -121,7 +123,7 @@ def test_a_tent_standee_stands_on_its_floor():
 @pytest.mark.parametrize("four", [False, True])
 def test_paper_pieces_are_the_kits_counts_and_sizes(four):
     from generator.games.cubes.paper_pieces import load_pieces, pieces_pages
-    pp = load_pieces(KIT, four)
+    pp = load_pieces(board("cubes_kit"), four)
     k = pp.kit
     assert (k.cube, k.king_height, k.pawn_height, k.pawn_d) == (30, 54, 25, 12)     # the patent's sizes
     pages = pieces_pages(pp, PAPERS["a4"])
@@ -153,7 +155,7 @@ def test_the_wall_rack_has_a_lane_per_length_as_long_as_its_pieces():
     from generator.draw import Rect
     from generator.games.capitals.sorting import LANE, rack_pages
     from generator.games.capitals.walls import load_walls
-    ws = load_walls(WALLS)
+    ws = load_walls(board("capitals_walls"))
     pages = rack_pages(ws, PAPERS["a4"])
     assert len(pages) == 1 and len(rack_pages(ws, PAPERS["letter"])) == 1
     lanes = sorted(round(r.w, 3) for r, _ in drawn_items(pages[0].root) if isinstance(r, Rect) and r.style.fill == LANE)

@@ -447,6 +447,9 @@ def test_a_bad_emblem_is_a_spec_error_at_its_line(tmp_path, element, field, mess
     text = (ROOT / "decks" / "capitals_1961.yaml").read_text()
     old = "flag: [{hbands: [red, white, red]}]}"       # Austria's
     assert old in text
+    # The deck up to Austria's entry (its entities the last key): its flags are checked in the
+    # entities' order, so the error is the same as in the whole deck, read in a fifth of the time.
+    text = text[:text.index(old) + len(old) + 1]
     bad = text.replace(old, f"flag: [{{hbands: [red, white, red]}},\n            {element}]}}", 1)
     (tmp_path / "decks" / "capitals_1961.yaml").write_text(bad)
     with pytest.raises(SpecError) as err:

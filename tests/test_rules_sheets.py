@@ -43,11 +43,16 @@ def rules_spec_of(game: str) -> str:
 def sheet_of(game: str, root: Path = ROOT, paper: str = "a4"):
     """(sheet, typeset pages) of a game's rules spec under root, in-process (once per run for the
     project's own specs: the tests only read them)."""
+    sheet = rules_sheet_of(game, root)
+    return sheet, typeset(sheet, PAPERS[paper])
+
+
+def rules_sheet_of(game: str, root: Path = ROOT):
+    """A game's rules sheet as read from its spec under root (its blocks, not yet typeset)."""
     rel = rules_spec_of(game)
     spec = load_spec(root / rel, display=rel)
     module = importlib_rules(game)
-    sheet = load_rules_sheet(spec, module.sheet_game(spec))
-    return sheet, typeset(sheet, PAPERS[paper])
+    return load_rules_sheet(spec, module.sheet_game(spec))
 
 
 def importlib_rules(game: str):
@@ -205,7 +210,7 @@ def test_scoring_amounts_are_the_deck_table(tmp_path):
         assert re.fullmatch(r"\s*\|[^|]*\|\s*\{points\.\w+\}\s*\|\s*", r), r
 
     def table(root):
-        sheet, _ = sheet_of("mille-bornes", root)
+        sheet = rules_sheet_of("mille-bornes", root)        # (what the sheet says: no need to typeset it)
         tables = [b for b in sheet.blocks if isinstance(b, Table)]
         return {plain(row[0]): plain(row[-1]) for b in tables for row in b.rows}
     got = table(ROOT)

@@ -77,7 +77,9 @@ def test_a_fonts_licence_bits(tmp_path, fs_type, refused):
     from fontTools.ttLib import TTFont
     folder = tmp_path / "licence"
     (folder / "fonts").mkdir(parents=True)
-    tt = TTFont(DECK.parent / "fonts" / "title.ttf")
+    # (the bounding boxes and the time not computed again: the other tables are copied as they are,
+    # not every glyph read and written again)
+    tt = TTFont(DECK.parent / "fonts" / "title.ttf", recalcBBoxes=False, recalcTimestamp=False)
     tt["OS/2"].fsType = fs_type
     tt.save(folder / "fonts" / "title.ttf")
     (folder / "licence.yaml").write_text(
@@ -196,6 +198,8 @@ def test_the_three_backends_set_shaped_text_alike(tmp_path):
     assert differ(a, w) > 0.2, differ(a, w)
 
 
+@pytest.mark.slow      # a whole deck built in the three scripts' fonts (0.3 s of CPU); quick: the three backends
+# set the same fonts' shaped text (a PDF among them), and Hebrew set right to left
 def test_a_deck_in_three_scripts_builds_and_its_right_to_left_text_is_right_aligned(tmp_path):
     cards = ('  - {name: "שלום עולם", text: "שלום (abc) עולם! 123"}\n'
              '  - {name: "مرحبا", text: "مرحبا بالعالم، هذا نص عربي"}\n'

@@ -59,7 +59,18 @@ class AppClient:
 
 
 @pytest.fixture
-def client(folder):
+def undrawn(monkeypatch):
+    """The server draws each new position for the phones as soon as an entry is taken, before they
+    ask (routes/entries.py: test_serve_table's pages have it done, test_serve_round3 reads the
+    pieces): two thirds of a whole game's time here, where tests read the JSON, and position.svg
+    is drawn when asked. (The JSON still carries the drawing's size: the position is still drawn,
+    not written out as SVG.)"""
+    import generator.serve.routes.entries as entries
+    monkeypatch.setattr(entries, "position_pieces", lambda t: None)
+
+
+@pytest.fixture
+def client(folder, undrawn):
     c = AppClient(make_app(folder))
     yield c
     c.close()

@@ -137,6 +137,7 @@ def test_the_new_game_form_speaks_a_players_words(client):
     assert "deck" not in client.get(f"/api/records/{rid}/table").json()["header"]
 
 
+@pytest.mark.slow      # the world map drawn as SVG (test_serve_round3's Capitals entry fetches it, quick)
 def test_the_capitals_map_is_sent_once_and_compressed(client):
     rid = create(client, "capitals", players="Ann, Bob").json()["id"]
     table = client.get(f"/api/records/{rid}/table").json()
@@ -173,8 +174,9 @@ def test_made_up_ids_cost_nothing_that_stays(folder):
     c = AppClient(app)
     try:
         store = app.app.state.served.store
-        # (a hundred ids: a lock kept for any one of them would show below; their number adds nothing)
-        for i in range(100):
+        # (ten ids: a lock kept for any one of them would show below; their number adds nothing, and
+        # a hundred cost ten times as much)
+        for i in range(10):
             assert c.get(f"/api/records/bogus-{i}").status_code == 404
         assert store._locks == {}
     finally:
@@ -247,6 +249,7 @@ def _closed_within(sock: socket.socket, seconds: float) -> bool:
         return True
 
 
+@pytest.mark.slow      # a real server waiting out its timeouts (its event streams' test stays quick)
 def test_slow_headers_and_bodies_are_cut_off(folder, monkeypatch):
     monkeypatch.setattr(limits, "HEADER_SECONDS", 0.5)
     monkeypatch.setattr(guard_module, "BODY_SECONDS", 0.5)

@@ -108,9 +108,10 @@ def test_two_builds_at_once_take_turns(project):
     """Two builds into one folder at the same moment: the second waits for the first (it once swapped
     its own copy in over the first's files); both end 0 and the folder holds every file of both,
     as listed, with a manifest that says so (a third build is up to date)."""
-    # The second starts once the first holds the lock and starts its jobs: Capitals', its deck's job
-    # alone 1.2 s, the time the second has to start and wait on a loaded machine.
-    first = start_build(project, "capitals", "--force")
+    # The second starts once the first holds the lock and starts its jobs: the Capitals deck's job
+    # (1.2 s, the longest of all), the time the second has to start and wait on a loaded machine.
+    # (That job alone: the game's other three jobs only made the first build longer, 4.6 s of CPU.)
+    first = start_build(project, "decks/capitals_1961.yaml", "--force")
     wait_for_staging(project, first, written=False)
     second = start_build(project, "decks/count_continuo_rules.yaml")   # (one job)
     out1, err1 = first.communicate(timeout=300)
@@ -126,7 +127,7 @@ def test_two_builds_at_once_take_turns(project):
     assert all((project / f).is_file() for f in listed), [f for f in listed if not (project / f).is_file()]
     assert staging_folders(project) == [] and (project / "output" / "keep.txt").read_text() == "untouched"
     if second.returncode == 0:
-        code, _, err, _ = run_cli(["build", "capitals", "decks/count_continuo_rules.yaml"], project)
+        code, _, err, _ = run_cli(["build", "decks/capitals_1961.yaml", "decks/count_continuo_rules.yaml"], project)
         assert code == 0 and "up to date" in err, err
 
 
@@ -201,8 +202,9 @@ def test_a_build_in_another_pid_namespace_keeps_its_staging_folder(project):
     """A build in a PID namespace of its own (a container sharing the folder) is process 1 there: its
     staging folder was once swept by a build outside, which saw no process of that id. Now the
     outside sweep leaves it (its lock is held), and the build ends whole."""
-    inner = subprocess.Popen(["unshare", "--pid", "--fork", sys.executable, "-m", "generator", "build", "continuo",
-                              "sorry"], cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    # (Sorry alone, four jobs: still writing when the sweep outside comes, as Sorry and Continuo were)
+    inner = subprocess.Popen(["unshare", "--pid", "--fork", sys.executable, "-m", "generator", "build", "sorry"],
+                             cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              preexec_fn=default_signals)
     try:
         found = wait_for_staging(project, inner)
@@ -431,6 +433,7 @@ def test_a_failed_build_into_a_new_folder_makes_nothing(project):
     assert tree(project) == before
 
 
+@pytest.mark.slow      # a build, then calibrate six times (calibrate's own file is tested quick above)
 def test_calibrate_waits_for_a_build_writing_its_folder(project, monkeypatch):
     """`pnp calibrate` writes into output/ too: while a build holds the folder's lock (its swap would
     throw the sheet away) it waits, then is refused in one line, nothing written; free, it writes.

@@ -160,7 +160,7 @@ def test_legal_moves_list_what_each_does():
 
 def record(tmp_path, **rec):
     path = tmp_path / "game.yaml"
-    path.write_text(yaml.safe_dump({"game": "sorry", **rec}, sort_keys=False))
+    path.write_text(yaml.dump({"game": "sorry", **rec}, Dumper=yaml.CSafeDumper, sort_keys=False))
     return path
 
 

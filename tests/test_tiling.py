@@ -134,8 +134,9 @@ def test_the_columns_share_the_width_evenly(paper, size):
 def capitals_map():
     """The Capitals map, drawn once for both papers (tiling places it, never changes it)."""
     from generator.games.capitals.board import draw_board
-    from test_capitals import WM
-    return draw_board(WM)
+    from generator.games.capitals.data import load_board
+    from generator.spec import load_spec
+    return draw_board(load_board(load_spec(ROOT / "boards" / "capitals_world_map.yaml")))
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -5,7 +5,6 @@ import math
 import re
 import xml.etree.ElementTree as ET
 
-import ezdxf
 import pytest
 
 from generator.paper import PAPERS
@@ -171,6 +170,7 @@ def test_every_deck_has_a_printed_and_a_cut_box(output, game, stem, cards):
     assert len(pdf.pages) == 1
     w, h = (float(v) / 72 * 25.4 for v in pdf.pages[0].mediabox[2:])
     assert (round(w), round(h)) == (297, 210)            # A4, turned
+    import ezdxf            # (here: 0.3 s to import, in each test process that collects this module)
     dxf = folder / f"{stem}-tuckbox-card-stock-0.3-mm-sheet1.dxf"
     doc = ezdxf.readfile(dxf)
     assert doc.header["$INSUNITS"] == 4

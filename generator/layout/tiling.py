@@ -128,9 +128,15 @@ def _targets_clear(start: float, length: float, across: float, along_x: bool, bo
     share = length / n
     reach = TARGET_R + 0.8
 
+    # Only the text in reach of the join's line can meet a target on it: the rest is left out once.
+    if along_x:
+        near = [(x0, x1) for x0, y0, x1, y1 in boxes if y0 - reach < across < y1 + reach]
+    else:
+        near = [(y0, y1) for x0, y0, x1, y1 in boxes if x0 - reach < across < x1 + reach]
+
     def clear(v: float) -> bool:
-        x, y = (start + v, across) if along_x else (across, start + v)
-        return not any(x0 - reach < x < x1 + reach and y0 - reach < y < y1 + reach for x0, y0, x1, y1 in boxes)
+        at = start + v
+        return not any(lo - reach < at < hi + reach for lo, hi in near)
     out, ok = [], True
     for v in _targets_along(length):
         steps = [d * 0.5 for k in range(int(share / 2 / 0.5)) for d in ((k, -k) if k else (0,))]

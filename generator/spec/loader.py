@@ -2,6 +2,7 @@
 JSON Schema of its kind (one schema per kind, in schemas/). Errors name file, line and field."""
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 
@@ -676,6 +677,19 @@ class SpecErrors(SpecError):
 
 _LOADED: dict[tuple, Spec] = {}   # least recently used first
 MAX_LOADED = 256
+# The same bytes under the same name in another folder (a copy of the project's specs, a spec and
+# the one that names it each read again there) read as before: the valid reading of those bytes,
+# by (digest, name, kind), least recently used first. Validating never reads beyond the file while
+# it passes, so a valid reading is the same in any folder.
+_READ: dict[tuple, Spec] = {}
+
+
+def _remember(cache: dict, key: tuple, spec: Spec) -> None:
+    # A long process (a test run, `pnp serve`, --watch) reads more files than it keeps: the least
+    # recently used gives way, so the ones read again and again stay known.
+    if len(cache) >= MAX_LOADED:
+        cache.pop(next(iter(cache), None), None)    # (never an error, whatever another thread did)
+    cache[key] = spec
 
 
 def load_spec(path: str | Path, display: str | None = None, kind: str | None = None) -> Spec:
@@ -686,19 +700,23 @@ def load_spec(path: str | Path, display: str | None = None, kind: str | None = N
     file = display or str(path)
     raw = read_bytes(path, file, MAX_SPEC_BYTES)
     # (by the file's real path: `d.yaml` in two folders is two specs, whose decks read two CSVs)
-    key = (hashlib.sha256(raw).digest(), file, kind, os.path.realpath(path))
+    digest = hashlib.sha256(raw).digest()
+    key = (digest, file, kind, os.path.realpath(path))
     known = _LOADED.pop(key, None)
     if known is not None:
         _LOADED[key] = known          # the most recently used now
         return known
-    data, lines = parse_yaml(decode_text(raw, file), file, shown=True)
-    spec = validate(data, lines, file, kind, path)
-    spec.path = path
-    # A long process (a test run, `pnp serve`, --watch) reads more files than it keeps: the least
-    # recently used gives way, so the ones read again and again stay known.
-    if len(_LOADED) >= MAX_LOADED:
-        _LOADED.pop(next(iter(_LOADED), None), None)    # (never an error, whatever another thread did)
-    _LOADED[key] = spec
+    same = _READ.pop((digest, file, kind), None)
+    if same is not None:
+        # A Spec of its own (its path, its notes), its data a copy: nothing read from one folder's
+        # spec is shared with another's.
+        spec = Spec(file, copy.deepcopy(same.data), same.lines, path=path)
+    else:
+        data, lines = parse_yaml(decode_text(raw, file), file, shown=True)
+        spec = same = validate(data, lines, file, kind, path)
+        spec.path = path
+    _remember(_READ, (digest, file, kind), same)
+    _remember(_LOADED, key, spec)
     return spec
 
 
