@@ -178,10 +178,16 @@ def _swallowed(unraisable) -> None:
     if isinstance(exc, (KeyboardInterrupt, Terminated)) and stopped_by:
         signum = signal.SIGINT if isinstance(exc, KeyboardInterrupt) else int(exc.args[0])
         del stopped_by[:]      # not stopping after all: the signal sent again is a first one
-        # (from another thread, shortly: sent from here, or at once, it would land in here, and be
-        # swallowed again)
+        # Sent again from another thread, shortly (sent from here, or at once, it would land in
+        # here, and be swallowed again), and held as a signal held back from an import is: a build
+        # about to swap its files in stops at raise_held() even if the retry has not landed yet,
+        # and a command ending first ends as the signal asked (held_back()), no retry left behind.
+        if _held:
+            _held["timer"].cancel()
         timer = threading.Timer(RETRY_S, _send_again, (signum,))
         timer.daemon = True
+        _held.update(signum=signum, since=_held.get("since", time.monotonic()) if _held.get("signum") == signum
+                     else time.monotonic(), timer=timer)
         timer.start()
         return
     _hook_before[0](unraisable)

@@ -362,6 +362,40 @@ def test_a_signal_landing_where_python_ignores_exceptions_still_stops_the_comman
         sys.unraisablehook = hook
 
 
+@pytest.mark.parametrize("then", ["the swap", "the end"])
+def test_a_swallowed_signal_not_landed_yet_stops_the_swap_or_is_the_commands_answer(then):
+    """The signal sent again is held as one held back from an import: a build reaching its swap
+    before it lands stops there (raise_held), and a command ending first ends as the signal asked
+    (held_back), no retry left to land in whoever called it (found in review: the swap went on and
+    the signal was lost; a test calling the command in-process was killed after it returned)."""
+    import weakref
+    from generator import signals
+
+    class Thing:
+        pass
+
+    def gone(_):
+        signal.raise_signal(signal.SIGTERM)
+    hook = sys.unraisablehook
+    previous = signals.watch_signals()
+    try:
+        thing = Thing()
+        ref = weakref.ref(thing, gone)
+        del thing                               # swallowed: sent again in RETRY_S
+        assert ref() is None and signals.stopped_by == []
+        if then == "the swap":
+            with pytest.raises(signals.Terminated):
+                signals.raise_held()
+            assert signals.stopped_by == [signal.SIGTERM]
+        else:
+            assert signals.held_back() == signal.SIGTERM
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        sys.unraisablehook = hook
+    time.sleep(3 * signals.RETRY_S)             # no retry lands after the command (the test would die)
+
+
 def test_a_second_signal_while_the_first_unwinds_is_only_noted():
     from generator import signals
     previous = signals.watch_signals()
