@@ -365,12 +365,31 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
     code = code_digest()
     keys = {job.id: job_key(job, opts, code) for job in jobs}
     # A game some of whose specs were named (`pnp build decks/continuo_rules.yaml`) is built in
-    # part: its other specs' files, and their lines in its print list, stay as the last build
-    # left them (they once went, as if those specs were no longer the game's).
+    # part: its other specs' files, and their lines in its print list, stay as the last build left
+    # them (they once went, as if those specs were no longer the game's). Its jobs are those a
+    # build of the folder would plan, in that order, and the ones named: a job of a spec deleted
+    # or renamed since, or of a part the game no longer makes, goes as in a whole build.
     named = set(args.games or ())
     in_part = {job.game for job in jobs} - named if any(n not in GAMES for n in named) else set()
-    previous = read_manifest(out)      # --force rebuilds all, but its timings still order the jobs
-    old = {k: v for k, v in previous.items() if game_of(k) in in_part} if args.force else previous
+    planned: dict[str, list[str]] = {g: [] for g in in_part}
+    if in_part:
+        from .pipeline import what_to_build
+        try:
+            whole = what_to_build([], root)
+        except (UsageError, SpecError, OSError):      # (the folder not plannable: what the manifest has stays)
+            whole = [j for j in map(Job.parse, read_manifest(out)) if j]
+        for job in [*whole, *jobs]:
+            if job.game in in_part and job.id not in planned[job.game]:
+                planned[job.game].append(job.id)
+    current = {job.id for job in jobs}
+
+    def gone(job_id) -> bool:          # a job of a game built now that the game no longer has
+        g = game_of(job_id)
+        return g in games and job_id not in current and job_id not in planned.get(g, ())
+    previous = read_manifest(out)
+    # --force builds the games named whole from nothing and the specs named again; what else the
+    # manifest records stays (its timings still order the jobs).
+    old = {k: v for k, v in previous.items() if not (args.force and game_of(k) in games and game_of(k) not in in_part)}
     todo = [job for job in jobs if args.force or not up_to_date(old.get(job.id), keys[job.id], out, root)]
     if not todo:
         if not quiet:
@@ -385,16 +404,13 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
     # product of every job is written: --out is left as it was on any failure, Ctrl-C or kill.
     with folder as staged:
         for g in games:
-            # Built again from nothing (--force), or no record of what is ours in this game's
-            # folder: it starts empty.
-            if g not in in_part and (args.force or not any(game_of(job_id) == g for job_id in old)):
+            # No record of what is ours in this game's folder (or a game built whole with --force):
+            # it starts empty.
+            if not any(game_of(job_id) == g for job_id in old):
                 staged.clear(g)
         if old:       # the files of the jobs run again go (some may not be made again)
-            current = {job.id for job in jobs}
-
-            def gone(job_id) -> bool:      # a job of a game built whole that it no longer has
-                return game_of(job_id) in games and game_of(job_id) not in in_part and job_id not in current
-            stale = [entry for job_id, entry in old.items() if job_id in {j.id for j in todo} or gone(job_id)]
+            rerun = {j.id for j in todo}
+            stale = [entry for job_id, entry in old.items() if job_id in rerun or gone(job_id)]
             for entry in stale:
                 for rel in entry.get("products", []):
                     try:
@@ -402,6 +418,12 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
                     except (UnsafeName, OSError):
                         pass
             old = {k: v for k, v in old.items() if not gone(k)}
+            if args.force:
+                # A game built in part with --force: its folder holds its other jobs' files and
+                # nothing else, as a game built whole from nothing would.
+                for g in in_part:
+                    staged.keep_only(g, {rel for k, v in old.items() if game_of(k) == g and k not in rerun
+                                         for rel in v.get("products", [])})
         longest = sorted(range(len(todo)), key=lambda i: -job_seconds(todo[i], previous))
         results = run_jobs(todo, root, opts, staged.staging, order=longest, loaded=loaded)
         failed = _failed(results)
@@ -419,8 +441,9 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
         if failed:
             return failed, []
         gather_job_files(staged.staging, results)
-        # (a game built in part lists every job of it the manifest holds, in the order kept there)
-        listed = [j for j in jobs if j.game not in in_part] + [Job.parse(k) for k in manifest if game_of(k) in in_part]
+        # (a game built in part lists its jobs the manifest holds, in the order a build plans them)
+        listed = [j for j in jobs if j.game not in in_part] + [Job.parse(k) for g in in_part for k in planned[g]
+                                                               if k in manifest]
         lists = _write_print_lists(staged.staging, games, [j for j in listed if j], manifest, opts)
         write_manifest(staged.staging, manifest)
         raise_held()        # a Ctrl-C held back from an import stops the build before the swap

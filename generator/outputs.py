@@ -702,6 +702,28 @@ class OutputFolder:
             remove_tree(p)
         self._kept_folders = {f for f in self._kept_folders if f != folder and not f.startswith(folder + "/")}
 
+    def keep_only(self, folder: str, keep: set[str]) -> None:
+        """Empty a folder of the staged copy but for the files in keep (paths from the staging
+        root, as a manifest names them): a game built in part, from nothing for the specs named
+        (--force), keeps its other jobs' files and nothing else."""
+        top = self.path(folder)
+        if top.is_symlink() or top.is_file():
+            top.unlink()
+            return
+        if not top.is_dir():
+            return
+        for dirpath, dirnames, filenames in os.walk(top, topdown=False):
+            here = Path(dirpath)
+            for name in [*filenames, *(d for d in dirnames if (here / d).is_symlink())]:
+                if (here / name).relative_to(self.staging).as_posix() not in keep:
+                    (here / name).unlink()
+            if here != top:
+                try:
+                    here.rmdir()                      # an emptied folder goes, a kept file's stays
+                    self._kept_folders.discard(here.relative_to(self.staging).as_posix())
+                except OSError:
+                    pass
+
     def _give_new_entries(self) -> None:
         """Run as root in another user's folder, what the build made (game folders, products) is
         given to that user, as what it kept is: a folder of root's in it would be one its owner

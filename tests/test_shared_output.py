@@ -307,8 +307,9 @@ def test_run_as_root_a_users_folder_stays_the_users(project):
     made = [out / "continuo", *(out / "continuo").iterdir(), out / ".pnp-build.json"]
     assert all(who(p)[:2] == (1000, 1000) for p in made), [(p.name, who(p)) for p in made]
     assert who(project / ".output.pnp-lock") == (1000, 1000, 0o644)
-    # Built again (a forced rebuild replaces the game's folder, whose inode number a new folder may
-    # then take: what was made is told by its path, not its number): the same.
+    # Built again (a forced rebuild makes the spec's files anew, and a game built whole its folder,
+    # whose inode number a new folder may then take: what was made is told by its path, not its
+    # number): the same.
     for _ in range(3):
         code, _, err, _ = run_cli([*SMALL_BUILD, "--force"], project)
         made = [out / "continuo", *(out / "continuo").iterdir(), out / ".pnp-build.json"]
