@@ -550,7 +550,8 @@ def _import_what_every_worker_imports(loaded: dict) -> None:
         pdf.register_font(font)
     if any(spec.kind == "deck" for spec, _ in loaded.values()):
         import cairosvg  # noqa: F401
-    import shapely.geometry  # noqa: F401
+    if not loaded or any(not spec.kind.endswith("-rules") for spec, _ in loaded.values()):
+        import shapely.geometry  # noqa: F401     (a rules sheet alone cuts nothing: 0.2 s saved)
 
 
 def run_jobs(jobs: list[Job], root: Path, opts: BuildOptions, staging: Path | None,
