@@ -61,10 +61,10 @@ class AppClient:
 @pytest.fixture
 def undrawn(monkeypatch):
     """The server draws each new position for the phones as soon as an entry is taken, before they
-    ask (routes/entries.py: test_serve_table's pages have it done, test_serve_round3 reads the
-    pieces): two thirds of a whole game's time here, where tests read the JSON, and position.svg
-    is drawn when asked. (The JSON still carries the drawing's size: the position is still drawn,
-    not written out as SVG.)"""
+    ask (routes/entries.py): two thirds of a whole game's time here and in test_serve_round3 (which
+    borrows this client), where tests read the JSON, and position.svg is drawn when asked.
+    test_serve_table's own client, and the browser modules, keep the drawing after an entry. (The
+    JSON still carries the drawing's size: the position is still drawn, not written out as SVG.)"""
     import generator.serve.routes.entries as entries
     monkeypatch.setattr(entries, "position_pieces", lambda t: None)
 

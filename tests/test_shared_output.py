@@ -170,6 +170,8 @@ def test_a_live_staging_folder_is_never_swept(project):
         assert code == 0, err
         assert staging_folders(project) == [live.name]
         assert (live / "sorry" / "x.pdf").read_text() == "staged"
+        # (and what else --out holds stays: the quick subset's check of it)
+        assert (project / "output" / "keep.txt").read_text() == "untouched"
     finally:
         os.close(fd)
     code, _, err, _ = run_cli(SMALL_BUILD, project)

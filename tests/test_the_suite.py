@@ -13,6 +13,14 @@ def test_a_modules_tests_run_in_one_test_process(request):
     assert request.node.nodeid.endswith("@tests/test_the_suite.py"), request.node.nodeid
 
 
+def test_xdist_keeps_the_order_the_suite_gives(request):
+    """xdist hands the groups out in the order conftest sorts them (longest first); by default it
+    sorts them again by their count of tests, and the browsers' 90 s, in few tests, went midway."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        pytest.skip("one test process: nothing handed out")
+    assert request.config.getoption("loadscopereorder") is False
+
+
 def test_the_longest_modules_go_first_and_a_modules_tests_keep_their_order():
     from types import SimpleNamespace
 

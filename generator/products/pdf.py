@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..draw.pdf_writer import pdf_writer   # noqa: F401  (shops write PDFs too: the drawing layer, below both)
+from ..draw.pdf_writer import pdf_writer   # (shops write PDFs too: the drawing layer, below both)
 
 if TYPE_CHECKING:
     from ..outputs import Plan

@@ -376,7 +376,7 @@ def write_print_list(root, game: str, title: str, products: list[tuple[str, dict
     """README.txt and print-list.pdf into the game's folder of the (staged) output folder `root`;
     their names there."""
     from ..outputs import new_file_path
-    from .pdf import pdf_writer
+    from ..draw.pdf_writer import pdf_writer
     text = print_list(game, title, products)
     new_file_path(root, f"{game}/{NAME}").write_text(text, encoding="utf-8")
     pdf_writer(f"{title}: what to print, and how", print_list_pages(text, paper), cmyk)(
