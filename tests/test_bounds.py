@@ -442,6 +442,16 @@ def test_a_spec_copied_to_another_folder_is_read_again_as_its_own(tmp_path):
         third = tmp_path / "other" / "sorry.yaml"
         third.write_bytes(copy.read_bytes())
         assert loader.load_spec(third, display="decks/sorry.yaml").data == first.data != second.data
+        # Nor does a change to the first folder's (the reading kept for others is a copy of it).
+        was = first.data["cards"][0]["count"]
+        try:
+            first.data["cards"][0]["count"] = was + 7
+            (tmp_path / "fourth").mkdir()
+            fourth = tmp_path / "fourth" / "sorry.yaml"
+            fourth.write_bytes(copy.read_bytes())
+            assert loader.load_spec(fourth, display="decks/sorry.yaml").data["cards"][0]["count"] == was
+        finally:
+            first.data["cards"][0]["count"] = was
         copy.write_text(copy.read_text().replace("title: Sorry", "title: Sorry Again", 1))
         assert loader.load_spec(copy, display="decks/sorry.yaml").data["title"] == "Sorry Again"
         assert parsed == ["decks/sorry.yaml"]

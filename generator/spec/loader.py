@@ -713,8 +713,11 @@ def load_spec(path: str | Path, display: str | None = None, kind: str | None = N
         spec = Spec(file, copy.deepcopy(same.data), same.lines, path=path)
     else:
         data, lines = parse_yaml(decode_text(raw, file), file, shown=True)
-        spec = same = validate(data, lines, file, kind, path)
+        spec = validate(data, lines, file, kind, path)
         spec.path = path
+        # (the reading kept for other folders is a copy too: a change made to this folder's, in
+        # place, by whatever reads it, never reaches another's)
+        same = Spec(file, copy.deepcopy(spec.data), lines)
     _remember(_READ, (digest, file, kind), same)
     _remember(_LOADED, key, spec)
     return spec
