@@ -1,6 +1,7 @@
 """A pytest plugin for benchmarks/suite.py: the CPU seconds each test used (its setup, call and
-teardown; user and system), written as JSON lines into the folder named by PNP_CPU_BY_TEST, one
-file per test process.
+teardown; user and system), its wall seconds and when it began (monotonic: a test process's
+timeline, which module ran when), written as JSON lines into the folder named by PNP_CPU_BY_TEST,
+one file per test process.
 
     PYTHONPATH=benchmarks PNP_CPU_BY_TEST=/tmp/cpu .venv/bin/python -m pytest -q -p cpu_by_test
 
