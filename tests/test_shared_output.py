@@ -436,6 +436,19 @@ def test_a_failed_build_into_a_new_folder_makes_nothing(project):
     assert tree(project) == before
 
 
+def test_calibrate_waits_for_a_held_lock_then_is_refused_with_nothing_written(project, monkeypatch):
+    """The quick subset's check of calibrate and a build's lock (the whole suite's test below builds
+    first): a folder whose lock a build holds gets no sheet, a wait and a one-line refusal."""
+    monkeypatch.setattr(outputs, "LOCK_WAIT_S", 0.1)
+    fd = hold(project / ".output.pnp-lock")
+    try:
+        code, out, err, _ = run_cli(["calibrate"], project)
+    finally:
+        os.close(fd)
+    assert code == 2 and not out and not (project / "output" / "calibrate-a4-long.pdf").exists(), err
+    assert err.strip().splitlines()[-1].startswith("pnp: --out ") and "another build is writing it" in err, err
+
+
 @pytest.mark.slow      # a build, then calibrate six times (calibrate's own file is tested quick above)
 def test_calibrate_waits_for_a_build_writing_its_folder(project, monkeypatch):
     """`pnp calibrate` writes into output/ too: while a build holds the folder's lock (its swap would
