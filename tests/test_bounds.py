@@ -410,6 +410,7 @@ def test_the_loader_keeps_a_bounded_number_of_specs_the_most_recently_read(tmp_p
     import generator.spec.loader as loader
     monkeypatch.setattr(loader, "MAX_LOADED", 3)
     monkeypatch.setattr(loader, "_LOADED", {})
+    monkeypatch.setattr(loader, "_READ", {})
     often = loader.load_spec(ROOT / "decks" / "sorry.yaml")
     for n in range(5):
         copy = tmp_path / f"d{n}.yaml"
@@ -420,11 +421,34 @@ def test_the_loader_keeps_a_bounded_number_of_specs_the_most_recently_read(tmp_p
         assert len(loader._LOADED) <= 3
 
 
-def test_a_spec_copied_to_another_folder_is_read_again_as_its_own(tmp_path):
+def test_the_loader_keeps_a_bounded_number_of_bytes_of_specs(tmp_path, monkeypatch):
+    """Large specs are kept by their bytes too (MAX_LOADED_BYTES a cache): a folder of large specs,
+    read one after another, holds a few of them parsed, not 256; one larger than the bound alone is
+    read and not kept."""
+    import generator.spec.loader as loader
+    size = (ROOT / "decks" / "sorry.yaml").stat().st_size
+    monkeypatch.setattr(loader, "MAX_LOADED_BYTES", 2 * size + size // 2)
+    monkeypatch.setattr(loader, "_LOADED", {})
+    monkeypatch.setattr(loader, "_READ", {})
+    for n in range(6):
+        copy = tmp_path / f"d{n}.yaml"
+        copy.write_text((ROOT / "decks" / "sorry.yaml").read_text() + f"# {n}\n")
+        assert loader.load_spec(copy) is loader.load_spec(copy)        # the one just read is kept
+        for cache in (loader._LOADED, loader._READ):
+            assert len(cache) <= 2 and sum(n for _, n in cache.values()) <= loader.MAX_LOADED_BYTES
+    monkeypatch.setattr(loader, "MAX_LOADED_BYTES", size - 1)
+    big = tmp_path / "big.yaml"
+    big.write_bytes((ROOT / "decks" / "sorry.yaml").read_bytes())
+    assert loader.load_spec(big) is not loader.load_spec(big) and loader._LOADED == {} == loader._READ
+
+
+def test_a_spec_copied_to_another_folder_is_read_again_as_its_own(tmp_path, monkeypatch):
     """The same bytes under the same name in another folder (a copy of the project) are not parsed
     again, but each folder's spec is its own: its path, its notes, data equal and never shared;
     other bytes under that name are read anew."""
     import generator.spec.loader as loader
+    monkeypatch.setattr(loader, "_LOADED", {})      # (what other tests left in the caches aside)
+    monkeypatch.setattr(loader, "_READ", {})
     first = loader.load_spec(ROOT / "decks" / "sorry.yaml", display="decks/sorry.yaml")
     (tmp_path / "decks").mkdir()
     copy = tmp_path / "decks" / "sorry.yaml"

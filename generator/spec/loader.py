@@ -675,21 +675,27 @@ class SpecErrors(SpecError):
         return "\n".join(SpecError.__str__(e) for e in self.errors)
 
 
-_LOADED: dict[tuple, Spec] = {}   # least recently used first
+_LOADED: dict[tuple, tuple[Spec, int]] = {}   # (spec, its file's bytes), least recently used first
 MAX_LOADED = 256
+# And at most this many bytes of spec files in each cache: a file is held parsed at about 22 times
+# its size (the Capitals deck, 49 KB, holds 1.1 MB), and a stranger's folder of large specs read by
+# `pnp studio` or `--watch` would otherwise keep 256 of 2 MB each, some 11 GB.
+MAX_LOADED_BYTES = 16 * 2**20
 # The same bytes under the same name in another folder (a copy of the project's specs, a spec and
 # the one that names it each read again there) read as before: the valid reading of those bytes,
 # by (digest, name, kind), least recently used first. Validating never reads beyond the file while
 # it passes, so a valid reading is the same in any folder.
-_READ: dict[tuple, Spec] = {}
+_READ: dict[tuple, tuple[Spec, int]] = {}
 
 
-def _remember(cache: dict, key: tuple, spec: Spec) -> None:
+def _remember(cache: dict, key: tuple, spec: Spec, size: int) -> None:
     # A long process (a test run, `pnp serve`, --watch) reads more files than it keeps: the least
-    # recently used gives way, so the ones read again and again stay known.
-    if len(cache) >= MAX_LOADED:
-        cache.pop(next(iter(cache), None), None)    # (never an error, whatever another thread did)
-    cache[key] = spec
+    # recently used give way, so the ones read again and again stay known. (pop(..., None): never an
+    # error, whatever another thread did.)
+    while cache and (len(cache) >= MAX_LOADED or sum(n for _, n in list(cache.values())) + size > MAX_LOADED_BYTES):
+        cache.pop(next(iter(cache), None), None)
+    if size <= MAX_LOADED_BYTES:
+        cache[key] = (spec, size)
 
 
 def load_spec(path: str | Path, display: str | None = None, kind: str | None = None) -> Spec:
@@ -705,8 +711,8 @@ def load_spec(path: str | Path, display: str | None = None, kind: str | None = N
     known = _LOADED.pop(key, None)
     if known is not None:
         _LOADED[key] = known          # the most recently used now
-        return known
-    same = _READ.pop((digest, file, kind), None)
+        return known[0]
+    same, _ = _READ.pop((digest, file, kind), (None, 0))
     if same is not None:
         # A Spec of its own (its path, its notes), its data a copy: nothing read from one folder's
         # spec is shared with another's.
@@ -718,8 +724,8 @@ def load_spec(path: str | Path, display: str | None = None, kind: str | None = N
         # (the reading kept for other folders is a copy too: a change made to this folder's, in
         # place, by whatever reads it, never reaches another's)
         same = Spec(file, copy.deepcopy(spec.data), lines)
-    _remember(_READ, (digest, file, kind), same)
-    _remember(_LOADED, key, spec)
+    _remember(_READ, (digest, file, kind), same, len(raw))
+    _remember(_LOADED, key, spec, len(raw))
     return spec
 
 
