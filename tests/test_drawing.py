@@ -86,3 +86,26 @@ def test_wrapped_text_never_runs_past_its_width(text, width):
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
     if "-" in text and width == 50.0:
         assert lines[1].endswith("tuckbox-")       # broken after a hyphen, not mid-word
+
+
+def test_the_quick_wrap_of_plain_text_breaks_where_the_general_one_does(monkeypatch):
+    """wrap_text sets a paragraph one font covers, unshaped, by its own loop (_wrap_simple: widths
+    summed as the line grows, where the general loop measures each line again). Seeded paragraphs
+    of words, hyphens, runs of spaces and words wider than the column give the same lines both
+    ways, at widths from a letter to the whole paragraph."""
+    import random
+
+    from generator.draw import fonts
+    from generator.draw.drawing import wrap_text
+    rng = random.Random(35)
+    words = ["a", "tuck-box", "card", "well-known-rule", "x" * 30, "file_name.pdf", "under/a/path", "Ünïcödé",
+             "2,000", "(sic)", "—", "end."]
+    cases = []
+    for _ in range(80):
+        text = "".join(rng.choice(words) + rng.choice([" ", " ", "  ", "\n"]) for _ in range(rng.randint(1, 25)))
+        cases.append((text, rng.choice(["sans", "sans-bold", "sans-italic"]), rng.choice([0.5, 3, 8, 20, 45, 120, 400])))
+    quick = [wrap_text(t, fonts.get_font(f), 3.0, w) for t, f, w in cases]
+    monkeypatch.setattr(fonts.Font, "covers", lambda self, text: False)     # every paragraph the general way
+    general = [wrap_text(t, fonts.get_font(f), 3.0, w) for t, f, w in cases]
+    assert quick == general
+    assert sum(len(lines) for lines in quick) > 300          # (most of them wrapped, many lines each)
