@@ -372,12 +372,13 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
     named = set(args.games or ())
     in_part = {job.game for job in jobs} - named if any(n not in GAMES for n in named) else set()
     planned: dict[str, list[str]] = {g: [] for g in in_part}
+    previous = read_manifest(out)
     if in_part:
         from .pipeline import what_to_build
         try:
             whole = what_to_build([], root)
         except (UsageError, SpecError, OSError):      # (the folder not plannable: what the manifest has stays)
-            whole = [j for j in map(Job.parse, read_manifest(out)) if j]
+            whole = [j for j in map(Job.parse, previous) if j]
         for job in [*whole, *jobs]:
             if job.game in in_part and job.id not in planned[job.game]:
                 planned[job.game].append(job.id)
@@ -386,7 +387,6 @@ def _build_into(folder: OutputFolder, out: Path, root: Path, games: list[str], j
     def gone(job_id) -> bool:          # a job of a game built now that the game no longer has
         g = game_of(job_id)
         return g in games and job_id not in current and job_id not in planned.get(g, ())
-    previous = read_manifest(out)
     # --force builds the games named whole from nothing and the specs named again; what else the
     # manifest records stays (its timings still order the jobs).
     old = {k: v for k, v in previous.items() if not (args.force and game_of(k) in games and game_of(k) not in in_part)}
@@ -766,13 +766,18 @@ def _version() -> str:
         return "(not installed)"
 
 
-class _VersionAction(argparse._VersionAction):
+class _VersionAction(argparse.Action):
     """--version, the version looked up only when asked for: importlib.metadata and its search of
-    every installed distribution took 20 to 40 ms of every command's start."""
+    every installed distribution took 20 to 40 ms of every command's start. (argparse's own takes
+    the text when the parser is made; its class is private.)"""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show pnp's version and exit"):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        self.version = f"pnp {_version()}"
-        super().__call__(parser, namespace, values, option_string)
+        print(f"pnp {_version()}")
+        parser.exit()
 
 
 def _main(argv) -> int:
